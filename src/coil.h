@@ -17,6 +17,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ops.h"
+
+#define COIL_MAX_DIMS 8
+
 /* ---------------------------------------------------------------- util.c */
 
 /* Arena: one per compilation.  Everything a compilation allocates lives in
@@ -132,5 +136,216 @@ float f16_to_f32(uint16_t h);
 /* Round a double to what a value of dtype t can hold (for floats: to the
  * nearest representable value; ints and bool are handled by the caller). */
 double dtype_round(DType t, double x);
+
+/* ----------------------------------------------------------------- lex.c */
+
+typedef enum TokKind {
+  TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT,
+  TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_EOF
+} TokKind;
+
+typedef struct Token {
+  TokKind kind;
+  const char *start; /* points into the source text */
+  int len;
+  SrcLoc loc;
+  int64_t ival;
+  double fval;
+  char *str; /* TK_STR: the decoded contents */
+} Token;
+
+/* Tokenize a whole Python file, with INDENT/DEDENT/NEWLINE as Python does
+ * (brackets join lines).  Any character is accepted so that code coil
+ * skips (a main(), f-strings) never stops it; the parser judges tokens. */
+CoilErr *lex_file(Arena *a, const char *file, const char *text, Token **toks,
+                  int *ntoks);
+bool tok_is(const Token *t, const char *s); /* a name or punct spelled s */
+
+/* --------------------------------------------------------------- parse.c */
+
+typedef enum NodeKind {
+  ND_NAME, ND_INT, ND_FLOAT, ND_BOOL, ND_NONE, ND_STR,
+  ND_ATTR,      /* lhs.name */
+  ND_CALL,      /* lhs(args, kw=...) */
+  ND_SUBSCRIPT, /* lhs[index] */
+  ND_TUPLE, ND_LIST,
+  ND_BINARY,    /* op in .op: + - * / // % ** & | ^ @ */
+  ND_UNARY,     /* - + ~ not */
+  ND_COMPARE,   /* < <= > >= == != */
+  ND_SLICE,     /* a bare ':' inside a subscript */
+} NodeKind;
+
+typedef struct Node Node;
+struct Node {
+  NodeKind kind;
+  SrcLoc loc;
+  const char *op;   /* ND_BINARY/UNARY/COMPARE spelling */
+  const char *name; /* ND_NAME, ND_ATTR, ND_STR (contents) */
+  int64_t ival;
+  double fval;
+  Node *lhs, *rhs;
+  Node **items;      /* ND_CALL args, ND_TUPLE/LIST elements */
+  int nitems;
+  const char **kwnames; /* ND_CALL keyword arguments */
+  Node **kwvals;
+  int nkw;
+};
+
+typedef enum StmtKind { ST_ASSIGN, ST_RETURN, ST_EXPR } StmtKind;
+
+typedef struct Stmt {
+  StmtKind kind;
+  SrcLoc loc;
+  Node **targets; /* ST_ASSIGN: names (a, b = ... gives two) */
+  int ntargets;
+  Node *value;
+} Stmt;
+
+typedef struct Param {
+  const char *name;
+  SrcLoc loc;
+  const char *annot; /* string annotation or NULL */
+  SrcLoc annot_loc;
+} Param;
+
+typedef struct Func {
+  const char *name;
+  SrcLoc loc;
+  Param *params;
+  int nparams;
+  Stmt *body; /* NULL until parse_body() */
+  int nbody;
+  int body_start, body_end; /* token range of the indented body */
+} Func;
+
+typedef struct Module {
+  const char *file;
+  const char *text;
+  Token *toks;
+  int ntoks;
+  Func *funcs;
+  int nfuncs;
+} Module;
+
+/* Parse the top level: every `def` header.  Everything else at the top level
+ * (imports, if __name__ blocks, other statements) is skipped. */
+CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m);
+/* Parse one function's body as coil's Python subset. */
+CoilErr *parse_body(Arena *a, Module *m, Func *f);
+void parse_dump(StrBuf *sb, const Func *f);
+
+/* --------------------------------------------------------------- graph.c */
+
+/* The tensor graph: one node per tensor op, with shapes, dtypes and
+ * PyTorch's promotion already decided.  Views (permute, expand, reshape)
+ * are nodes that re-index their input; nothing is ever copied for them.
+ * Reductions produce their accumulation dtype (f32 for a bf16 sum); a CAST
+ * node after them gives PyTorch's result dtype, so every rounding step is
+ * explicit in the graph. */
+
+typedef enum Dist { DIST_RANDN, DIST_UNIFORM, DIST_ONES, DIST_ARANGE } Dist;
+
+typedef struct InputSpec {
+  const char *name;
+  SrcLoc loc;
+  DType dtype;
+  int ndim;
+  int64_t shape[COIL_MAX_DIMS];
+  Dist dist;
+  double lo, hi; /* DIST_UNIFORM */
+} InputSpec;
+
+typedef struct GNode GNode;
+struct GNode {
+  int id;
+  Op op;
+  DType dtype;  /* the result's dtype */
+  DType cdtype; /* the dtype the op computes in (operands are converted) */
+  int ndim;
+  int64_t shape[COIL_MAX_DIMS];
+  GNode *in[3];
+  int nin;
+  int input;     /* OP_INPUT: parameter index */
+  double fval;   /* OP_CONST (float dtypes) */
+  int64_t ival;  /* OP_CONST (int and bool dtypes) */
+  int perm[COIL_MAX_DIMS]; /* OP_PERMUTE: output dim d reads input dim perm[d] */
+  uint32_t rmask;          /* reductions: bit d set = input dim d reduced */
+  SrcLoc loc;
+  const char *label;       /* the user's variable name, for dumps */
+};
+
+typedef struct Graph {
+  const char *fn_name;
+  InputSpec *inputs;
+  int ninputs;
+  GNode **nodes; /* topological order */
+  int nnodes, cap;
+  GNode **outputs;
+  int noutputs;
+} Graph;
+
+typedef struct ArgOverride { /* --arg NAME=DTYPE[d0,...] */
+  const char *name, *spec;
+} ArgOverride;
+
+/* Pick the function (by name, or the file's only annotated one) and
+ * evaluate its body into a graph. */
+CoilErr *graph_build(Arena *a, Module *m, const char *fn_name,
+                     const ArgOverride *args, int nargs, Graph *g);
+CoilErr *graph_verify(const Graph *g);
+void graph_dump(StrBuf *sb, const Graph *g);
+int64_t shape_numel(int ndim, const int64_t *shape);
+void shape_str(StrBuf *sb, int ndim, const int64_t *shape); /* [2,3] */
+/* Parse "bf16[2, 3] uniform(1, 2)" into spec (name and loc already set). */
+CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec);
+
+/* --------------------------------------------------------------- iexpr.c */
+
+/* Index expressions: c + sum(coef * atom), atom an axis variable or a
+ * floor division / modulo of another expression by a constant.  Kept in a
+ * canonical form (terms sorted, merged, no zero coefficients), and
+ * simplified with the ranges of the axes, so that the index maps of
+ * contiguous reshapes collapse back to affine form:
+ *   b*(k // b) + (k % b)  ->  k
+ *   (b*i + j) % (a*b)     ->  b*i + j      when 0 <= j < b, 0 <= i < a. */
+typedef struct IExpr IExpr;
+typedef enum IAtomKind { IA_AXIS, IA_DIV, IA_MOD } IAtomKind;
+typedef struct IAtom {
+  IAtomKind kind;
+  int axis;        /* IA_AXIS */
+  const IExpr *e;  /* IA_DIV, IA_MOD */
+  int64_t d;
+} IAtom;
+typedef struct ITerm {
+  int64_t coef;
+  const IAtom *atom;
+} ITerm;
+struct IExpr {
+  int64_t c;
+  int n;
+  ITerm *t;
+};
+
+/* Ranges come from the sizes of the axes an expression mentions. */
+typedef struct IRange {
+  const int64_t *axis_size;
+} IRange;
+
+IExpr *ix_const(Arena *a, int64_t c);
+IExpr *ix_axis(Arena *a, int axis);
+IExpr *ix_add(Arena *a, const IExpr *x, const IExpr *y);
+IExpr *ix_scale(Arena *a, const IExpr *x, int64_t k);
+IExpr *ix_div(Arena *a, IRange r, const IExpr *x, int64_t d);
+IExpr *ix_mod(Arena *a, IRange r, const IExpr *x, int64_t m);
+void ix_bounds(IRange r, const IExpr *x, int64_t *lo, int64_t *hi);
+bool ix_equal(const IExpr *x, const IExpr *y);
+bool ix_is_affine(const IExpr *x);              /* no div/mod atoms */
+int64_t ix_coef(const IExpr *x, int axis);      /* linear coefficient of axis */
+bool ix_mentions(const IExpr *x, int axis);     /* anywhere, atoms included */
+bool ix_mentions_nonlinear(const IExpr *x, int axis);
+/* Substitute axis -> expression for every axis (sub[axis] NULL: keep). */
+IExpr *ix_subst(Arena *a, IRange r, const IExpr *x, IExpr *const *sub);
+/* Print with axis names; mult/add spelled for C or Python. */
+void ix_print(StrBuf *sb, const IExpr *x, const char *const *axis_names, bool c_syntax);
 
 #endif

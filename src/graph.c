@@ -1,0 +1,1425 @@
+/* Graph builder: evaluates the selected function's body abstractly.
+ *
+ * Python values (ints, floats, tuples, dtypes, x.shape) are computed here;
+ * tensor values become graph nodes.  Every tensor op applies PyTorch's
+ * semantics: broadcasting, result_type promotion (dim tensors > 0-d tensors
+ * > Python scalars, by category bool < int < float), int / int giving the
+ * default float, int sums giving int64, and bf16/f16 ops computing in f32
+ * and rounding their result.
+ *
+ * Requires: a Module whose selected Func body is parsed.
+ * Guarantees: a graph in topological order that graph_verify() accepts;
+ * every user mistake is a CoilErr at the offending source position. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+const OpInfo op_info[OP_COUNT] = {
+#define OP(name, kind, arity, c, tr) {#name, kind, arity, c, tr},
+    COIL_OPS(OP)
+#undef OP
+};
+
+typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_TORCH, V_FN } VKind;
+
+typedef struct Val Val;
+struct Val {
+  VKind kind;
+  GNode *t;      /* V_TENSOR */
+  int64_t i;     /* V_INT, V_BOOL */
+  double f;      /* V_FLOAT */
+  DType dt;      /* V_DTYPE */
+  Val **items;   /* V_TUPLE */
+  int n;
+  const char *name; /* V_FN: function or method name */
+  Val *self;        /* V_FN: bound tensor for methods, NULL for torch.NAME */
+};
+
+typedef struct Binding {
+  const char *name;
+  Val *val;
+} Binding;
+
+typedef struct Builder {
+  Arena *a;
+  Graph *g;
+  Binding *env;
+  int nenv, capenv;
+  CoilErr *err;
+} Builder;
+
+int64_t shape_numel(int ndim, const int64_t *shape) {
+  int64_t n = 1;
+  for (int i = 0; i < ndim; i++) n *= shape[i];
+  return n;
+}
+
+void shape_str(StrBuf *sb, int ndim, const int64_t *shape) {
+  sb_putc(sb, '[');
+  for (int i = 0; i < ndim; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)shape[i]);
+  sb_putc(sb, ']');
+}
+
+static char *shape_fmt(Arena *a, int ndim, const int64_t *shape) {
+  StrBuf sb = {0};
+  shape_str(&sb, ndim, shape);
+  char *s = arena_strdup(a, sb.data);
+  sb_free(&sb);
+  return s;
+}
+
+/* ------------------------------------------------------------ values */
+
+static Val *mkval(Builder *B, VKind k) {
+  Val *v = ARENA_NEW(B->a, Val);
+  v->kind = k;
+  return v;
+}
+static Val *mkint(Builder *B, int64_t i) { Val *v = mkval(B, V_INT); v->i = i; return v; }
+static Val *mktensor(Builder *B, GNode *t) { Val *v = mkval(B, V_TENSOR); v->t = t; return v; }
+
+static const char *kind_name(const Val *v) {
+  static const char *names[] = {"a tensor", "an int", "a float", "a bool", "a dtype", "a tuple",
+                                "None", "the torch module", "a function"};
+  return names[v->kind];
+}
+
+static void *fail(Builder *B, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void *fail(Builder *B, SrcLoc loc, const char *fmt, ...) {
+  if (B->err) return NULL;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  B->err = coil_error_at(loc, "%s", buf);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ nodes */
+
+static GNode *new_node(Builder *B, Op op, DType dt, int ndim, const int64_t *shape, SrcLoc loc) {
+  Graph *g = B->g;
+  if (g->nnodes == g->cap) {
+    g->cap = g->cap ? g->cap * 2 : 64;
+    GNode **nn = ARENA_ARRAY(B->a, GNode *, g->cap);
+    if (g->nnodes) memcpy(nn, g->nodes, sizeof(GNode *) * (size_t)g->nnodes);
+    g->nodes = nn;
+  }
+  GNode *n = ARENA_NEW(B->a, GNode);
+  n->id = g->nnodes;
+  n->op = op;
+  n->dtype = n->cdtype = dt;
+  n->ndim = ndim;
+  if (ndim) memcpy(n->shape, shape, sizeof(int64_t) * (size_t)ndim);
+  n->loc = loc;
+  g->nodes[g->nnodes++] = n;
+  return n;
+}
+
+/* bf16 and f16 compute in f32, as PyTorch's CPU kernels do (opmath). */
+static DType opmath(DType t) { return t == DT_BF16 || t == DT_F16 ? DT_F32 : t; }
+
+static GNode *mkconst(Builder *B, DType dt, double f, int64_t i, SrcLoc loc) {
+  GNode *n = new_node(B, OP_CONST, dt, 0, NULL, loc);
+  if (dtype_is_float(dt)) n->fval = f;
+  else n->ival = dt == DT_BOOL ? i != 0 : i;
+  return n;
+}
+
+static GNode *cast(Builder *B, GNode *x, DType dt, SrcLoc loc) {
+  if (x->dtype == dt) return x;
+  GNode *n = new_node(B, OP_CAST, dt, x->ndim, x->shape, loc);
+  n->cdtype = dt;
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
+static bool broadcast(Builder *B, int na, const int64_t *a, int nb, const int64_t *b, int *nout,
+                      int64_t *out, SrcLoc loc) {
+  int n = na > nb ? na : nb;
+  for (int i = 0; i < n; i++) {
+    int64_t da = i < n - na ? 1 : a[i - (n - na)];
+    int64_t db = i < n - nb ? 1 : b[i - (n - nb)];
+    if (da != db && da != 1 && db != 1) {
+      fail(B, loc, "shapes %s and %s cannot broadcast: dimension %d is %lld and %lld",
+           shape_fmt(B->a, na, a), shape_fmt(B->a, nb, b), i, (long long)da, (long long)db);
+      return false;
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  *nout = n;
+  return true;
+}
+
+/* ------------------------------------------------------ type promotion */
+
+typedef struct Promo {
+  DType dim, zero, wrapped;
+  bool has_dim, has_zero, has_wrapped;
+} Promo;
+
+static DType scalar_dtype(const Val *v) {
+  return v->kind == V_FLOAT ? DT_F32 : v->kind == V_BOOL ? DT_BOOL : DT_I64;
+}
+
+static void promo_add(Promo *p, const Val *v) {
+  DType t;
+  bool *has;
+  DType *slot;
+  if (v->kind == V_TENSOR) {
+    t = v->t->dtype;
+    has = v->t->ndim ? &p->has_dim : &p->has_zero;
+    slot = v->t->ndim ? &p->dim : &p->zero;
+  } else {
+    t = scalar_dtype(v);
+    has = &p->has_wrapped;
+    slot = &p->wrapped;
+  }
+  *slot = *has ? dtype_promote(*slot, t) : t;
+  *has = true;
+}
+
+static int category(DType t) { return t == DT_BOOL ? 0 : dtype_is_float(t) ? 2 : 1; }
+
+/* PyTorch's combine_categories: a lower-priority group only matters when
+ * it is of a higher category. */
+static void combine(bool *has_hi, DType *hi, bool has_lo, DType lo) {
+  if (!has_lo) return;
+  if (!*has_hi) { *has_hi = true; *hi = lo; return; }
+  if (category(lo) > category(*hi)) *hi = dtype_promote(*hi, lo);
+}
+
+static DType promo_result(Promo p) {
+  bool has = p.has_zero;
+  DType t = p.zero;
+  combine(&has, &t, p.has_wrapped, p.wrapped);
+  bool has2 = p.has_dim;
+  DType t2 = p.dim;
+  combine(&has2, &t2, has, t);
+  return t2;
+}
+
+static DType result_type(Val **vs, int n) {
+  Promo p = {0};
+  for (int i = 0; i < n; i++) promo_add(&p, vs[i]);
+  return promo_result(p);
+}
+
+/* A tensor operand of an op that computes in `cd`: scalars become
+ * constants of the compute dtype (PyTorch keeps a scalar operand in opmath
+ * precision rather than rounding it to bf16). */
+static GNode *operand(Builder *B, Val *v, DType cd, SrcLoc loc) {
+  if (v->kind == V_TENSOR) return v->t;
+  if (v->kind == V_INT || v->kind == V_BOOL) return mkconst(B, cd, (double)v->i, v->i, loc);
+  if (v->kind == V_FLOAT) {
+    if (!dtype_is_float(cd)) return mkconst(B, cd, v->f, (int64_t)v->f, loc);
+    return mkconst(B, cd, v->f, 0, loc);
+  }
+  return fail(B, loc, "expected a tensor or a number, got %s", kind_name(v));
+}
+
+static bool is_num(const Val *v) { return v->kind == V_TENSOR || v->kind == V_INT || v->kind == V_FLOAT || v->kind == V_BOOL; }
+
+/* Elementwise op over broadcast operands; dt is the result dtype, cd the
+ * compute dtype. */
+static GNode *pointwise(Builder *B, Op op, Val **args, int n, DType dt, DType cd, SrcLoc loc) {
+  int ndim = 0;
+  int64_t shape[COIL_MAX_DIMS];
+  for (int i = 0; i < n; i++) {
+    if (!is_num(args[i])) return fail(B, loc, "%s expects tensors or numbers, got %s", op_info[op].name, kind_name(args[i]));
+    if (args[i]->kind == V_TENSOR && !broadcast(B, ndim, shape, args[i]->t->ndim, args[i]->t->shape, &ndim, shape, loc))
+      return NULL;
+  }
+  GNode *x = new_node(B, op, dt, ndim, shape, loc);
+  x->cdtype = cd;
+  for (int i = 0; i < n; i++) {
+    /* where's condition keeps its bool dtype */
+    DType want = op == OP_WHERE && i == 0 ? DT_BOOL : cd;
+    if (!(x->in[i] = operand(B, args[i], want, loc))) return NULL;
+  }
+  x->nin = n;
+  return x;
+}
+
+static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
+  Val *vs[2] = {a, b};
+  for (int i = 0; i < 2; i++)
+    if (!is_num(vs[i])) return fail(B, loc, "unsupported operand: %s", kind_name(vs[i]));
+  DType dt = result_type(vs, 2);
+  if (op == OP_DIV && !dtype_is_float(dt)) dt = DT_F32; /* true division */
+  if ((op == OP_AND || op == OP_OR || op == OP_XOR) && dt != DT_BOOL && !dtype_is_int(dt))
+    return fail(B, loc, "'%s' needs bool or integer tensors, got %s", op == OP_AND ? "&" : op == OP_OR ? "|" : "^", dtype_name(dt));
+  if ((op == OP_SUB || op == OP_NEG) && dt == DT_BOOL)
+    return fail(B, loc, "subtracting bool tensors is not supported (as in PyTorch); use ~ or logical ops");
+  if (op == OP_POW && dt == DT_BOOL) dt = DT_I64;
+  if (op_info[op].kind == OK_COMPARE) return pointwise(B, op, vs, 2, DT_BOOL, opmath(dt), loc);
+  return pointwise(B, op, vs, 2, dt, opmath(dt), loc);
+}
+
+/* Unary math that PyTorch computes in floating point (exp of an int tensor
+ * gives the default float dtype). */
+static GNode *float_unary(Builder *B, Op op, GNode *x, SrcLoc loc) {
+  DType dt = dtype_is_float(x->dtype) ? x->dtype : DT_F32;
+  Val v = {.kind = V_TENSOR, .t = x};
+  Val *vs[1] = {&v};
+  return pointwise(B, op, vs, 1, dt, opmath(dt), loc);
+}
+
+/* ------------------------------------------------------------ views */
+
+static int norm_dim(Builder *B, int64_t d, int ndim, SrcLoc loc) {
+  int n = ndim ? ndim : 1;
+  if (d < -n || d >= n) {
+    fail(B, loc, "dim %lld is out of range for a tensor of %d dimension%s (expected in [%d, %d])", (long long)d,
+         ndim, ndim == 1 ? "" : "s", -n, n - 1);
+    return -1;
+  }
+  return (int)(d < 0 ? d + n : d);
+}
+
+static GNode *reshape(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLoc loc) {
+  if (ndim == x->ndim && !memcmp(shape, x->shape, sizeof(int64_t) * (size_t)ndim)) return x;
+  /* A reshape of a reshape reads the same flat order: fold them. */
+  if (x->op == OP_RESHAPE) x = x->in[0];
+  if (ndim == x->ndim && !memcmp(shape, x->shape, sizeof(int64_t) * (size_t)ndim)) return x;
+  GNode *n = new_node(B, OP_RESHAPE, x->dtype, ndim, shape, loc);
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
+static GNode *permute(Builder *B, GNode *x, const int *perm, SrcLoc loc) {
+  bool identity = true;
+  for (int i = 0; i < x->ndim; i++) identity &= perm[i] == i;
+  if (identity) return x;
+  int64_t shape[COIL_MAX_DIMS];
+  for (int i = 0; i < x->ndim; i++) shape[i] = x->shape[perm[i]];
+  GNode *n = new_node(B, OP_PERMUTE, x->dtype, x->ndim, shape, loc);
+  memcpy(n->perm, perm, sizeof(int) * (size_t)x->ndim);
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
+static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLoc loc) {
+  if (ndim < x->ndim)
+    return fail(B, loc, "expand: the number of sizes (%d) must be at least the tensor's dimensions (%d)", ndim, x->ndim);
+  int64_t out[COIL_MAX_DIMS];
+  for (int i = 0; i < ndim; i++) {
+    int j = i - (ndim - x->ndim);
+    int64_t want = shape[i];
+    if (j < 0) {
+      if (want < 0) return fail(B, loc, "expand: -1 is not allowed for a new leading dimension");
+      out[i] = want;
+      continue;
+    }
+    if (want == -1) want = x->shape[j];
+    if (want != x->shape[j] && x->shape[j] != 1)
+      return fail(B, loc, "expand: size %lld of dimension %d cannot expand to %lld (only size-1 dimensions expand)",
+                  (long long)x->shape[j], j, (long long)want);
+    if (want < 0) return fail(B, loc, "expand: negative size %lld", (long long)want);
+    out[i] = want;
+  }
+  if (ndim == x->ndim && !memcmp(out, x->shape, sizeof(int64_t) * (size_t)ndim)) return x;
+  GNode *n = new_node(B, OP_EXPAND, x->dtype, ndim, out, loc);
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
+/* ------------------------------------------------------------ reductions */
+
+static GNode *reduce(Builder *B, Op op, GNode *x, uint32_t mask, bool keepdim, SrcLoc loc) {
+  DType acc;
+  if (op == OP_SUM || op == OP_PROD) acc = dtype_is_float(x->dtype) ? opmath(x->dtype) : DT_I64;
+  else acc = x->dtype;
+  int ndim = 0;
+  int64_t shape[COIL_MAX_DIMS], kshape[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) {
+    kshape[d] = mask >> d & 1 ? 1 : x->shape[d];
+    if (!(mask >> d & 1)) shape[ndim++] = x->shape[d];
+  }
+  if ((op == OP_AMAX || op == OP_AMIN) && shape_numel(x->ndim, x->shape) == 0)
+    return fail(B, loc, "%s of an empty tensor has no identity (PyTorch raises here too)", op == OP_AMAX ? "amax" : "amin");
+  GNode *r;
+  if (mask == 0 && x->ndim > 0) {
+    r = cast(B, x, acc, loc); /* reducing no dim: the op is the identity map */
+  } else {
+    r = new_node(B, op, acc, ndim, shape, loc);
+    r->cdtype = acc;
+    r->in[0] = x;
+    r->nin = 1;
+    r->rmask = mask;
+  }
+  if (keepdim) r = reshape(B, r, x->ndim, kshape, loc);
+  return r;
+}
+
+/* ------------------------------------------------------------ arguments */
+
+typedef struct Args {
+  Node *call;
+  Val **pos; /* positional values, after self */
+  int npos;
+  const char **kwn;
+  Val **kwv;
+  int nkw;
+  bool *kwused;
+} Args;
+
+static Val *eval(Builder *B, Node *n);
+
+/* The i-th positional argument or the keyword `name`; NULL if absent. */
+static Val *arg(Args *A, int i, const char *name) {
+  if (i >= 0 && i < A->npos) return A->pos[i];
+  for (int k = 0; k < A->nkw; k++)
+    if (name && !strcmp(A->kwn[k], name)) {
+      A->kwused[k] = true;
+      return A->kwv[k];
+    }
+  return NULL;
+}
+
+static SrcLoc arg_loc(Args *A, int i, const char *name) {
+  if (i >= 0 && i < A->npos) {
+    int skip = A->call->nitems - A->npos;
+    return A->call->items[i + skip]->loc;
+  }
+  for (int k = 0; k < A->nkw; k++)
+    if (name && !strcmp(A->kwn[k], name)) return A->call->kwvals[k]->loc;
+  return A->call->loc;
+}
+
+static bool get_int(Builder *B, Val *v, SrcLoc loc, const char *what, int64_t *out) {
+  if (v && (v->kind == V_INT || v->kind == V_BOOL)) { *out = v->i; return true; }
+  fail(B, loc, "%s must be an int, got %s", what, v ? kind_name(v) : "nothing");
+  return false;
+}
+
+/* An int list given either as one tuple/list or as the remaining positional
+ * arguments (x.permute(0, 2, 1) and x.permute((0, 2, 1)) both work). */
+static int get_int_list(Builder *B, Args *A, int first, const char *kw, int64_t *out, SrcLoc *loc) {
+  Val *v = arg(A, first, kw);
+  *loc = arg_loc(A, first, kw);
+  if (!v) { fail(B, A->call->loc, "missing argument '%s'", kw); return -1; }
+  Val **items = &v;
+  int n = 1;
+  if (v->kind == V_TUPLE) {
+    items = v->items;
+    n = v->n;
+  } else if (first < A->npos) {
+    items = A->pos + first;
+    n = A->npos - first;
+  }
+  if (n > COIL_MAX_DIMS) { fail(B, *loc, "at most %d dimensions are supported", COIL_MAX_DIMS); return -1; }
+  for (int i = 0; i < n; i++)
+    if (!get_int(B, items[i], *loc, kw, &out[i])) return -1;
+  return n;
+}
+
+static bool check_args(Builder *B, Args *A, const char *fname, int maxpos) {
+  if (A->npos > maxpos)
+    return fail(B, arg_loc(A, maxpos, NULL), "%s takes at most %d positional argument%s", fname, maxpos,
+                maxpos == 1 ? "" : "s"), false;
+  for (int k = 0; k < A->nkw; k++)
+    if (!A->kwused[k])
+      return fail(B, A->call->kwvals[k]->loc, "%s got an unexpected keyword argument '%s'", fname, A->kwn[k]), false;
+  return true;
+}
+
+/* Reduction dims: None (all), an int, or a tuple of ints. */
+static bool get_dims(Builder *B, Val *v, SrcLoc loc, GNode *x, bool none_is_all, uint32_t *mask) {
+  *mask = 0;
+  if (!v || v->kind == V_NONE) {
+    *mask = x->ndim ? (uint32_t)((1u << x->ndim) - 1) : 0;
+    return true;
+  }
+  Val **items = &v;
+  int n = 1;
+  if (v->kind == V_TUPLE) { items = v->items; n = v->n; }
+  if (n == 0 && none_is_all) { *mask = x->ndim ? (uint32_t)((1u << x->ndim) - 1) : 0; return true; }
+  for (int i = 0; i < n; i++) {
+    int64_t d;
+    if (!get_int(B, items[i], loc, "dim", &d)) return false;
+    int nd = norm_dim(B, d, x->ndim, loc);
+    if (nd < 0) return false;
+    if (x->ndim == 0) continue;
+    if (*mask >> nd & 1) return fail(B, loc, "dim %d appears more than once in the reduction dims", nd), false;
+    *mask |= 1u << nd;
+  }
+  return true;
+}
+
+static bool get_bool(Builder *B, Val *v, SrcLoc loc, const char *what, bool dflt) {
+  if (!v) return dflt;
+  if (v->kind == V_BOOL || v->kind == V_INT) return v->i != 0;
+  fail(B, loc, "%s must be True or False, got %s", what, kind_name(v));
+  return dflt;
+}
+
+static bool get_dtype(Builder *B, Val *v, SrcLoc loc, DType *out) {
+  if (v && v->kind == V_DTYPE) { *out = v->dt; return true; }
+  if (v && v->kind == V_TENSOR) { *out = v->t->dtype; return true; }
+  fail(B, loc, "expected a torch dtype such as torch.float32, got %s", v ? kind_name(v) : "nothing");
+  return false;
+}
+
+/* var/std: two passes, mean first, in the accumulation dtype; the result is
+ * cast once at the end, as PyTorch does. */
+static GNode *variance(Builder *B, GNode *x, uint32_t mask, double correction, bool keepdim, bool stddev, SrcLoc loc) {
+  if (!dtype_is_float(x->dtype))
+    return fail(B, loc, "%s needs a floating-point tensor, got %s", stddev ? "std" : "var", dtype_name(x->dtype));
+  DType acc = opmath(x->dtype);
+  int64_t count = 1;
+  for (int d = 0; d < x->ndim; d++)
+    if (mask >> d & 1) count *= x->shape[d];
+  GNode *xf = cast(B, x, acc, loc);
+  GNode *s = reduce(B, OP_SUM, xf, mask, true, loc);
+  Val vs = {.kind = V_TENSOR, .t = s}, vc = {.kind = V_FLOAT, .f = (double)count};
+  GNode *mean = arith(B, OP_DIV, &vs, &vc, loc);
+  Val vx = {.kind = V_TENSOR, .t = xf}, vm = {.kind = V_TENSOR, .t = mean};
+  GNode *dev = arith(B, OP_SUB, &vx, &vm, loc);
+  Val vd = {.kind = V_TENSOR, .t = dev};
+  GNode *sq = arith(B, OP_MUL, &vd, &vd, loc);
+  GNode *ss = reduce(B, OP_SUM, sq, mask, keepdim, loc);
+  Val vss = {.kind = V_TENSOR, .t = ss}, vn = {.kind = V_FLOAT, .f = (double)count - correction};
+  if (count - correction <= 0) vn.f = fmax((double)count - correction, 0.0);
+  GNode *var = arith(B, OP_DIV, &vss, &vn, loc);
+  if (stddev) var = float_unary(B, OP_SQRT, var, loc);
+  return cast(B, var, x->dtype, loc);
+}
+
+/* ------------------------------------------------------------ calls */
+
+static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc);
+
+static bool name_in(const char *name, const char *const *list) {
+  for (; *list; list++)
+    if (!strcmp(name, *list)) return true;
+  return false;
+}
+
+static const struct { const char *name; Op op; } float_unaries[] = {
+    {"exp", OP_EXP}, {"log", OP_LOG}, {"sqrt", OP_SQRT}, {"rsqrt", OP_RSQRT},
+    {"sigmoid", OP_SIGMOID}, {"tanh", OP_TANH}, {"reciprocal", OP_RECIP},
+};
+
+static const struct { const char *name; DType dt; } cast_methods[] = {
+    {"float", DT_F32}, {"half", DT_F16}, {"bfloat16", DT_BF16}, {"double", DT_F64},
+    {"int", DT_I32}, {"long", DT_I64}, {"bool", DT_BOOL},
+};
+
+static const struct { const char *name; DType dt; } torch_dtypes[] = {
+    {"float32", DT_F32}, {"float", DT_F32}, {"float16", DT_F16}, {"half", DT_F16},
+    {"bfloat16", DT_BF16}, {"float64", DT_F64}, {"double", DT_F64}, {"int32", DT_I32},
+    {"int", DT_I32}, {"int64", DT_I64}, {"long", DT_I64}, {"bool", DT_BOOL},
+};
+
+static Val *clamp_fn(Builder *B, GNode *x, Val *lo, Val *hi, SrcLoc loc) {
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *cur = &vx;
+  GNode *r = x;
+  if (lo && lo->kind != V_NONE) {
+    if (!(r = arith(B, OP_MAXIMUM, cur, lo, loc))) return NULL;
+    cur = mktensor(B, r);
+  }
+  if (hi && hi->kind != V_NONE) {
+    if (!(r = arith(B, OP_MINIMUM, cur, hi, loc))) return NULL;
+  }
+  if (r == x) return fail(B, loc, "clamp needs at least one of min and max");
+  return mktensor(B, r);
+}
+
+static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc) {
+  /* Casts. */
+  for (size_t i = 0; i < sizeof cast_methods / sizeof *cast_methods; i++)
+    if (!strcmp(name, cast_methods[i].name)) {
+      if (!check_args(B, A, name, 0)) return NULL;
+      return mktensor(B, cast(B, x, cast_methods[i].dt, loc));
+    }
+  if (!strcmp(name, "to") || !strcmp(name, "type_as") || !strcmp(name, "type")) {
+    Val *d = arg(A, 0, !strcmp(name, "type_as") ? "other" : "dtype");
+    DType dt;
+    if (!get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
+    if (!check_args(B, A, name, 1)) return NULL;
+    return mktensor(B, cast(B, x, dt, loc));
+  }
+  /* Unary math. */
+  for (size_t i = 0; i < sizeof float_unaries / sizeof *float_unaries; i++)
+    if (!strcmp(name, float_unaries[i].name)) {
+      if (!check_args(B, A, name, 0)) return NULL;
+      return mktensor(B, float_unary(B, float_unaries[i].op, x, loc));
+    }
+  Val vx = {.kind = V_TENSOR, .t = x};
+  if (!strcmp(name, "neg") || !strcmp(name, "negative") || !strcmp(name, "abs")) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    if (x->dtype == DT_BOOL && name[0] == 'n') return fail(B, loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
+    Val *vs[1] = {&vx};
+    return mktensor(B, pointwise(B, name[0] == 'a' ? OP_ABS : OP_NEG, vs, 1, x->dtype, opmath(x->dtype), loc));
+  }
+  if (!strcmp(name, "square")) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    GNode *base = x->dtype == DT_BOOL ? cast(B, x, DT_I64, loc) : x;
+    Val vb = {.kind = V_TENSOR, .t = base};
+    return mktensor(B, arith(B, OP_MUL, &vb, &vb, loc));
+  }
+  if (!strcmp(name, "relu")) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    if (x->dtype == DT_BOOL) return fail(B, loc, "relu of a bool tensor is not supported");
+    Val zero = {.kind = V_INT, .i = 0};
+    return mktensor(B, arith(B, OP_MAXIMUM, &vx, &zero, loc));
+  }
+  if (!strcmp(name, "logical_not") || !strcmp(name, "bitwise_not")) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    if (x->dtype != DT_BOOL) return fail(B, loc, "%s is supported on bool tensors only", name);
+    Val *vs[1] = {&vx};
+    return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, loc));
+  }
+  if (!strcmp(name, "clamp") || !strcmp(name, "clip")) {
+    Val *lo = arg(A, 0, "min"), *hi = arg(A, 1, "max");
+    if (!check_args(B, A, name, 2)) return NULL;
+    return clamp_fn(B, x, lo, hi, loc);
+  }
+  if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) {
+    Val *b = arg(A, 0, name[6] == 'i' ? "min" : "max");
+    if (!b) return fail(B, loc, "%s needs a bound", name);
+    if (!check_args(B, A, name, 1)) return NULL;
+    return name[7] == 'i' ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
+  }
+  /* Binary ops written as functions. */
+  static const struct { const char *name; Op op; } binaries[] = {
+      {"add", OP_ADD}, {"sub", OP_SUB}, {"mul", OP_MUL}, {"div", OP_DIV}, {"true_divide", OP_DIV},
+      {"maximum", OP_MAXIMUM}, {"minimum", OP_MINIMUM}, {"pow", OP_POW}, {"lt", OP_LT}, {"le", OP_LE},
+      {"gt", OP_GT}, {"ge", OP_GE}, {"eq", OP_EQ}, {"ne", OP_NE}, {"logical_and", OP_AND},
+      {"logical_or", OP_OR}, {"bitwise_and", OP_AND}, {"bitwise_or", OP_OR}, {"logical_xor", OP_XOR},
+  };
+  for (size_t i = 0; i < sizeof binaries / sizeof *binaries; i++)
+    if (!strcmp(name, binaries[i].name)) {
+      Val *b = arg(A, 0, "other");
+      if (!b && binaries[i].op == OP_POW) b = arg(A, 0, "exponent");
+      if (!b) return fail(B, loc, "%s needs a second operand", name);
+      if (!check_args(B, A, name, 1)) return NULL;
+      Op op = binaries[i].op;
+      if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
+        return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", name);
+      if (op == OP_POW && b->kind == V_TENSOR)
+        return fail(B, arg_loc(A, 0, "exponent"), "pow with a tensor exponent is not supported; the exponent must be a number");
+      if ((op == OP_AND || op == OP_OR || op == OP_XOR) && name[0] == 'l') {
+        /* logical_*: operands are truth values */
+        GNode *xb = cast(B, x, DT_BOOL, loc);
+        Val va = {.kind = V_TENSOR, .t = xb};
+        Val vb = *b;
+        if (b->kind == V_TENSOR) vb.t = cast(B, b->t, DT_BOOL, loc);
+        return mktensor(B, arith(B, op, &va, &vb, loc));
+      }
+      return mktensor(B, arith(B, op, &vx, b, loc));
+    }
+  if (!strcmp(name, "where")) {
+    /* torch.where(cond, a, b): here x is cond */
+    Val *a = arg(A, 0, "input"), *b = arg(A, 1, "other");
+    if (!a || !b) return fail(B, loc, "where needs a condition and two values");
+    if (!check_args(B, A, name, 2)) return NULL;
+    if (x->dtype != DT_BOOL) return fail(B, loc, "where's condition must be a bool tensor, got %s", dtype_name(x->dtype));
+    Val *ab[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+      if (!is_num(ab[i])) return fail(B, arg_loc(A, i, NULL), "where expects tensors or numbers, got %s", kind_name(ab[i]));
+    DType dt = result_type(ab, 2);
+    Val *vs[3] = {&vx, a, b};
+    return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
+  }
+  /* Views. */
+  if (!strcmp(name, "permute")) {
+    int64_t dims[COIL_MAX_DIMS];
+    SrcLoc dl;
+    int n = get_int_list(B, A, 0, "dims", dims, &dl);
+    if (n < 0 || !check_args(B, A, name, n == 1 && A->npos == 1 ? 1 : A->npos)) return NULL;
+    if (n != x->ndim) return fail(B, dl, "permute: %d dims given for a tensor of %d dimensions", n, x->ndim);
+    int perm[COIL_MAX_DIMS];
+    uint32_t seen = 0;
+    for (int i = 0; i < n; i++) {
+      int d = norm_dim(B, dims[i], x->ndim, dl);
+      if (d < 0) return NULL;
+      if (seen >> d & 1) return fail(B, dl, "permute: dim %d repeats", d);
+      seen |= 1u << d;
+      perm[i] = d;
+    }
+    return mktensor(B, permute(B, x, perm, loc));
+  }
+  if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes") || !strcmp(name, "t")) {
+    int64_t d0 = 0, d1 = 1;
+    if (name[0] == 't' && name[1] == 0) {
+      if (!check_args(B, A, name, 0)) return NULL;
+      if (x->ndim > 2) return fail(B, loc, "t() expects a tensor with <= 2 dimensions, got %d", x->ndim);
+      if (x->ndim < 2) return mktensor(B, x);
+    } else {
+      if (!get_int(B, arg(A, 0, "dim0"), arg_loc(A, 0, "dim0"), "dim0", &d0) ||
+          !get_int(B, arg(A, 1, "dim1"), arg_loc(A, 1, "dim1"), "dim1", &d1) || !check_args(B, A, name, 2))
+        return NULL;
+    }
+    int a = norm_dim(B, d0, x->ndim, arg_loc(A, 0, "dim0")), b = norm_dim(B, d1, x->ndim, arg_loc(A, 1, "dim1"));
+    if (a < 0 || b < 0) return NULL;
+    if (x->ndim == 0) return mktensor(B, x);
+    int perm[COIL_MAX_DIMS];
+    for (int i = 0; i < x->ndim; i++) perm[i] = i;
+    perm[a] = b;
+    perm[b] = a;
+    return mktensor(B, permute(B, x, perm, loc));
+  }
+  if (!strcmp(name, "unsqueeze")) {
+    int64_t d;
+    if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) || !check_args(B, A, name, 1)) return NULL;
+    if (x->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+    if (d < -(x->ndim + 1) || d > x->ndim)
+      return fail(B, arg_loc(A, 0, "dim"), "dim %lld is out of range for unsqueeze on %d dimensions (expected in [%d, %d])",
+                  (long long)d, x->ndim, -(x->ndim + 1), x->ndim);
+    int nd = (int)(d < 0 ? d + x->ndim + 1 : d);
+    int64_t shape[COIL_MAX_DIMS];
+    for (int i = 0, j = 0; i <= x->ndim; i++) shape[i] = i == nd ? 1 : x->shape[j++];
+    return mktensor(B, reshape(B, x, x->ndim + 1, shape, loc));
+  }
+  if (!strcmp(name, "squeeze")) {
+    Val *dv = arg(A, 0, "dim");
+    if (!check_args(B, A, name, 1)) return NULL;
+    uint32_t mask = 0;
+    if (!dv) {
+      for (int d = 0; d < x->ndim; d++)
+        if (x->shape[d] == 1) mask |= 1u << d;
+    } else if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, false, &mask)) {
+      return NULL;
+    }
+    int64_t shape[COIL_MAX_DIMS];
+    int n = 0;
+    for (int d = 0; d < x->ndim; d++)
+      if (!(mask >> d & 1) || x->shape[d] != 1) shape[n++] = x->shape[d];
+    return mktensor(B, reshape(B, x, n, shape, loc));
+  }
+  if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
+    int64_t dims[COIL_MAX_DIMS];
+    SrcLoc dl;
+    Val *first = arg(A, 0, "shape");
+    if (first && first->kind == V_DTYPE) return fail(B, dl = arg_loc(A, 0, "shape"), "view(dtype) reinterprets bits and is not supported");
+    int n = get_int_list(B, A, 0, "shape", dims, &dl);
+    if (n < 0 || !check_args(B, A, name, A->npos)) return NULL;
+    int infer = -1;
+    int64_t known = 1, total = shape_numel(x->ndim, x->shape);
+    for (int i = 0; i < n; i++) {
+      if (dims[i] == -1) {
+        if (infer >= 0) return fail(B, dl, "%s: only one dimension can be -1", name);
+        infer = i;
+      } else if (dims[i] < 0) {
+        return fail(B, dl, "%s: invalid size %lld", name, (long long)dims[i]);
+      } else if (!mul_ok(known, dims[i], &known)) {
+        return fail(B, dl, "%s: the sizes' product overflows 64 bits", name);
+      }
+    }
+    if (infer >= 0) {
+      if (known == 0 || total % known) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
+      dims[infer] = total / known;
+      known = total;
+    }
+    if (known != total) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
+    return mktensor(B, reshape(B, x, n, dims, loc));
+  }
+  if (!strcmp(name, "flatten")) {
+    int64_t s = 0, e = -1;
+    Val *sv = arg(A, 0, "start_dim"), *ev = arg(A, 1, "end_dim");
+    if ((sv && !get_int(B, sv, arg_loc(A, 0, "start_dim"), "start_dim", &s)) ||
+        (ev && !get_int(B, ev, arg_loc(A, 1, "end_dim"), "end_dim", &e)) || !check_args(B, A, name, 2))
+      return NULL;
+    if (x->ndim == 0) { int64_t one = 1; return mktensor(B, reshape(B, x, 1, &one, loc)); }
+    int a = norm_dim(B, s, x->ndim, arg_loc(A, 0, "start_dim")), b = norm_dim(B, e, x->ndim, arg_loc(A, 1, "end_dim"));
+    if (a < 0 || b < 0) return NULL;
+    if (a > b) return fail(B, loc, "flatten: start_dim %d comes after end_dim %d", a, b);
+    int64_t shape[COIL_MAX_DIMS];
+    int n = 0;
+    for (int d = 0; d < x->ndim; d++) {
+      if (d > a && d <= b) shape[n - 1] *= x->shape[d];
+      else shape[n++] = x->shape[d];
+    }
+    return mktensor(B, reshape(B, x, n, shape, loc));
+  }
+  if (!strcmp(name, "expand")) {
+    int64_t dims[COIL_MAX_DIMS];
+    SrcLoc dl;
+    int n = get_int_list(B, A, 0, "size", dims, &dl);
+    if (n < 0 || !check_args(B, A, name, A->npos)) return NULL;
+    GNode *r = expand(B, x, n, dims, dl);
+    return r ? mktensor(B, r) : NULL;
+  }
+  if (!strcmp(name, "expand_as") || !strcmp(name, "broadcast_to")) {
+    Val *o = arg(A, 0, name[0] == 'e' ? "other" : "size");
+    if (!check_args(B, A, name, 1)) return NULL;
+    int64_t dims[COIL_MAX_DIMS];
+    int n;
+    if (o && o->kind == V_TENSOR) {
+      n = o->t->ndim;
+      memcpy(dims, o->t->shape, sizeof(int64_t) * (size_t)n);
+    } else if (o && o->kind == V_TUPLE) {
+      n = o->n;
+      for (int i = 0; i < n; i++)
+        if (!get_int(B, o->items[i], loc, "size", &dims[i])) return NULL;
+    } else {
+      return fail(B, loc, "%s expects a tensor", name);
+    }
+    GNode *r = expand(B, x, n, dims, loc);
+    return r ? mktensor(B, r) : NULL;
+  }
+  if (!strcmp(name, "contiguous") || !strcmp(name, "clone") || !strcmp(name, "detach")) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    return mktensor(B, x);
+  }
+  /* Reductions. */
+  if (!strcmp(name, "sum") || !strcmp(name, "mean") || !strcmp(name, "amax") || !strcmp(name, "amin") ||
+      !strcmp(name, "prod") || !strcmp(name, "nansum")) {
+    bool is_prod = !strcmp(name, "prod");
+    if (!strcmp(name, "nansum")) return fail(B, loc, "nansum is not supported");
+    Val *dv = arg(A, 0, is_prod ? "dim" : "dim");
+    SrcLoc dl = arg_loc(A, 0, "dim");
+    bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+    Val *dtv = name[1] == 'm' ? NULL : arg(A, -1, "dtype"); /* amax/amin take no dtype */
+    if (!check_args(B, A, name, 2) || B->err) return NULL;
+    if (is_prod && dv && dv->kind != V_INT && dv->kind != V_NONE)
+      return fail(B, dl, "prod reduces one dim, as in PyTorch: dim must be an int");
+    GNode *src = x;
+    if (dtv) {
+      DType dt;
+      if (!get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
+      src = cast(B, x, dt, loc);
+    }
+    uint32_t mask;
+    bool amaxmin = name[1] == 'm';
+    if (!get_dims(B, dv, dl, src, true, &mask)) return NULL;
+    if (!strcmp(name, "mean")) {
+      if (!dtype_is_float(src->dtype))
+        return fail(B, loc, "mean(): could not infer output dtype. Input dtype must be either a floating point "
+                            "or complex dtype. Got: %s", dtype_name(src->dtype));
+      int64_t count = 1;
+      for (int d = 0; d < src->ndim; d++)
+        if (mask >> d & 1) count *= src->shape[d];
+      GNode *s = reduce(B, OP_SUM, src, mask, keep, loc);
+      Val vs = {.kind = V_TENSOR, .t = s}, vc = {.kind = V_FLOAT, .f = (double)count};
+      if (!s) return NULL;
+      return mktensor(B, cast(B, arith(B, OP_DIV, &vs, &vc, loc), src->dtype, loc));
+    }
+    Op op = !strcmp(name, "sum") ? OP_SUM : is_prod ? OP_PROD : !strcmp(name, "amax") ? OP_AMAX : OP_AMIN;
+    (void)amaxmin;
+    GNode *r = reduce(B, op, src, mask, keep, loc);
+    if (!r) return NULL;
+    /* PyTorch's result dtype: ints and bool sum to int64; floats keep theirs. */
+    DType out = op == OP_SUM || op == OP_PROD ? (dtype_is_float(src->dtype) ? src->dtype : DT_I64) : src->dtype;
+    return mktensor(B, cast(B, r, out, loc));
+  }
+  if (!strcmp(name, "var") || !strcmp(name, "std")) {
+    Val *dv = arg(A, 0, "dim");
+    SrcLoc dl = arg_loc(A, 0, "dim");
+    Val *ub = arg(A, -1, "unbiased"), *cv = arg(A, -1, "correction");
+    if (dv && (dv->kind == V_BOOL)) { ub = dv; dv = NULL; } /* x.var(False) */
+    bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+    if (!check_args(B, A, name, 2) || B->err) return NULL;
+    double correction = 1;
+    if (ub && cv) return fail(B, loc, "%s: give either unbiased or correction, not both", name);
+    if (ub) correction = get_bool(B, ub, arg_loc(A, -1, "unbiased"), "unbiased", true) ? 1 : 0;
+    if (cv) {
+      if (cv->kind == V_INT) correction = (double)cv->i;
+      else if (cv->kind == V_FLOAT) correction = cv->f;
+      else return fail(B, arg_loc(A, -1, "correction"), "correction must be a number");
+    }
+    uint32_t mask;
+    if (!get_dims(B, dv, dl, x, true, &mask)) return NULL;
+    GNode *r = variance(B, x, mask, correction, keep, name[0] == 's', loc);
+    return r ? mktensor(B, r) : NULL;
+  }
+  if (!strcmp(name, "size") || !strcmp(name, "dim") || !strcmp(name, "numel")) {
+    if (!strcmp(name, "numel")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, shape_numel(x->ndim, x->shape)); }
+    if (!strcmp(name, "dim")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, x->ndim); }
+    Val *dv = arg(A, 0, "dim");
+    if (!check_args(B, A, name, 1)) return NULL;
+    if (!dv) {
+      Val *t = mkval(B, V_TUPLE);
+      t->n = x->ndim;
+      t->items = ARENA_ARRAY(B->a, Val *, x->ndim + 1);
+      for (int i = 0; i < x->ndim; i++) t->items[i] = mkint(B, x->shape[i]);
+      return t;
+    }
+    int64_t d;
+    if (!get_int(B, dv, arg_loc(A, 0, "dim"), "dim", &d)) return NULL;
+    int nd = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
+    return nd < 0 ? NULL : mkint(B, x->ndim ? x->shape[nd] : 1);
+  }
+  return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
+}
+
+/* torch.NAME(...) calls that do not take a tensor first. */
+static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  if (!strcmp(name, "where")) {
+    Val *c = arg(A, 0, "condition");
+    if (!c || c->kind != V_TENSOR) return fail(B, loc, "torch.where needs a bool tensor condition");
+    Args rest = *A;
+    rest.pos = A->pos + 1;
+    rest.npos = A->npos - 1;
+    return call_tensor_fn(B, "where", c->t, &rest, loc);
+  }
+  Val *x = arg(A, 0, "input");
+  if (!x) return fail(B, loc, "torch.%s needs a tensor argument", name);
+  if (x->kind != V_TENSOR) {
+    if (is_num(x) && A->npos >= 1) {
+      /* torch.maximum(2.0, t) is not PyTorch either; keep the message clear. */
+      return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
+    }
+    return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
+  }
+  Args rest = *A;
+  if (A->npos > 0) {
+    rest.pos = A->pos + 1;
+    rest.npos = A->npos - 1;
+  }
+  return call_tensor_fn(B, name, x->t, &rest, loc);
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+static Val *lookup(Builder *B, const char *name) {
+  for (int i = B->nenv - 1; i >= 0; i--)
+    if (!strcmp(B->env[i].name, name)) return B->env[i].val;
+  return NULL;
+}
+
+static void bind(Builder *B, const char *name, Val *v) {
+  if (B->nenv == B->capenv) {
+    B->capenv = B->capenv ? B->capenv * 2 : 32;
+    Binding *e = ARENA_ARRAY(B->a, Binding, B->capenv);
+    if (B->nenv) memcpy(e, B->env, sizeof(Binding) * (size_t)B->nenv);
+    B->env = e;
+  }
+  B->env[B->nenv++] = (Binding){name, v};
+  if (v->kind == V_TENSOR && !v->t->label && v->t->op != OP_INPUT) v->t->label = name;
+}
+
+/* Python arithmetic on ints and floats (shape arithmetic). */
+static Val *scalar_binary(Builder *B, const char *op, Val *a, Val *b, SrcLoc loc) {
+  bool fl = a->kind == V_FLOAT || b->kind == V_FLOAT;
+  double x = a->kind == V_FLOAT ? a->f : (double)a->i, y = b->kind == V_FLOAT ? b->f : (double)b->i;
+  int64_t i = a->i, j = b->i;
+  Val *r = mkval(B, fl ? V_FLOAT : V_INT);
+  switch (op[0]) {
+  case '+': if (fl) r->f = x + y; else if (__builtin_add_overflow(i, j, &r->i)) goto overflow; break;
+  case '-': if (fl) r->f = x - y; else if (__builtin_sub_overflow(i, j, &r->i)) goto overflow; break;
+  case '*':
+    if (op[1] == '*') {
+      if (fl || j < 0) { r->kind = V_FLOAT; r->f = pow(x, y); }
+      else { r->i = 1; for (int64_t k = 0; k < j; k++) if (!mul_ok(r->i, i, &r->i)) goto overflow; }
+    } else if (fl) r->f = x * y;
+    else if (!mul_ok(i, j, &r->i)) goto overflow;
+    break;
+  case '/':
+    if (op[1] == '/') {
+      if (fl) { r->f = floor(x / y); break; }
+      if (j == 0) return fail(B, loc, "integer division by zero");
+      r->i = i / j - ((i % j != 0) && ((i < 0) != (j < 0)));
+    } else {
+      if (y == 0) return fail(B, loc, "division by zero");
+      r->kind = V_FLOAT;
+      r->f = x / y;
+    }
+    break;
+  case '%':
+    if (fl) { r->f = x - floor(x / y) * y; break; }
+    if (j == 0) return fail(B, loc, "integer modulo by zero");
+    r->i = i % j;
+    if (r->i && ((r->i < 0) != (j < 0))) r->i += j;
+    break;
+  default: return fail(B, loc, "operator '%s' is not supported on numbers", op);
+  }
+  return r;
+overflow:
+  return fail(B, loc, "integer overflow in '%s'", op);
+}
+
+static Op binary_op(const char *op) {
+  static const struct { const char *s; Op op; } t[] = {
+      {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}, {"**", OP_POW}, {"&", OP_AND},
+      {"|", OP_OR}, {"^", OP_XOR}, {"<", OP_LT}, {"<=", OP_LE}, {">", OP_GT}, {">=", OP_GE},
+      {"==", OP_EQ}, {"!=", OP_NE},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (!strcmp(op, t[i].s)) return t[i].op;
+  return OP_COUNT;
+}
+
+static Val *eval_call(Builder *B, Node *n) {
+  Val *fn = eval(B, n->lhs);
+  if (!fn) return NULL;
+  if (fn->kind != V_FN) return fail(B, n->loc, "%s is not callable", kind_name(fn));
+  Args A = {.call = n, .npos = n->nitems, .nkw = n->nkw};
+  A.pos = ARENA_ARRAY(B->a, Val *, n->nitems + 1);
+  A.kwn = n->kwnames;
+  A.kwv = ARENA_ARRAY(B->a, Val *, n->nkw + 1);
+  A.kwused = ARENA_ARRAY(B->a, bool, n->nkw + 1);
+  for (int i = 0; i < n->nitems; i++)
+    if (!(A.pos[i] = eval(B, n->items[i]))) return NULL;
+  for (int i = 0; i < n->nkw; i++)
+    if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
+  SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
+  if (fn->self) return call_tensor_fn(B, fn->name, fn->self->t, &A, loc);
+  return call_torch_fn(B, fn->name, &A, loc);
+}
+
+static Val *eval(Builder *B, Node *n) {
+  if (B->err) return NULL;
+  switch (n->kind) {
+  case ND_INT: return mkint(B, n->ival);
+  case ND_FLOAT: { Val *v = mkval(B, V_FLOAT); v->f = n->fval; return v; }
+  case ND_BOOL: { Val *v = mkval(B, V_BOOL); v->i = n->ival; return v; }
+  case ND_NONE: return mkval(B, V_NONE);
+  case ND_STR: return fail(B, n->loc, "strings are not values in coil's subset");
+  case ND_SLICE: return fail(B, n->loc, "slices are not supported");
+  case ND_NAME: {
+    Val *v = lookup(B, n->name);
+    if (v) return v;
+    if (!strcmp(n->name, "torch")) return mkval(B, V_TORCH);
+    static const char *const builtins[] = {"len", "range", "print", "int", "float", "abs", "max", "min", "sum", NULL};
+    if (name_in(n->name, builtins)) {
+      Val *f = mkval(B, V_FN);
+      f->name = n->name;
+      return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
+    }
+    return fail(B, n->loc, "name '%s' is not defined", n->name);
+  }
+  case ND_TUPLE: case ND_LIST: {
+    Val *t = mkval(B, V_TUPLE);
+    t->n = n->nitems;
+    t->items = ARENA_ARRAY(B->a, Val *, n->nitems + 1);
+    for (int i = 0; i < n->nitems; i++)
+      if (!(t->items[i] = eval(B, n->items[i]))) return NULL;
+    return t;
+  }
+  case ND_ATTR: {
+    if (n->lhs->kind == ND_ATTR && n->lhs->lhs->kind == ND_NAME && !strcmp(n->lhs->lhs->name, "torch") &&
+        !lookup(B, "torch"))
+      return fail(B, n->loc, "torch.%s.%s is not in coil's subset", n->lhs->name, n->name);
+    Val *lhs = eval(B, n->lhs);
+    if (!lhs) return NULL;
+    if (lhs->kind == V_TORCH) {
+      for (size_t i = 0; i < sizeof torch_dtypes / sizeof *torch_dtypes; i++)
+        if (!strcmp(n->name, torch_dtypes[i].name)) {
+          Val *v = mkval(B, V_DTYPE);
+          v->dt = torch_dtypes[i].dt;
+          return v;
+        }
+      Val *f = mkval(B, V_FN);
+      f->name = n->name;
+      return f;
+    }
+    if (lhs->kind == V_TENSOR) {
+      GNode *x = lhs->t;
+      if (!strcmp(n->name, "shape")) {
+        Val *t = mkval(B, V_TUPLE);
+        t->n = x->ndim;
+        t->items = ARENA_ARRAY(B->a, Val *, x->ndim + 1);
+        for (int i = 0; i < x->ndim; i++) t->items[i] = mkint(B, x->shape[i]);
+        return t;
+      }
+      if (!strcmp(n->name, "ndim")) return mkint(B, x->ndim);
+      if (!strcmp(n->name, "dtype")) { Val *v = mkval(B, V_DTYPE); v->dt = x->dtype; return v; }
+      if (!strcmp(n->name, "T") || !strcmp(n->name, "mT")) {
+        int perm[COIL_MAX_DIMS];
+        for (int i = 0; i < x->ndim; i++) perm[i] = n->name[0] == 'm' && i < x->ndim - 2 ? i : x->ndim - 1 - i;
+        if (n->name[0] == 'm') {
+          if (x->ndim < 2) return fail(B, n->loc, "mT needs at least 2 dimensions");
+          perm[x->ndim - 2] = x->ndim - 1;
+          perm[x->ndim - 1] = x->ndim - 2;
+        }
+        return mktensor(B, permute(B, x, perm, n->loc));
+      }
+      Val *f = mkval(B, V_FN);
+      f->name = n->name;
+      f->self = lhs;
+      return f;
+    }
+    return fail(B, n->loc, "%s has no attribute '%s' in coil's subset", kind_name(lhs), n->name);
+  }
+  case ND_SUBSCRIPT: {
+    Val *lhs = eval(B, n->lhs);
+    if (!lhs) return NULL;
+    if (lhs->kind == V_TENSOR) return fail(B, n->loc, "indexing a tensor is not supported; use views such as unsqueeze or reshape");
+    if (lhs->kind != V_TUPLE) return fail(B, n->loc, "%s cannot be indexed", kind_name(lhs));
+    Val *idx = eval(B, n->rhs);
+    if (!idx) return NULL;
+    int64_t i;
+    if (!get_int(B, idx, n->rhs->loc, "an index", &i)) return NULL;
+    if (i < -lhs->n || i >= lhs->n) return fail(B, n->rhs->loc, "index %lld is out of range for a tuple of length %d", (long long)i, lhs->n);
+    return lhs->items[i < 0 ? i + lhs->n : i];
+  }
+  case ND_CALL: return eval_call(B, n);
+  case ND_UNARY: {
+    Val *x = eval(B, n->lhs);
+    if (!x) return NULL;
+    if (!strcmp(n->op, "+")) return x;
+    if (x->kind == V_INT || x->kind == V_BOOL) {
+      if (!strcmp(n->op, "~")) return mkint(B, ~x->i);
+      return mkint(B, -x->i);
+    }
+    if (x->kind == V_FLOAT) {
+      if (!strcmp(n->op, "~")) return fail(B, n->loc, "'~' needs an int or a bool tensor");
+      Val *v = mkval(B, V_FLOAT);
+      v->f = -x->f;
+      return v;
+    }
+    if (x->kind != V_TENSOR) return fail(B, n->loc, "unary '%s' is not supported on %s", n->op, kind_name(x));
+    Val *vs[1] = {x};
+    if (!strcmp(n->op, "~")) {
+      if (x->t->dtype != DT_BOOL) return fail(B, n->loc, "'~' is supported on bool tensors only, got %s", dtype_name(x->t->dtype));
+      return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, n->loc));
+    }
+    if (x->t->dtype == DT_BOOL) return fail(B, n->loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
+    return mktensor(B, pointwise(B, OP_NEG, vs, 1, x->t->dtype, opmath(x->t->dtype), n->loc));
+  }
+  case ND_BINARY: case ND_COMPARE: {
+    Val *a = eval(B, n->lhs), *b = a ? eval(B, n->rhs) : NULL;
+    if (!a || !b) return NULL;
+    if (a->kind != V_TENSOR && b->kind != V_TENSOR) {
+      if (!is_num(a) || !is_num(b)) {
+        if (a->kind == V_TUPLE && b->kind == V_TUPLE && !strcmp(n->op, "+")) {
+          Val *t = mkval(B, V_TUPLE);
+          t->n = a->n + b->n;
+          t->items = ARENA_ARRAY(B->a, Val *, t->n + 1);
+          for (int i = 0; i < a->n; i++) t->items[i] = a->items[i];
+          for (int i = 0; i < b->n; i++) t->items[a->n + i] = b->items[i];
+          return t;
+        }
+        return fail(B, n->loc, "operator '%s' is not supported between %s and %s", n->op, kind_name(a), kind_name(b));
+      }
+      if (n->kind == ND_COMPARE) {
+        double x = a->kind == V_FLOAT ? a->f : (double)a->i, y = b->kind == V_FLOAT ? b->f : (double)b->i;
+        Val *v = mkval(B, V_BOOL);
+        const char *o = n->op;
+        v->i = !strcmp(o, "<") ? x < y : !strcmp(o, "<=") ? x <= y : !strcmp(o, ">") ? x > y
+             : !strcmp(o, ">=") ? x >= y : !strcmp(o, "==") ? x == y : x != y;
+        return v;
+      }
+      return scalar_binary(B, n->op, a, b, n->loc);
+    }
+    if (!strcmp(n->op, "@")) return fail(B, n->loc, "matrix multiplication is not in coil's subset");
+    if (!strcmp(n->op, "//") || !strcmp(n->op, "%"))
+      return fail(B, n->loc, "operator '%s' on tensors is not in coil's subset", n->op);
+    Op op = binary_op(n->op);
+    if (op == OP_COUNT) return fail(B, n->loc, "operator '%s' is not supported", n->op);
+    if (op == OP_POW && b->kind == V_TENSOR)
+      return fail(B, n->rhs->loc, "'**' needs a number as its exponent, got a tensor");
+    if (op == OP_POW && a->kind != V_TENSOR)
+      return fail(B, n->loc, "a number raised to a tensor power is not supported");
+    if ((op == OP_AND || op == OP_OR || op == OP_XOR) &&
+        ((a->kind == V_TENSOR && a->t->dtype != DT_BOOL) || (b->kind == V_TENSOR && b->t->dtype != DT_BOOL) ||
+         a->kind == V_FLOAT || b->kind == V_FLOAT))
+      return fail(B, n->loc, "'%s' is supported on bool tensors only", n->op);
+    GNode *r = arith(B, op, a, b, n->loc);
+    return r ? mktensor(B, r) : NULL;
+  }
+  }
+  coil_unreachable("unknown node kind");
+}
+
+/* ------------------------------------------------------------ inputs */
+
+static const char *skip_ws(const char *p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
+CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
+  const char *p = skip_ws(text);
+#define SPEC_FAIL(at, ...)                                                                         \
+  do {                                                                                             \
+    SrcLoc l = loc;                                                                                \
+    if (l.line) l.col += (int)((at) - text) + 1;                                                   \
+    char m_[512];                                                                                  \
+    snprintf(m_, sizeof m_, __VA_ARGS__);                                                          \
+    return coil_error_at(l, "%s: %s (expected a spec like \"bf16[2, 3] uniform(1, 2)\")", spec->name, m_); \
+  } while (0)
+  const char *s = p;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  if (!dtype_from_name(s, (size_t)(p - s), &spec->dtype))
+    SPEC_FAIL(s, "unknown dtype '%.*s'; the dtypes are f32, f16, bf16, f64, i32, i64 and bool", (int)(p - s), s);
+  p = skip_ws(p);
+  if (*p != '[') SPEC_FAIL(p, "expected '[' after the dtype");
+  p = skip_ws(p + 1);
+  spec->ndim = 0;
+  int64_t numel = 1;
+  while (*p != ']') {
+    if (spec->ndim == COIL_MAX_DIMS) SPEC_FAIL(p, "at most %d dimensions are supported", COIL_MAX_DIMS);
+    const char *ds = p;
+    if (*p == '-') SPEC_FAIL(p, "sizes must not be negative");
+    if (*p < '0' || *p > '9') SPEC_FAIL(p, "expected a size");
+    int64_t v = 0;
+    while (*p >= '0' && *p <= '9') {
+      if (v > (INT64_MAX - 9) / 10) SPEC_FAIL(ds, "size is too large");
+      v = v * 10 + (*p++ - '0');
+    }
+    if (!mul_ok(numel, v, &numel) || numel > ((int64_t)1 << 50)) SPEC_FAIL(ds, "the sizes' product is too large");
+    spec->shape[spec->ndim++] = v;
+    p = skip_ws(p);
+    if (*p == ',') p = skip_ws(p + 1);
+    else if (*p != ']') SPEC_FAIL(p, "expected ',' or ']'");
+  }
+  p = skip_ws(p + 1);
+  spec->dist = DIST_RANDN;
+  if (*p) {
+    s = p;
+    while (*p >= 'a' && *p <= 'z') p++;
+    size_t n = (size_t)(p - s);
+    if (n == 5 && !memcmp(s, "randn", 5)) spec->dist = DIST_RANDN;
+    else if (n == 4 && !memcmp(s, "ones", 4)) spec->dist = DIST_ONES;
+    else if (n == 6 && !memcmp(s, "arange", 6)) spec->dist = DIST_ARANGE;
+    else if (n == 7 && !memcmp(s, "uniform", 7)) {
+      spec->dist = DIST_UNIFORM;
+      p = skip_ws(p);
+      if (*p != '(') SPEC_FAIL(p, "expected uniform(lo, hi)");
+      char *end;
+      spec->lo = strtod(p + 1, &end);
+      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+      p = skip_ws(end);
+      if (*p != ',') SPEC_FAIL(p, "expected ','");
+      spec->hi = strtod(p + 1, &end);
+      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+      p = skip_ws(end);
+      if (*p != ')') SPEC_FAIL(p, "expected ')'");
+      p++;
+      if (!(spec->lo <= spec->hi)) SPEC_FAIL(s, "uniform(lo, hi) needs lo <= hi");
+    } else {
+      SPEC_FAIL(s, "unknown distribution '%.*s'; the choices are randn, uniform(lo, hi), ones and arange", (int)n, s);
+    }
+    p = skip_ws(p);
+    if (*p) SPEC_FAIL(p, "unexpected text '%s'", p);
+  }
+  return NULL;
+#undef SPEC_FAIL
+}
+
+static bool is_annotated(const Func *f) {
+  if (!f->nparams) return false;
+  for (int i = 0; i < f->nparams; i++)
+    if (!f->params[i].annot) return false;
+  return true;
+}
+
+static bool covered_by_args(const Func *f, const ArgOverride *args, int nargs) {
+  if (!f->nparams) return false;
+  for (int i = 0; i < f->nparams; i++) {
+    bool found = f->params[i].annot != NULL;
+    for (int k = 0; k < nargs && !found; k++) found = !strcmp(args[k].name, f->params[i].name);
+    if (!found) return false;
+  }
+  return true;
+}
+
+static CoilErr *select_func(Module *m, const char *fn_name, const ArgOverride *args, int nargs, Func **out) {
+  if (fn_name) {
+    for (int i = 0; i < m->nfuncs; i++)
+      if (!strcmp(m->funcs[i].name, fn_name)) { *out = &m->funcs[i]; return NULL; }
+    StrBuf sb = {0};
+    for (int i = 0; i < m->nfuncs; i++) sb_printf(&sb, "%s%s", i ? ", " : "", m->funcs[i].name);
+    CoilErr *e = coil_error("%s: no function named '%s' (functions: %s)", m->file, fn_name, sb.data ? sb.data : "none");
+    sb_free(&sb);
+    return e;
+  }
+  Func *found = NULL;
+  int count = 0;
+  StrBuf sb = {0};
+  for (int pass = 0; pass < 2 && !count; pass++)
+    for (int i = 0; i < m->nfuncs; i++) {
+      bool ok = pass == 0 ? is_annotated(&m->funcs[i]) : covered_by_args(&m->funcs[i], args, nargs);
+      if (ok) {
+        found = &m->funcs[i];
+        sb_printf(&sb, "%s%s", count++ ? ", " : "", m->funcs[i].name);
+      }
+    }
+  if (count == 1) { sb_free(&sb); *out = found; return NULL; }
+  CoilErr *e;
+  if (count > 1) {
+    e = coil_error("%s: several functions could be compiled (%s); pick one with --fn NAME", m->file, sb.data);
+  } else {
+    StrBuf all = {0};
+    for (int i = 0; i < m->nfuncs; i++) sb_printf(&all, "%s%s", i ? ", " : "", m->funcs[i].name);
+    e = coil_error("%s: no function has all its parameters annotated with shapes like x: \"f32[4, 8]\" "
+                   "(functions: %s); annotate one, or give --fn NAME and --arg NAME=DTYPE[d0,...]",
+                   m->file, all.data ? all.data : "none");
+    sb_free(&all);
+  }
+  sb_free(&sb);
+  return e;
+}
+
+CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride *args, int nargs, Graph *g) {
+  Func *f;
+  CoilErr *e = select_func(m, fn_name, args, nargs, &f);
+  if (e) return e;
+  for (int k = 0; k < nargs; k++) {
+    bool found = false;
+    for (int i = 0; i < f->nparams; i++) found |= !strcmp(f->params[i].name, args[k].name);
+    if (!found) {
+      StrBuf sb = {0};
+      for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", f->params[i].name);
+      e = coil_error("--arg %s: %s has no parameter named '%s' (its parameters: %s)", args[k].name, f->name,
+                     args[k].name, sb.data ? sb.data : "none");
+      sb_free(&sb);
+      return e;
+    }
+  }
+  if ((e = parse_body(a, m, f))) return e;
+  *g = (Graph){.fn_name = f->name};
+  Builder B = {.a = a, .g = g};
+  g->ninputs = f->nparams;
+  g->inputs = ARENA_ARRAY(a, InputSpec, f->nparams + 1);
+  for (int i = 0; i < f->nparams; i++) {
+    Param *p = &f->params[i];
+    InputSpec *s = &g->inputs[i];
+    s->name = p->name;
+    s->loc = p->loc;
+    const char *over = NULL;
+    for (int k = 0; k < nargs; k++)
+      if (!strcmp(args[k].name, p->name)) over = args[k].spec;
+    if (over) {
+      if ((e = parse_input_spec(over, (SrcLoc){0}, s))) {
+        char *msg = e->msg;
+        e->msg = NULL;
+        coil_error_free(e);
+        e = coil_error("--arg %s=%s: %s", p->name, over, strncmp(msg, "error: ", 7) ? msg : msg + 7);
+        free(msg);
+        return e;
+      }
+    } else if (p->annot) {
+      SrcLoc al = p->annot_loc;
+      if ((e = parse_input_spec(p->annot, al, s))) return e;
+    } else {
+      return coil_error_at(p->loc, "parameter '%s' has no shape: annotate it like %s: \"f32[4, 8]\" or give --arg %s=f32[4,8]",
+                           p->name, p->name, p->name);
+    }
+    GNode *n = new_node(&B, OP_INPUT, s->dtype, s->ndim, s->shape, p->loc);
+    n->input = i;
+    n->label = p->name;
+    bind(&B, p->name, mktensor(&B, n));
+  }
+  bool returned = false;
+  for (int i = 0; i < f->nbody && !returned; i++) {
+    Stmt *st = &f->body[i];
+    if (st->kind == ST_EXPR) continue;
+    Val *v = eval(&B, st->value);
+    if (!v) return B.err;
+    if (st->kind == ST_ASSIGN) {
+      if (st->ntargets == 1) {
+        bind(&B, st->targets[0]->name, v);
+      } else {
+        if (v->kind != V_TUPLE || v->n != st->ntargets)
+          return coil_error_at(st->loc, "cannot unpack %s into %d names", kind_name(v), st->ntargets);
+        for (int k = 0; k < st->ntargets; k++) bind(&B, st->targets[k]->name, v->items[k]);
+      }
+      continue;
+    }
+    Val **outs = v->kind == V_TUPLE ? v->items : &v;
+    int nout = v->kind == V_TUPLE ? v->n : 1;
+    if (nout == 0) return coil_error_at(st->loc, "the function must return at least one tensor");
+    g->outputs = ARENA_ARRAY(a, GNode *, nout);
+    for (int k = 0; k < nout; k++) {
+      if (outs[k]->kind != V_TENSOR) {
+        SrcLoc l = v->kind == V_TUPLE ? st->value->items[k]->loc : st->value->loc;
+        return coil_error_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
+      }
+      g->outputs[k] = outs[k]->t;
+    }
+    g->noutputs = nout;
+    returned = true;
+  }
+  if (!returned) return coil_error_at(f->loc, "function '%s' has no return statement", f->name);
+  return graph_verify(g);
+}
+
+/* ------------------------------------------------------------ verify, dump */
+
+CoilErr *graph_verify(const Graph *g) {
+  for (int i = 0; i < g->nnodes; i++) {
+    const GNode *n = g->nodes[i];
+    if (n->id != i) return coil_error("graph verifier: node %%%d has id %d", i, n->id);
+    if (n->nin != op_info[n->op].arity) return coil_error("graph verifier: %%%d (%s) has %d inputs", i, op_info[n->op].name, n->nin);
+    for (int k = 0; k < n->nin; k++)
+      if (!n->in[k] || n->in[k]->id >= n->id) return coil_error("graph verifier: %%%d uses a later node", i);
+    switch (op_info[n->op].kind) {
+    case OK_REDUCE: {
+      const GNode *x = n->in[0];
+      int nd = 0;
+      for (int d = 0; d < x->ndim; d++)
+        if (!(n->rmask >> d & 1) && x->shape[d] != n->shape[nd++]) return coil_error("graph verifier: %%%d bad reduce shape", i);
+      if (nd != n->ndim) return coil_error("graph verifier: %%%d bad reduce rank", i);
+      break;
+    }
+    case OK_VIEW:
+      if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
+        return coil_error("graph verifier: %%%d reshape changes numel", i);
+      break;
+    case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE:
+      for (int k = 0; k < n->nin; k++) {
+        const GNode *x = n->in[k];
+        if (x->ndim > n->ndim) return coil_error("graph verifier: %%%d operand has higher rank", i);
+        for (int d = 0; d < x->ndim; d++) {
+          int64_t o = n->shape[d + n->ndim - x->ndim];
+          if (x->shape[d] != o && x->shape[d] != 1) return coil_error("graph verifier: %%%d operand does not broadcast", i);
+        }
+      }
+      if (op_info[n->op].kind == OK_COMPARE && n->dtype != DT_BOOL) return coil_error("graph verifier: %%%d comparison not bool", i);
+      break;
+    default: break;
+    }
+  }
+  for (int k = 0; k < g->noutputs; k++)
+    if (!g->outputs[k]) return coil_error("graph verifier: output %d missing", k);
+  return NULL;
+}
+
+void graph_dump(StrBuf *sb, const Graph *g) {
+  sb_printf(sb, "graph %s\n", g->fn_name);
+  for (int i = 0; i < g->nnodes; i++) {
+    const GNode *n = g->nodes[i];
+    sb_printf(sb, "  %%%d = %s", n->id, op_info[n->op].name);
+    for (char *c = sb->data + sb->len - strlen(op_info[n->op].name); *c; c++)
+      if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    switch (n->op) {
+    case OP_INPUT: {
+      const InputSpec *s = &g->inputs[n->input];
+      static const char *dists[] = {"randn", "uniform", "ones", "arange"};
+      sb_printf(sb, " %s (%s", s->name, dists[s->dist]);
+      if (s->dist == DIST_UNIFORM) sb_printf(sb, " %g..%g", s->lo, s->hi);
+      sb_puts(sb, ")");
+      break;
+    }
+    case OP_CONST:
+      if (dtype_is_float(n->dtype)) sb_printf(sb, " %.17g", n->fval);
+      else sb_printf(sb, " %lld", (long long)n->ival);
+      break;
+    default:
+      for (int k = 0; k < n->nin; k++) sb_printf(sb, " %%%d", n->in[k]->id);
+    }
+    if (n->op == OP_PERMUTE) {
+      sb_puts(sb, " (");
+      for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%d", d ? "," : "", n->perm[d]);
+      sb_puts(sb, ")");
+    }
+    if (op_info[n->op].kind == OK_REDUCE) {
+      sb_puts(sb, " dims=(");
+      for (int d = 0, first = 1; d < n->in[0]->ndim; d++)
+        if (n->rmask >> d & 1) { sb_printf(sb, "%s%d", first ? "" : ",", d); first = 0; }
+      sb_puts(sb, ")");
+    }
+    sb_printf(sb, " : %s", dtype_name(n->dtype));
+    shape_str(sb, n->ndim, n->shape);
+    if (n->cdtype != n->dtype && n->op != OP_CAST) sb_printf(sb, " in %s", dtype_name(n->cdtype));
+    if (n->label) sb_printf(sb, "  # %s", n->label);
+    sb_printf(sb, "  @%d:%d\n", n->loc.line, n->loc.col);
+  }
+  sb_puts(sb, "  return");
+  for (int k = 0; k < g->noutputs; k++) sb_printf(sb, "%s %%%d", k ? "," : "", g->outputs[k]->id);
+  sb_puts(sb, "\n");
+}

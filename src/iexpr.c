@@ -1,0 +1,252 @@
+/* Index expressions: canonical affine sums with div/mod atoms, and the few
+ * simplifications that turn a reshape's index map back into strides.
+ * See the iexpr.c section of coil.h for the form. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+static int cmp_expr(const IExpr *x, const IExpr *y);
+
+static int cmp_i64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+
+static int cmp_atom(const IAtom *a, const IAtom *b) {
+  if (a == b) return 0;
+  if (a->kind != b->kind) return cmp_i64(a->kind, b->kind);
+  if (a->kind == IA_AXIS) return cmp_i64(a->axis, b->axis);
+  int c = cmp_i64(a->d, b->d);
+  return c ? c : cmp_expr(a->e, b->e);
+}
+
+static int cmp_expr(const IExpr *x, const IExpr *y) {
+  if (x->n != y->n) return cmp_i64(x->n, y->n);
+  if (x->c != y->c) return cmp_i64(x->c, y->c);
+  for (int i = 0; i < x->n; i++) {
+    int c = cmp_atom(x->t[i].atom, y->t[i].atom);
+    if (c) return c;
+    if (x->t[i].coef != y->t[i].coef) return cmp_i64(x->t[i].coef, y->t[i].coef);
+  }
+  return 0;
+}
+
+bool ix_equal(const IExpr *x, const IExpr *y) { return cmp_expr(x, y) == 0; }
+
+static IExpr *alloc_expr(Arena *a, int n) {
+  IExpr *e = ARENA_NEW(a, IExpr);
+  e->t = ARENA_ARRAY(a, ITerm, n ? n : 1);
+  return e;
+}
+
+IExpr *ix_const(Arena *a, int64_t c) {
+  IExpr *e = alloc_expr(a, 0);
+  e->c = c;
+  return e;
+}
+
+static IExpr *from_atom(Arena *a, const IAtom *at, int64_t coef) {
+  IExpr *e = alloc_expr(a, 1);
+  e->n = 1;
+  e->t[0] = (ITerm){coef, at};
+  return e;
+}
+
+IExpr *ix_axis(Arena *a, int axis) {
+  IAtom *at = ARENA_NEW(a, IAtom);
+  at->kind = IA_AXIS;
+  at->axis = axis;
+  return from_atom(a, at, 1);
+}
+
+/* c*m*(e // m) + c*(e % m) == c*e: fold such pairs. */
+static IExpr *recombine(Arena *a, IExpr *x);
+
+/* Merge two sorted term lists. */
+static IExpr *add_terms(Arena *a, const IExpr *x, const IExpr *y, int64_t ky) {
+  IExpr *r = alloc_expr(a, x->n + y->n);
+  r->c = x->c + ky * y->c;
+  int i = 0, j = 0;
+  while (i < x->n || j < y->n) {
+    int c = i == x->n ? 1 : j == y->n ? -1 : cmp_atom(x->t[i].atom, y->t[j].atom);
+    ITerm t;
+    if (c < 0) t = x->t[i++];
+    else if (c > 0) t = (ITerm){ky * y->t[j].coef, y->t[j].atom}, j++;
+    else t = (ITerm){x->t[i].coef + ky * y->t[j].coef, x->t[i].atom}, i++, j++;
+    if (t.coef) r->t[r->n++] = t;
+  }
+  return r;
+}
+
+IExpr *ix_add(Arena *a, const IExpr *x, const IExpr *y) { return recombine(a, add_terms(a, x, y, 1)); }
+
+IExpr *ix_scale(Arena *a, const IExpr *x, int64_t k) {
+  if (k == 0) return ix_const(a, 0);
+  IExpr *r = alloc_expr(a, x->n);
+  r->c = x->c * k;
+  r->n = x->n;
+  for (int i = 0; i < x->n; i++) r->t[i] = (ITerm){x->t[i].coef * k, x->t[i].atom};
+  return r;
+}
+
+static IExpr *recombine(Arena *a, IExpr *x) {
+  for (int i = 0; i < x->n; i++) {
+    const IAtom *d = x->t[i].atom;
+    if (d->kind != IA_DIV) continue;
+    for (int j = 0; j < x->n; j++) {
+      const IAtom *m = x->t[j].atom;
+      if (m->kind != IA_MOD || m->d != d->d || !ix_equal(m->e, d->e)) continue;
+      int64_t c = x->t[j].coef;
+      if (x->t[i].coef != c * d->d) continue;
+      /* Replace both terms by c * e. */
+      IExpr *rest = alloc_expr(a, x->n);
+      rest->c = x->c;
+      for (int k = 0; k < x->n; k++)
+        if (k != i && k != j) rest->t[rest->n++] = x->t[k];
+      return recombine(a, add_terms(a, rest, d->e, c));
+    }
+  }
+  return x;
+}
+
+void ix_bounds(IRange r, const IExpr *x, int64_t *lo, int64_t *hi) {
+  int64_t l = x->c, h = x->c;
+  for (int i = 0; i < x->n; i++) {
+    const IAtom *at = x->t[i].atom;
+    int64_t al, ah;
+    if (at->kind == IA_AXIS) {
+      al = 0;
+      ah = r.axis_size[at->axis] - 1;
+    } else {
+      int64_t el, eh;
+      ix_bounds(r, at->e, &el, &eh);
+      if (at->kind == IA_DIV) {
+        al = el >= 0 ? el / at->d : -((-el + at->d - 1) / at->d);
+        ah = eh >= 0 ? eh / at->d : -((-eh + at->d - 1) / at->d);
+      } else if (el >= 0 && eh < at->d) {
+        al = el;
+        ah = eh;
+      } else {
+        al = 0;
+        ah = at->d - 1;
+      }
+    }
+    int64_t c = x->t[i].coef;
+    if (c >= 0) l += c * al, h += c * ah;
+    else l += c * ah, h += c * al;
+  }
+  *lo = l;
+  *hi = h;
+}
+
+/* Split x into the part whose coefficients (and constant) are multiples of
+ * d, and the rest. */
+static void split_multiple(Arena *a, const IExpr *x, int64_t d, IExpr **mult, IExpr **rest) {
+  IExpr *m = alloc_expr(a, x->n), *r = alloc_expr(a, x->n);
+  int64_t cm = x->c - (((x->c % d) + d) % d);
+  m->c = cm;
+  r->c = x->c - cm;
+  for (int i = 0; i < x->n; i++) {
+    if (x->t[i].coef % d == 0) m->t[m->n++] = x->t[i];
+    else r->t[r->n++] = x->t[i];
+  }
+  *mult = m;
+  *rest = r;
+}
+
+IExpr *ix_div(Arena *a, IRange rg, const IExpr *x, int64_t d) {
+  coil_assert(d > 0);
+  if (d == 1) return (IExpr *)x;
+  IExpr *m, *rest;
+  split_multiple(a, x, d, &m, &rest);
+  IExpr *q = ix_scale(a, m, 1);
+  for (int i = 0; i < q->n; i++) q->t[i].coef /= d;
+  q->c /= d;
+  int64_t lo, hi;
+  ix_bounds(rg, rest, &lo, &hi);
+  if (lo >= 0 && hi < d) return q; /* the rest never reaches d */
+  /* Nested division: (e // a) // b == e // (a*b). */
+  if (rest->n == 1 && rest->c == 0 && rest->t[0].coef == 1 && rest->t[0].atom->kind == IA_DIV) {
+    const IAtom *in = rest->t[0].atom;
+    return ix_add(a, q, ix_div(a, rg, in->e, in->d * d));
+  }
+  IAtom *at = ARENA_NEW(a, IAtom);
+  at->kind = IA_DIV;
+  at->e = rest;
+  at->d = d;
+  return ix_add(a, q, from_atom(a, at, 1));
+}
+
+IExpr *ix_mod(Arena *a, IRange rg, const IExpr *x, int64_t m) {
+  coil_assert(m > 0);
+  if (m == 1) return ix_const(a, 0);
+  IExpr *mult, *rest;
+  split_multiple(a, x, m, &mult, &rest);
+  int64_t lo, hi;
+  ix_bounds(rg, rest, &lo, &hi);
+  if (lo >= 0 && hi < m) return rest;
+  IAtom *at = ARENA_NEW(a, IAtom);
+  at->kind = IA_MOD;
+  at->e = rest;
+  at->d = m;
+  return from_atom(a, at, 1);
+}
+
+bool ix_is_affine(const IExpr *x) {
+  for (int i = 0; i < x->n; i++)
+    if (x->t[i].atom->kind != IA_AXIS) return false;
+  return true;
+}
+
+int64_t ix_coef(const IExpr *x, int axis) {
+  for (int i = 0; i < x->n; i++)
+    if (x->t[i].atom->kind == IA_AXIS && x->t[i].atom->axis == axis) return x->t[i].coef;
+  return 0;
+}
+
+bool ix_mentions_nonlinear(const IExpr *x, int axis) {
+  for (int i = 0; i < x->n; i++)
+    if (x->t[i].atom->kind != IA_AXIS && ix_mentions(x->t[i].atom->e, axis)) return true;
+  return false;
+}
+
+bool ix_mentions(const IExpr *x, int axis) {
+  return ix_coef(x, axis) != 0 || ix_mentions_nonlinear(x, axis);
+}
+
+IExpr *ix_subst(Arena *a, IRange r, const IExpr *x, IExpr *const *sub) {
+  IExpr *out = ix_const(a, x->c);
+  for (int i = 0; i < x->n; i++) {
+    const IAtom *at = x->t[i].atom;
+    IExpr *v;
+    if (at->kind == IA_AXIS) v = sub[at->axis] ? sub[at->axis] : from_atom(a, at, 1);
+    else {
+      IExpr *e = ix_subst(a, r, at->e, sub);
+      v = at->kind == IA_DIV ? ix_div(a, r, e, at->d) : ix_mod(a, r, e, at->d);
+    }
+    out = ix_add(a, out, ix_scale(a, v, x->t[i].coef));
+  }
+  return out;
+}
+
+void ix_print(StrBuf *sb, const IExpr *x, const char *const *names, bool c_syntax) {
+  bool first = true;
+  for (int i = 0; i < x->n; i++) {
+    int64_t c = x->t[i].coef;
+    if (!first) sb_puts(sb, c < 0 ? " - " : " + ");
+    else if (c < 0) sb_puts(sb, "-");
+    int64_t ac = c < 0 ? -c : c;
+    if (ac != 1) sb_printf(sb, "%lld*", (long long)ac);
+    const IAtom *at = x->t[i].atom;
+    if (at->kind == IA_AXIS) {
+      sb_puts(sb, names[at->axis]);
+    } else {
+      sb_puts(sb, "((");
+      ix_print(sb, at->e, names, c_syntax);
+      sb_printf(sb, ") %s %lld)", at->kind == IA_DIV ? (c_syntax ? "/" : "//") : "%", (long long)at->d);
+    }
+    first = false;
+  }
+  if (x->c || first) {
+    if (first) sb_printf(sb, "%lld", (long long)x->c);
+    else sb_printf(sb, " %s %lld", x->c < 0 ? "-" : "+", (long long)(x->c < 0 ? -x->c : x->c));
+  }
+}

@@ -1,0 +1,74 @@
+/* The op table, written once.  Everything that needs to know about ops (the
+ * graph builder, the reference evaluator, the kernel IR, each printer) is
+ * generated from this X-macro.
+ *
+ *   OP(name, kind, arity, C spelling, Triton spelling)
+ *
+ * Spellings are templates: %0 %1 %2 are the operands, already converted to
+ * the op's compute type.  The C helpers (c_exp, c_max...) are defined in the
+ * C printer's prelude with _Generic so one spelling serves float, double and
+ * the integer types. */
+#ifndef COIL_OPS_H
+#define COIL_OPS_H
+
+#define COIL_OPS(OP)                                                           \
+  OP(INPUT,   OK_LEAF,    0, "", "")                                           \
+  OP(CONST,   OK_LEAF,    0, "", "")                                           \
+  OP(NEG,     OK_UNARY,   1, "(-%0)", "-%0")                                   \
+  OP(ABS,     OK_UNARY,   1, "c_abs(%0)", "tl.abs(%0)")                        \
+  OP(EXP,     OK_UNARY,   1, "c_exp(%0)", "tl.exp(%0)")                        \
+  OP(LOG,     OK_UNARY,   1, "c_log(%0)", "tl.log(%0)")                        \
+  OP(SQRT,    OK_UNARY,   1, "c_sqrt(%0)", "tl.sqrt_rn(%0)")                   \
+  OP(RSQRT,   OK_UNARY,   1, "c_rsqrt(%0)", "tl.rsqrt(%0)")                    \
+  OP(SIGMOID, OK_UNARY,   1, "c_sigmoid(%0)", "tl.sigmoid(%0)")                \
+  OP(TANH,    OK_UNARY,   1, "c_tanh(%0)", "coil_tanh(%0)")                    \
+  OP(RECIP,   OK_UNARY,   1, "(1 / %0)", "1.0 / %0")                           \
+  OP(NOT,     OK_UNARY,   1, "(!%0)", "(%0 == 0)")                             \
+  OP(ADD,     OK_BINARY,  2, "(%0 + %1)", "%0 + %1")                           \
+  OP(SUB,     OK_BINARY,  2, "(%0 - %1)", "%0 - %1")                           \
+  OP(MUL,     OK_BINARY,  2, "(%0 * %1)", "%0 * %1")                           \
+  OP(DIV,     OK_BINARY,  2, "(%0 / %1)", "%0 / %1")                           \
+  OP(POW,     OK_BINARY,  2, "c_pow(%0, %1)", "coil_pow(%0, %1)")              \
+  OP(MAXIMUM, OK_BINARY,  2, "c_max(%0, %1)", "coil_maximum(%0, %1)")          \
+  OP(MINIMUM, OK_BINARY,  2, "c_min(%0, %1)", "coil_minimum(%0, %1)")          \
+  OP(AND,     OK_BINARY,  2, "(%0 & %1)", "%0 & %1")                           \
+  OP(OR,      OK_BINARY,  2, "(%0 | %1)", "%0 | %1")                           \
+  OP(XOR,     OK_BINARY,  2, "(%0 ^ %1)", "%0 ^ %1")                           \
+  OP(LT,      OK_COMPARE, 2, "(%0 < %1)", "%0 < %1")                           \
+  OP(LE,      OK_COMPARE, 2, "(%0 <= %1)", "%0 <= %1")                         \
+  OP(GT,      OK_COMPARE, 2, "(%0 > %1)", "%0 > %1")                           \
+  OP(GE,      OK_COMPARE, 2, "(%0 >= %1)", "%0 >= %1")                         \
+  OP(EQ,      OK_COMPARE, 2, "(%0 == %1)", "%0 == %1")                         \
+  OP(NE,      OK_COMPARE, 2, "(%0 != %1)", "%0 != %1")                         \
+  OP(WHERE,   OK_WHERE,   3, "(%0 ? %1 : %2)", "tl.where(%0, %1, %2)")         \
+  OP(CAST,    OK_CAST,    1, "", "")                                           \
+  OP(PERMUTE, OK_VIEW,    1, "", "")                                           \
+  OP(EXPAND,  OK_VIEW,    1, "", "")                                           \
+  OP(RESHAPE, OK_VIEW,    1, "", "")                                           \
+  OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
+  OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
+  OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
+  OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")
+
+typedef enum OpKind {
+  OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_REDUCE
+} OpKind;
+
+typedef enum Op {
+#define OP(name, kind, arity, c, tr) OP_##name,
+  COIL_OPS(OP)
+#undef OP
+  OP_COUNT
+} Op;
+
+typedef struct OpInfo {
+  const char *name; /* lower case, as dumps spell it */
+  OpKind kind;
+  int arity;
+  const char *c;      /* C printer's spelling */
+  const char *triton; /* Triton printers' spelling */
+} OpInfo;
+
+extern const OpInfo op_info[OP_COUNT];
+
+#endif

@@ -1,0 +1,430 @@
+/* tx: the Triton executor.  Runs kernels written in the Python-embedded
+ * Triton language on the CPU, one tile at a time: every value is a whole
+ * block, and every operation is a loop over arrays, never one interpreter
+ * step per element.
+ *
+ * The public part (first section) is what coil's Triton backends and the
+ * `coil triton-run` command use.  The rest is shared between the tx_*.c
+ * files, one section per file, as coil.h does for the compiler.
+ *
+ *   tx_lex.c     Python tokens, with INDENT/DEDENT
+ *   tx_parse.c   the Python subset -> AST; names resolved to frame slots
+ *   tx_tensor.c  blocks: pool, views, the N-d iteration engine, casts
+ *   tx_kern.c    typed loops: arithmetic, math, where, reductions, load/store
+ *   tx_sem.c     Triton's semantics on values: promotion, broadcasting
+ *   tx_builtin.c tl.*, libdevice.*, tensor methods, Python builtins
+ *   tx_eval.c    statements and expressions; programs over the grid
+ *   tx_cli.c     the triton-run command
+ */
+#ifndef COIL_TX_H
+#define COIL_TX_H
+
+#include <setjmp.h>
+
+#include "coil.h"
+
+/* ------------------------------------------------------------ public API */
+
+typedef enum TxArgKind { TX_PTR, TX_INT, TX_FLOAT } TxArgKind;
+
+/* One kernel argument.  name: the kernel parameter it binds (NULL: by
+ * position).  TX_PTR: data is host memory holding numel elements of dtype,
+ * stored as dtype_c_storage() (bf16/f16 as uint16, bool as uint8); tl.load
+ * and tl.store read and write it in place.  TX_INT/TX_FLOAT: ival/fval;
+ * a tl.constexpr parameter gets a Python number, any other a 0-d tensor
+ * typed as Triton types it (int32 if it fits, else int64; fp32). */
+typedef struct TxArg {
+  const char *name;
+  TxArgKind kind;
+  DType dtype;
+  void *data;
+  int64_t numel;
+  int64_t ival;
+  double fval;
+} TxArg;
+
+typedef struct TxOptions {
+  int threads; /* programs run in parallel on this many threads; 0: all */
+} TxOptions;
+
+/* Parse `src` (named `file` in messages) and run the kernel `kernel_name`
+ * (NULL: the only kernel, or the first @triton.jit one) over grid[0] x
+ * grid[1] x grid[2] programs.  Returns NULL on success.  On a user error
+ * (syntax, shapes, types, out-of-bounds access, int32 overflow) returns the
+ * error of the lowest-numbered failing program, "file:line:col: error: ...";
+ * programs after it may not have run. */
+CoilErr *tx_run_source(const char *file, const char *src,
+                       const char *kernel_name, const int64_t grid[3],
+                       TxArg *args, int nargs);
+CoilErr *tx_run_source_opts(const char *file, const char *src,
+                            const char *kernel_name, const int64_t grid[3],
+                            TxArg *args, int nargs, const TxOptions *opt);
+
+/* A parsed module, to run several kernels (or one many times) without
+ * parsing again.  tx_module_run is tx_run_source on a parsed module. */
+typedef struct TxModule TxModule;
+CoilErr *tx_module_parse(const char *file, const char *src, TxModule **out);
+CoilErr *tx_module_run(TxModule *m, const char *kernel_name,
+                       const int64_t grid[3], TxArg *args, int nargs,
+                       const TxOptions *opt);
+int tx_module_nkernels(const TxModule *m);
+const char *tx_module_kernel_name(const TxModule *m, int i);
+void tx_module_free(TxModule *m);
+
+/* The command: argv[0] is "triton-run".  Prints errors to stderr and
+ * returns the exit status (0, or 2 for the user's errors). */
+int tx_main(int argc, char **argv);
+
+/* ------------------------------------------------------ shared internals */
+
+#define TX_MAX_DIMS 8    /* rank of a block */
+#define TX_MAX_TUPLE 16  /* items of a tuple or list value */
+#define TX_MAX_NUMEL 1048576 /* Triton's TRITON_MAX_TENSOR_NUMEL */
+
+/* ---------------------------------------------------------------- tx_lex.c */
+
+typedef enum TxTokKind {
+  TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_OP,
+  TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_EOF
+} TxTokKind;
+
+typedef struct TxTok {
+  TxTokKind kind;
+  const char *p; /* spelling in the source */
+  int len;
+  int line, col;
+  int64_t ival;  /* TK_INT */
+  double fval;   /* TK_FLOAT */
+  char *str;     /* TK_STR: decoded contents */
+} TxTok;
+
+CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
+                int *ntoks);
+bool tx_tok_is(const TxTok *t, const char *spelling); /* TK_OP or TK_NAME */
+
+/* ---------------------------------------------------------------- values */
+
+typedef struct TxTensor TxTensor;
+typedef struct TxTuple TxTuple;
+typedef struct TxBuiltin TxBuiltin;
+typedef struct TxFunc TxFunc;
+
+typedef enum TxValKind {
+  TV_UNSET,           /* a local not yet assigned; an absent argument */
+  TV_NONE,
+  TV_BOOL, TV_INT, TV_FLOAT, /* Python scalars (constexpr) */
+  TV_STR,
+  TV_TENSOR,          /* a block, or a 0-d tensor (a Triton scalar) */
+  TV_DTYPE,
+  TV_TUPLE,           /* tuples and lists alike */
+  TV_SLICE,           /* `:` in a subscript (only the full slice) */
+  TV_MODULE,          /* a namespace: tl, libdevice, ... */
+  TV_BUILTIN,         /* a function of a namespace or a Python builtin */
+  TV_FUNC,            /* a def of the module */
+} TxValKind;
+
+typedef struct TxVal {
+  TxValKind kind;
+  union {
+    int64_t i;        /* TV_BOOL, TV_INT; TV_MODULE: namespace kind */
+    double f;
+    const char *s;
+    TxTensor *t;
+    TxTuple *tup;
+    DType dt;
+    const TxBuiltin *fn;
+    TxFunc *def;
+  };
+} TxVal;
+
+struct TxTuple {
+  int refs;
+  int n;
+  TxVal items[TX_MAX_TUPLE];
+  TxTuple *next_free;
+};
+
+/* -------------------------------------------------------------- tx_parse.c */
+
+typedef enum TxNodeKind {
+  /* expressions */
+  TN_CONST,    /* literal or resolved global: val */
+  TN_NAME,     /* local: slot; unresolved global: slot < 0 */
+  TN_ATTR,     /* lhs.name */
+  TN_CALL,     /* lhs(kids...), kwnames[i] names kids[i] or is NULL */
+  TN_INDEX,    /* lhs[kids...] */
+  TN_SLICE,    /* `:` */
+  TN_TUPLE, TN_LIST,
+  TN_BINOP,    /* lhs op rhs */
+  TN_UNOP,     /* op lhs */
+  TN_CMP,      /* kids[0] ops[0] kids[1] ops[1] kids[2] ... */
+  TN_AND, TN_OR, TN_NOT,
+  TN_IFEXP,    /* lhs if cond else rhs */
+  /* statements */
+  TN_EXPR, TN_ASSIGN, TN_AUGASSIGN, TN_FOR, TN_WHILE, TN_IF,
+  TN_PASS, TN_BREAK, TN_CONTINUE, TN_RETURN, TN_ASSERT,
+} TxNodeKind;
+
+/* Operators of TN_BINOP, TN_UNOP, TN_CMP and TN_AUGASSIGN. */
+typedef enum TxOp {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
+  OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_IS, OP_ISNOT,
+  OP_NEG, OP_POS, OP_INVERT,
+  OP_MIN, OP_MAX,       /* tl.minimum / tl.maximum */
+  OP_COUNT
+} TxOp;
+const char *tx_op_spelling(TxOp op);
+
+typedef struct TxNode TxNode;
+struct TxNode {
+  TxNodeKind kind;
+  SrcLoc loc;
+  TxOp op;
+  TxNode *lhs, *rhs, *cond;
+  TxNode **kids;        /* call args, tuple items, subscripts, targets */
+  int nkids;
+  const char **kwnames; /* TN_CALL */
+  TxOp *ops;            /* TN_CMP */
+  TxNode **body, **orelse;
+  int nbody, norelse;
+  const char *name;     /* TN_NAME, TN_ATTR */
+  int slot;             /* TN_NAME */
+  bool static_loop;     /* TN_FOR over tl.static_range */
+  TxVal val;            /* TN_CONST */
+};
+
+typedef struct TxParam {
+  const char *name;
+  bool constexpr_;
+  TxNode *dflt;
+  SrcLoc loc;
+} TxParam;
+
+struct TxFunc {
+  const char *name;
+  SrcLoc loc;
+  bool jit;          /* decorated with @triton.jit (or any decorator) */
+  TxParam *params;
+  int nparams;
+  TxNode **body;
+  int nbody;
+  int nslots;        /* params first, then the other locals */
+  const char **slotnames;
+  CoilErr *err;      /* a parse or name error, reported if it is run */
+};
+
+typedef struct TxAlias {
+  const char *name, *path; /* `import triton.language as tl`: tl -> path */
+} TxAlias;
+
+struct TxModule {
+  Arena arena;
+  const char *file, *src;
+  TxFunc **funcs;
+  int nfuncs;
+  TxAlias *aliases;
+  int naliases;
+};
+
+/* Parse a module: its defs (with or without decorators) and imports; any
+ * other top-level statement is skipped.  A def that fails to parse keeps
+ * its error in TxFunc.err, so one bad helper does not stop another kernel. */
+CoilErr *tx_parse_module(TxModule *m);
+TxFunc *tx_module_find(const TxModule *m, const char *name);
+
+/* ------------------------------------------------------------- tx_eval.c */
+
+typedef struct TxPool TxPool;
+
+/* The state of one worker thread: its memory pool, the program it runs,
+ * and the protected boundary an error jumps to. */
+typedef struct TxExec {
+  TxPool *pool;
+  TxModule *mod;
+  TxArg *args;        /* pointer arguments, by TxTensor.ptr */
+  int nargs;
+  const char **argnames;
+  int64_t pid[3], grid[3];
+  jmp_buf *jb;
+  CoilErr *err;
+  int depth;          /* helper call depth */
+} TxExec;
+
+_Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ----------------------------------------------------------- tx_tensor.c */
+
+/* A block.  Views (permute, broadcast, expand_dims, indexing with None,
+ * reshape of a contiguous block) share the data of `base` through strides;
+ * every operation writes a fresh contiguous block.  A pointer block holds
+ * element offsets (I32 or I64) into kernel argument `ptr`. */
+struct TxTensor {
+  int refs;
+  DType dtype;
+  int ptr;            /* -1, or the index of the pointed-to argument */
+  int ndim;
+  int64_t numel;
+  int64_t shape[TX_MAX_DIMS];
+  int64_t stride[TX_MAX_DIMS]; /* in elements; 0 along broadcast dims */
+  char *data;
+  TxTensor *base;     /* a view keeps its owner alive */
+  void *chunk;        /* an owner's pooled storage; NULL: inline */
+  TxTensor *next_free;
+  _Alignas(16) unsigned char inl[16]; /* storage of small blocks */
+};
+
+TxPool *tx_pool_new(void);
+void tx_pool_free(TxPool *p);
+TxTuple *tx_tuple_new(TxExec *ex, int n);
+void tx_val_release(TxExec *ex, TxVal v);
+TxVal tx_val_retain(TxVal v);
+
+/* A fresh contiguous block; its contents are undefined. */
+TxTensor *tx_tensor_new(TxExec *ex, DType dt, int ndim, const int64_t *shape);
+TxTensor *tx_scalar_i64(TxExec *ex, DType dt, int64_t v); /* 0-d, int/bool */
+TxTensor *tx_scalar_f64(TxExec *ex, DType dt, double v);  /* 0-d, float */
+void tx_retain(TxTensor *t);
+void tx_release(TxExec *ex, TxTensor *t);
+TxTensor *tx_view(TxExec *ex, TxTensor *t, int ndim, const int64_t *shape,
+                  const int64_t *stride);
+bool tx_is_contiguous(const TxTensor *t);
+TxTensor *tx_contiguous(TxExec *ex, TxTensor *t); /* retained t, or a copy */
+
+/* Element i (C order) of t, read as a double or an int64: for messages,
+ * scalars and tests, never in a loop over a block. */
+double tx_get_f64(const TxTensor *t, int64_t i);
+int64_t tx_get_i64(const TxTensor *t, int64_t i);
+char *tx_elem_ptr(const TxTensor *t, int64_t i);
+void tx_fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
+void tx_unravel(int64_t i, int ndim, const int64_t *shape, int64_t *idx);
+void tx_fmt_index(char *buf, size_t n, int64_t i, int ndim,
+                  const int64_t *shape);
+
+/* The iteration engine.  Operand 0 is usually the output; every operand is
+ * broadcast to `shape`.  Dims of size 1 are dropped and dims contiguous in
+ * every operand are merged, so a loop sees the longest inner runs it can;
+ * `fn` is called once per inner run with byte strides. */
+#define TX_MAX_OPS 5
+typedef void (*TxLoopFn)(int64_t n, char **p, const int64_t *s, void *ctx);
+typedef struct TxIter {
+  int ndim, nop;
+  int64_t shape[TX_MAX_DIMS];
+  char *base[TX_MAX_OPS];
+  int64_t stride[TX_MAX_OPS][TX_MAX_DIMS]; /* bytes */
+} TxIter;
+void tx_iter_init(TxIter *it, int ndim, const int64_t *shape);
+void tx_iter_add(TxIter *it, const TxTensor *t); /* broadcast to it->shape */
+void tx_iter_add_raw(TxIter *it, char *base, const int64_t *byte_stride);
+void tx_iter_run(TxIter *it, TxLoopFn fn, void *ctx);
+
+/* Casts (round to nearest even; float -> int truncates and saturates;
+ * anything -> bool is != 0).  Same dtype: t retained. */
+TxTensor *tx_cast(TxExec *ex, TxTensor *t, DType to);
+TxTensor *tx_bitcast(TxExec *ex, SrcLoc loc, TxTensor *t, DType to);
+
+/* ------------------------------------------------------------- tx_kern.c */
+
+/* a and b have one dtype and broadcast to (ndim, shape); the result is a
+ * fresh block.  Int32 add/sub/mul/neg that overflow are errors at loc. */
+TxTensor *tx_k_binary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
+                      TxTensor *b, int ndim, const int64_t *shape);
+TxTensor *tx_k_unary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a);
+TxTensor *tx_k_where(TxExec *ex, TxTensor *c, TxTensor *x, TxTensor *y,
+                     int ndim, const int64_t *shape);
+
+typedef enum TxMath {
+  M_EXP, M_EXP2, M_LOG, M_LOG2, M_LOG10, M_LOG1P, M_EXPM1, M_SQRT, M_RSQRT,
+  M_ABS, M_SIN, M_COS, M_TAN, M_TANH, M_SINH, M_COSH, M_ASIN, M_ACOS,
+  M_ATAN, M_ASINH, M_ACOSH, M_ATANH, M_ERF, M_ERFC, M_FLOOR, M_CEIL,
+  M_TRUNC, M_RINT, M_ROUND, M_SIGMOID, M_RCP, M_CBRT, M_LGAMMA,
+  M_UNARY_COUNT,
+  /* two operands */
+  M_POW = M_UNARY_COUNT, M_ATAN2, M_FMOD, M_HYPOT, M_COPYSIGN,
+  M_COUNT
+} TxMath;
+/* Float math on an F32 or F64 block (the caller upcasts f16/bf16). */
+TxTensor *tx_k_math(TxExec *ex, TxMath fn, TxTensor *a);
+TxTensor *tx_k_math2(TxExec *ex, TxMath fn, TxTensor *a, TxTensor *b,
+                     int ndim, const int64_t *shape);
+TxTensor *tx_k_isclass(TxExec *ex, int which /* 0 nan 1 inf 2 finite */,
+                       TxTensor *a);
+TxTensor *tx_k_fma(TxExec *ex, TxTensor *a, TxTensor *b, TxTensor *c,
+                   int ndim, const int64_t *shape);
+
+typedef enum TxRed { R_SUM, R_MAX, R_MIN, R_ARGMAX, R_ARGMIN } TxRed;
+/* Reduce `a` (I32, I64, F32 or F64) along axis (-1: all axes). */
+TxTensor *tx_k_reduce(TxExec *ex, TxRed r, TxTensor *a, int axis,
+                      bool keep_dims);
+
+/* ptr: a pointer block; mask (BOOL) and other (the pointee's dtype) may be
+ * NULL; all broadcast to (ndim, shape).  Lanes that are masked on and fall
+ * outside the argument's buffer are errors at loc. */
+TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
+                    TxTensor *other, int ndim, const int64_t *shape);
+void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
+                TxTensor *mask);
+
+/* -------------------------------------------------------------- tx_sem.c */
+
+const char *tx_dtype_name(DType t);  /* Triton's: "fp32", "bf16", "int1" */
+const char *tx_val_kind_name(TxVal v);
+bool tx_is_pyscalar(TxVal v);       /* TV_BOOL, TV_INT, TV_FLOAT */
+
+/* Broadcast two shapes as Triton does (errors in Triton's words). */
+void tx_broadcast_shape(TxExec *ex, SrcLoc loc, int na, const int64_t *sa,
+                        int nb, const int64_t *sb, int *nout, int64_t *out);
+/* Triton's shape check for a new block: powers of two, numel limit. */
+void tx_check_block_shape(TxExec *ex, SrcLoc loc, int ndim,
+                          const int64_t *shape);
+
+/* Arithmetic, comparison, bitwise: Python semantics on Python scalars,
+ * Triton's on tensors (promotion, broadcasting, pointer arithmetic). */
+TxVal tx_sem_binary(TxExec *ex, SrcLoc loc, TxOp op, TxVal a, TxVal b);
+TxVal tx_sem_unary(TxExec *ex, SrcLoc loc, TxOp op, TxVal a);
+TxVal tx_sem_where(TxExec *ex, SrcLoc loc, TxVal c, TxVal x, TxVal y);
+TxVal tx_sem_math(TxExec *ex, SrcLoc loc, const char *name, TxMath fn,
+                  TxVal a);
+TxVal tx_sem_math2(TxExec *ex, SrcLoc loc, const char *name, TxMath fn,
+                   TxVal a, TxVal b);
+TxVal tx_sem_cast(TxExec *ex, SrcLoc loc, TxVal a, DType to, bool bitcast);
+bool tx_sem_truth(TxExec *ex, SrcLoc loc, TxVal v); /* if/while condition */
+/* A Python scalar or 0-d tensor as an int (for range, shapes, axes). */
+int64_t tx_sem_int(TxExec *ex, SrcLoc loc, TxVal v, const char *what);
+/* Make v a tensor (Python scalars as Triton types them); owned result. */
+TxTensor *tx_sem_tensor(TxExec *ex, SrcLoc loc, TxVal v);
+
+/* ---------------------------------------------------------- tx_builtin.c */
+
+typedef enum TxNs {
+  NS_NONE = 0,
+  NS_PY = 1,       /* Python builtins: range, min, max, ... */
+  NS_TL = 2,       /* triton.language */
+  NS_MATH = 4,     /* tl.math, libdevice, Inductor's tl_math */
+  NS_HELPERS = 8,  /* Inductor's triton_helpers */
+  NS_TRITON = 16,  /* triton: jit, cdiv, next_power_of_2 */
+  NS_METHOD = 32,  /* a method of a tensor */
+} TxNs;
+
+typedef TxVal (*TxBuiltinFn)(TxExec *ex, SrcLoc loc, const TxBuiltin *b,
+                             TxVal *args);
+struct TxBuiltin {
+  const char *name;
+  int ns;             /* TxNs bits */
+  const char *params; /* "input,axis=,keep_dims=" ("=": optional,
+                         "*name": the rest of the positionals as a tuple) */
+  TxBuiltinFn fn;
+  int arg;            /* TxMath or TxOp the function applies */
+};
+
+/* Resolve `name` in namespace kind ns (a TxNs bit): a builtin, a dtype, or
+ * a nested namespace.  False when the namespace has no such member. */
+bool tx_ns_lookup(int ns, const char *name, TxVal *out);
+int tx_ns_of_path(const char *path); /* "triton.language" -> NS_TL */
+const TxBuiltin *tx_method_lookup(const char *name);
+/* Call b with positional args and keyword args bound to its parameters. */
+TxVal tx_builtin_call(TxExec *ex, SrcLoc loc, const TxBuiltin *b,
+                      TxVal *args, int nargs, const char **kwnames);
+
+#endif
