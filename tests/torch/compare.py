@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Check what `coil run --save DIR` saved against PyTorch eager on the CPU.
+
+    python3 tests/torch/compare.py FILE.py DIR [--fn NAME] [--equal-nan]
+    python3 tests/torch/compare.py --batch LIST
+
+FILE.py is imported as a module and its function picked as coil picks it:
+--fn NAME, or else the only function whose parameters all carry string
+annotations.  Each parameter is loaded from DIR/<param>.npy and converted to
+its annotated dtype (bf16 parameters come as f32 arrays that must hold bf16
+values exactly), the function runs in PyTorch, and each output K is compared
+with DIR/outK.npy: same number of outputs, same shape, same dtype (a bf16
+output is saved as f32 and must hold bf16 values; it is compared in bf16),
+values within torch.testing.assert_close tolerances for the output's dtype.
+Float tolerances grow modestly (with the square root of the reduction
+length) for outputs that are long reductions, whose sum order may differ.
+
+Prints one line (the verdict) and exits 0 on a pass, 1 on a mismatch, 2 on an
+error (a missing file, a function that is not valid PyTorch...).
+
+--batch LIST reads lines "FILE DIR [FN]" and prints "ok NAME" or
+"FAIL NAME: why" for each (NAME is FILE's stem, with :FN when given), so a
+suite pays for importing torch once.
+"""
+import argparse
+import importlib.util
+import math
+import os
+import re
+import sys
+
+import numpy as np
+import torch
+
+DTYPES = {
+    "f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16,
+    "f64": torch.float64, "i32": torch.int32, "i64": torch.int64, "bool": torch.bool,
+}
+# What dtype a saved .npy file of each torch dtype has.
+NP_OF = {
+    torch.float32: np.float32, torch.float16: np.float16, torch.bfloat16: np.float32,
+    torch.float64: np.float64, torch.int32: np.int32, torch.int64: np.int64,
+    torch.bool: np.bool_,
+}
+# Base (rtol, atol) per output dtype.
+TOL = {
+    torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7),
+    torch.float16: (1e-3, 1e-3), torch.bfloat16: (1.6e-2, 1e-2),
+}
+
+ANNOT = re.compile(r"^\s*(\w+)\s*\[\s*([^\]]*)\]")
+
+
+class Mismatch(Exception):
+    pass
+
+
+def parse_annotation(text, where):
+    m = ANNOT.match(text)
+    if not m or m.group(1) not in DTYPES:
+        raise ValueError(f"{where}: cannot read the annotation {text!r}")
+    dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
+    return DTYPES[m.group(1)], tuple(int(d) for d in dims)
+
+
+def load_module(path):
+    name = "coil_cmp_" + re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def annotated_params(fn):
+    """The (name, annotation) list of fn if every parameter has a string
+    annotation and there is at least one, else None."""
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    ann = getattr(fn, "__annotations__", {})
+    if not names or not all(isinstance(ann.get(n), str) for n in names):
+        return None
+    return [(n, ann[n]) for n in names]
+
+
+def pick_function(mod, path, fn_name):
+    if fn_name:
+        fn = getattr(mod, fn_name, None)
+        if fn is None or not callable(fn):
+            raise ValueError(f"{path}: no function {fn_name}")
+        params = annotated_params(fn)
+        if params is None:
+            raise ValueError(f"{path}: {fn_name} does not annotate all its parameters")
+        return fn, params
+    found = []
+    for name, obj in vars(mod).items():
+        if callable(obj) and getattr(obj, "__module__", None) == mod.__name__ \
+                and hasattr(obj, "__code__"):
+            params = annotated_params(obj)
+            if params is not None:
+                found.append((obj, params))
+    if len(found) != 1:
+        names = ", ".join(f.__name__ for f, _ in found) or "none"
+        raise ValueError(f"{path}: expected one annotated function, found {names}; use --fn")
+    return found[0]
+
+
+def load_input(d, name, annotation, path):
+    dtype, shape = parse_annotation(annotation, f"{path}: parameter {name}")
+    f = os.path.join(d, name + ".npy")
+    a = np.load(f, allow_pickle=False)
+    if a.shape != shape:
+        raise Mismatch(f"input {name}: saved shape {a.shape}, annotated {shape}")
+    if a.dtype != NP_OF[dtype]:
+        raise Mismatch(f"input {name}: saved dtype {a.dtype}, want {np.dtype(NP_OF[dtype])}")
+    t = torch.from_numpy(np.array(a, order="C", copy=True))
+    if dtype == torch.bfloat16:
+        b = t.to(torch.bfloat16)
+        if not torch.equal(b.float(), t) and not torch.isnan(t).any():
+            raise Mismatch(f"input {name}: saved bf16 values are not bf16-representable")
+        t = b
+    return t
+
+
+def tolerances(dtype, reduction_len):
+    rtol, atol = TOL[dtype]
+    # Sums of n terms in another order differ by O(eps * sqrt(n)) relative to
+    # the magnitudes summed; bf16/f16 outputs round that away anyway.
+    k = max(1.0, math.sqrt(reduction_len) / 4) if dtype in (torch.float32, torch.float64) else 1.0
+    return rtol * k, atol * k
+
+
+def compare_output(k, want, got_np, reduction_len, equal_nan):
+    label = f"out{k}"
+    if tuple(got_np.shape) != tuple(want.shape):
+        raise Mismatch(f"{label}: shape {tuple(got_np.shape)}, torch gives {tuple(want.shape)}")
+    if got_np.dtype != NP_OF[want.dtype]:
+        raise Mismatch(f"{label}: saved dtype {got_np.dtype}, torch gives {want.dtype}")
+    got = torch.from_numpy(np.array(got_np, order="C", copy=True))
+    if want.dtype == torch.bfloat16:
+        b = got.to(torch.bfloat16)
+        if not torch.equal(b.float(), got) and not torch.isnan(got).any():
+            raise Mismatch(f"{label}: saved values are not bf16 values (torch gives bf16)")
+        got = b
+    if want.dtype in TOL:
+        rtol, atol = tolerances(want.dtype, reduction_len)
+    else:
+        rtol, atol = 0.0, 0.0
+    try:
+        torch.testing.assert_close(got, want, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    except AssertionError as e:
+        lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+        raise Mismatch(f"{label} ({want.dtype}, rtol={rtol:.3g}, atol={atol:.3g}): "
+                       + "; ".join(lines[:4]))
+
+
+def compare(path, d, fn_name=None, equal_nan=False):
+    """Returns a short description of what passed; raises Mismatch or another
+    exception on failure."""
+    mod = load_module(path)
+    fn, params = pick_function(mod, path, fn_name)
+    inputs = [load_input(d, n, a, path) for n, a in params]
+    with torch.no_grad():
+        out = fn(*inputs)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    for k, o in enumerate(outs):
+        if not isinstance(o, torch.Tensor):
+            raise ValueError(f"{path}: output {k} is a {type(o).__name__}, not a tensor")
+    saved = sorted(f for f in os.listdir(d) if re.fullmatch(r"out\d+\.npy", f))
+    if len(saved) != len(outs):
+        raise Mismatch(f"{len(saved)} saved outputs, torch gives {len(outs)}")
+    max_in = max([t.numel() for t in inputs] + [1])
+    for k, o in enumerate(outs):
+        f = os.path.join(d, f"out{k}.npy")
+        if not os.path.exists(f):
+            raise Mismatch(f"missing {f}")
+        got = np.load(f, allow_pickle=False)
+        reduction_len = max(1, max_in // max(1, o.numel()))
+        compare_output(k, o, got, reduction_len, equal_nan)
+    desc = ", ".join(f"{str(o.dtype).replace('torch.', '')}{list(o.shape)}" for o in outs)
+    return f"{fn.__name__}: {len(outs)} output(s) match torch ({desc})"
+
+
+def run_batch(list_file):
+    failed = 0
+    with open(list_file) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            path, d = parts[0], parts[1]
+            fn_name = parts[2] if len(parts) > 2 else None
+            name = os.path.splitext(os.path.basename(path))[0]
+            if fn_name:
+                name += ":" + fn_name
+            try:
+                compare(path, d, fn_name)
+                print(f"ok {name}", flush=True)
+            except Exception as e:
+                failed += 1
+                why = str(e).replace("\n", " ")
+                kind = "" if isinstance(e, Mismatch) else f"{type(e).__name__}: "
+                print(f"FAIL {name}: torch comparison: {kind}{why}", flush=True)
+    return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file", nargs="?")
+    ap.add_argument("dir", nargs="?")
+    ap.add_argument("--fn")
+    ap.add_argument("--equal-nan", action="store_true")
+    ap.add_argument("--batch")
+    args = ap.parse_args()
+    if args.batch:
+        return run_batch(args.batch)
+    if not args.file or not args.dir:
+        ap.error("FILE and DIR are required")
+    try:
+        print("pass:", compare(args.file, args.dir, args.fn, args.equal_nan))
+        return 0
+    except Mismatch as e:
+        print(f"mismatch: {args.file}: {e}")
+        return 1
+    except Exception as e:
+        print(f"error: {type(e).__name__}: {e}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Do with PyTorch what `coil run FILE --save DIR` does: make inputs from the
+annotations, run the function, save DIR/<param>.npy and DIR/outK.npy in
+coil's conventions (bf16 as f32, 0-d outputs as 0-d arrays).
+
+    python3 tests/torch/torch_save.py FILE.py DIR [--fn NAME] [--seed S]
+                                      [--corrupt KIND]
+
+The suites use it to check the test functions themselves (each must be valid
+PyTorch in coil's subset: annotated, runnable, outputs saved) and to check
+that compare.py fails when it should: --corrupt changes what is saved for
+out0 (value: one element off; shape: one element dropped; dtype: saved as
+f64, or as i32 for a bool output).
+"""
+import argparse
+import os
+import re
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
+DIST = re.compile(r"\]\s*(\w+)\s*(?:\(([^)]*)\))?\s*$")
+
+
+def make_input(annotation, gen, where):
+    dtype, shape = compare.parse_annotation(annotation, where)
+    m = DIST.search(annotation)
+    kind, args = (m.group(1), m.group(2)) if m else ("randn", None)
+    n = int(np.prod(shape, dtype=np.int64))
+    if kind == "randn":
+        t = torch.randn(shape, generator=gen, dtype=torch.float64)
+    elif kind == "uniform":
+        lo, hi = (float(a) for a in args.split(","))
+        t = torch.rand(shape, generator=gen, dtype=torch.float64) * (hi - lo) + lo
+    elif kind == "ones":
+        t = torch.ones(shape, dtype=torch.float64)
+    elif kind == "arange":
+        t = torch.arange(n, dtype=torch.float64).reshape(shape)
+    else:
+        raise ValueError(f"{where}: unknown distribution {kind}")
+    if dtype == torch.bool:
+        return t > 0 if kind != "arange" else (t.long() % 2).bool()
+    if not dtype.is_floating_point and kind in ("randn", "uniform"):
+        t = torch.floor(t * (4 if kind == "randn" else 1))
+    return t.to(dtype)
+
+
+def save(path, t):
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    np.save(path, t.numpy())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("dir")
+    ap.add_argument("--fn")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--corrupt", choices=["value", "shape", "dtype"])
+    args = ap.parse_args()
+    mod = compare.load_module(args.file)
+    fn, params = compare.pick_function(mod, args.file, args.fn)
+    gen = torch.Generator().manual_seed(args.seed)
+    inputs = [make_input(a, gen, f"{args.file}: {n}") for n, a in params]
+    with torch.no_grad():
+        out = fn(*inputs)
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    os.makedirs(args.dir, exist_ok=True)
+    for (n, _), t in zip(params, inputs):
+        save(os.path.join(args.dir, n + ".npy"), t)
+    for k, t in enumerate(outs):
+        if not isinstance(t, torch.Tensor):
+            raise SystemExit(f"{args.file}: output {k} is not a tensor")
+        if k == 0 and args.corrupt == "value":
+            t = t.clone().reshape(-1)
+            if t.dtype == torch.bool:
+                t[0] = ~t[0]
+            else:
+                t[0] = t[0] + (1 + t[0].abs() / 2).to(t.dtype)
+            t = t.reshape(outs[0].shape)
+        elif k == 0 and args.corrupt == "shape":
+            t = t.reshape(-1)[1:] if t.numel() > 1 else t.reshape(1, 1)
+        elif k == 0 and args.corrupt == "dtype":
+            t = t.to(torch.int32 if t.dtype == torch.bool else
+                     torch.float32 if t.dtype == torch.float64 else torch.float64)
+        save(os.path.join(args.dir, f"out{k}.npy"), t)
+    print(f"{fn.__name__}: saved {len(inputs)} input(s), {len(outs)} output(s)")
+
+
+if __name__ == "__main__":
+    main()
