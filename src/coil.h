@@ -348,4 +348,273 @@ IExpr *ix_subst(Arena *a, IRange r, const IExpr *x, IExpr *const *sub);
 /* Print with axis names; mult/add spelled for C or Python. */
 void ix_print(StrBuf *sb, const IExpr *x, const char *const *axis_names, bool c_syntax);
 
+/* ---------------------------------------------------------------- fuse.c */
+
+/* Fusion decides which graph nodes get a buffer.  Inputs and outputs have
+ * one; a reduction gets one when its result feeds another reduction or is
+ * broadcast back over a larger domain (softmax's row max), or when kernels
+ * would otherwise compute it twice.  Every other node is computed inside a
+ * kernel.  Roots (outputs and materialized reductions) are grouped into
+ * kernels: roots of one shape that do not depend on each other share one,
+ * so `return x.sum(1), x.amax(1)` reads x once. */
+
+typedef enum BufKind { BUF_INPUT, BUF_OUTPUT, BUF_TEMP } BufKind;
+
+typedef struct Buffer {
+  BufKind kind;
+  int index; /* BUF_INPUT: parameter; BUF_OUTPUT: output number */
+  const char *name;
+  DType dtype;
+  int ndim;
+  int64_t shape[COIL_MAX_DIMS];
+  int64_t numel;
+  const GNode *node;
+} Buffer;
+
+typedef struct FusedKernel {
+  GNode **roots; /* all of one shape */
+  int nroots;
+  int *root_buf;
+} FusedKernel;
+
+typedef struct Fusion {
+  const Graph *g;
+  Buffer *bufs;
+  int nbufs;
+  int *node_buf; /* per node id: its buffer, or -1 */
+  FusedKernel *kernels;
+  int nkernels;
+} Fusion;
+
+CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f);
+void fuse_dump(StrBuf *sb, const Fusion *f);
+
+/* ---------------------------------------------------------------- kernel.c */
+
+/* Kernel IR.  A kernel iterates over its x axes (the output tile: the
+ * roots' shape) and, for each point, over the r axes of each reduction
+ * group.  Values form a DAG in topological order; each value has a scope
+ * derived from what it reads:
+ *   SCOPE_X     depends on x axes only (can be computed anywhere);
+ *   g >= 0      inside group g's reduction loops (reads its r axes);
+ *   SCOPE_POST  after the reductions (reads a reduction's result).
+ * Accumulators belong to the x tile: a group's accumulators are created
+ * before its first r loop and finished after its last, for any number of r
+ * axes.  That is a property of this structure, not of any printer. */
+
+enum { SCOPE_X = -1, SCOPE_POST = -2 };
+
+typedef enum AxisKind { AX_X, AX_R } AxisKind;
+
+typedef struct KAxis {
+  AxisKind kind;
+  int64_t size;
+  int group; /* AX_R */
+  const char *name;
+} KAxis;
+
+typedef struct KVal {
+  Op op;       /* OP_INPUT: a load; reductions' ops: a reduction result */
+  DType dtype, cdtype;
+  int arg[3];
+  int narg;
+  int buf;     /* loads */
+  IExpr *index;
+  double fval; /* OP_CONST */
+  int64_t ival;
+  int red;     /* a reduction result: its index in reds */
+  int scope;
+} KVal;
+
+typedef struct KRed {
+  Op op;       /* OP_SUM, OP_PROD, OP_AMAX, OP_AMIN */
+  DType dtype; /* accumulation dtype */
+  int src;     /* value reduced */
+  int group;
+} KRed;
+
+typedef struct KGroup {
+  int naxes;
+  int axes[COIL_MAX_DIMS]; /* outer to inner */
+} KGroup;
+
+typedef struct KStore {
+  int buf;
+  IExpr *index;
+  int val;
+} KStore;
+
+typedef struct Kernel {
+  const char *name;
+  KAxis *axes;
+  int naxes;
+  int x[COIL_MAX_DIMS]; /* the x axes, outer to inner */
+  int nx;
+  KGroup *groups;
+  int ngroups;
+  KVal *vals;
+  int nvals, capvals;
+  KRed *reds;
+  int nreds;
+  KStore *stores;
+  int nstores;
+} Kernel;
+
+typedef struct Program {
+  const Graph *g;
+  Buffer *bufs;
+  int nbufs;
+  Kernel *kernels;
+  int nkernels;
+} Program;
+
+/* Lower the fused graph into kernel IR (lower.c). */
+CoilErr *lower_program(Arena *a, const Fusion *f, Program *p);
+/* Recompute scopes; check the invariants above (kernel.c). */
+void kernel_set_scopes(Kernel *k);
+CoilErr *kernel_verify(const Program *p, const Kernel *k);
+void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k);
+void program_dump(StrBuf *sb, const Program *p);
+IRange kernel_range(Arena *a, const Kernel *k);
+const char *const *kernel_axis_names(Arena *a, const Kernel *k);
+
+/* --------------------------------------------------------------- simplify.c */
+
+/* Drop size-1 axes; merge adjacent axes of one kind (and group) that are
+ * contiguous in every access, so the seed's q_square_sum index stays
+ * affine and loops are as long as possible. */
+void simplify_kernel(Arena *a, Kernel *k);
+
+/* ---------------------------------------------------------------- sched.c */
+
+/* The CPU schedule of a kernel, chosen from the strides of its accesses:
+ *   VEC_X: the innermost x axis is the unit-stride one (the seed: 128
+ *          outputs, each a column).  A tile of XT outputs keeps XT
+ *          accumulators; every r point updates them in one vector loop.
+ *   VEC_R: the innermost r axis is the unit-stride one (a row sum).  Each
+ *          output point reduces its rows with LANES independent
+ *          accumulators, so the loop vectorises without reassociation.
+ * Sums are blocked (RBLOCK r points, or CHUNK row elements, per flush) so
+ * long reductions keep their precision.  When the x tiles alone cannot keep
+ * the threads busy, each group's outer r space is cut into NSPLIT parts
+ * whose partial accumulators are combined in a fixed order, so the result
+ * does not depend on the number of threads. */
+typedef enum VecMode { VEC_X, VEC_R } VecMode;
+
+typedef struct CSched {
+  VecMode mode;
+  int64_t xtile;  /* VEC_X: points of the innermost x axis per tile */
+  int64_t nsplit;
+  int64_t rblock; /* VEC_X */
+  int lanes;      /* VEC_R */
+  int64_t chunk;  /* VEC_R */
+} CSched;
+
+/* Reorder each group's r axes so the heaviest load streams, re-merge,
+ * and choose the parameters above. */
+void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s);
+void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s);
+
+/* --------------------------------------------------------------- emit_c.c */
+
+/* Print the whole program as one C11 translation unit: one function
+ * `void NAME(void *const *bufs)` per kernel, bufs indexed by buffer id. */
+void emit_c(StrBuf *sb, const Program *p, const CSched *sched);
+
+/* ------------------------------------------------------------------ jit.c */
+
+/* Compile C source with the system compiler into a shared library, through
+ * a disk cache, and load it.
+ *   cache dir: $COIL_CACHE_DIR, else $XDG_CACHE_HOME/coil, else ~/.cache/coil;
+ *              created 0700; refused if another user owns it or others can
+ *              write it.
+ *   key:       SHA-256 of the source, the compiler (path, size, mtime), the
+ *              flags and the CPU's feature flags (-march=native).
+ *   writes:    to a temporary name, then rename(); a lock file serialises
+ *              concurrent builds of one key, so they compile once.
+ *   loads:     only after the library's recorded size and SHA-256 match;
+ *              a corrupted entry is rebuilt. */
+typedef struct JitLib {
+  void *handle;
+  char path[4400];
+  bool cached; /* true when no compiler ran */
+  double compile_ms;
+} JitLib;
+
+CoilErr *jit_compile(const char *source, JitLib *lib);
+void *jit_symbol(JitLib *lib, const char *name);
+void jit_close(JitLib *lib);
+const char *jit_cc(void);     /* $CC or cc */
+const char *jit_flags(void);  /* the flags every kernel is built with */
+CoilErr *jit_cache_dir(char *out, size_t n);
+
+/* ------------------------------------------------------------------ ref.c */
+
+/* The eager reference: runs the graph op by op with PyTorch's dtype
+ * semantics (bf16/f16 ops compute in f32 and round each result; f32 ops
+ * are correctly rounded; reductions accumulate in double and round once),
+ * or, in f64 mode, everything floating in double with no rounding.
+ * It streams: values are computed a line at a time and only reduction
+ * results are kept, so its memory is the outputs plus the reductions. */
+typedef union RV {
+  double f;
+  int64_t i;
+} RV;
+
+/* inputs[k]: parameter k's data in its dtype's C storage.
+ * outs[k]: numel of output k, as doubles (floats) or int64 (ints, bool). */
+CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RV **outs);
+
+/* ------------------------------------------------------------------ run.c */
+
+/* Everything one compilation produces, from source to C; the pipeline is
+ * compile_source() in compile.c, readable in one function. */
+typedef struct Compiled {
+  Arena arena;
+  Module module;
+  Graph graph;
+  Fusion fusion;
+  Program program;
+  CSched *csched;
+  StrBuf c_source;
+  double compile_ms; /* parse .. emitted C */
+} Compiled;
+
+typedef struct CompileOptions {
+  const char *file;
+  const char *fn;
+  ArgOverride *args;
+  int nargs;
+  const char *dump;   /* comma-separated stage names, or NULL */
+  StrBuf *dump_out;   /* where dumps go */
+} CompileOptions;
+
+/* The stages, in order, with their dump names. */
+#define COIL_STAGES(X) X(parse) X(graph) X(fuse) X(kernel) X(simplify) X(schedule) X(c)
+
+CoilErr *compile_source(const CompileOptions *o, Compiled *c);
+void compiled_free(Compiled *c);
+
+typedef struct RunOptions {
+  uint64_t seed;
+  const char *inputs_dir, *save_dir;
+  double rtol, atol;
+  bool has_rtol, has_atol, equal_nan;
+  bool quiet;
+} RunOptions;
+
+/* Materialized tensors of one run. */
+typedef struct Tensors {
+  void **bufs; /* per Program buffer */
+  int n;
+} Tensors;
+
+CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t);
+CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t);
+void tensors_free(Tensors *t);
+/* Compile, run, check, print.  *status: 0 all outputs pass, 1 a mismatch. */
+CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status);
+/* Default tolerances for an output dtype (documented in `coil run --help`). */
+void default_tolerance(DType t, double *rtol, double *atol);
+
 #endif

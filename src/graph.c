@@ -235,13 +235,15 @@ static GNode *pointwise(Builder *B, Op op, Val **args, int n, DType dt, DType cd
     if (args[i]->kind == V_TENSOR && !broadcast(B, ndim, shape, args[i]->t->ndim, args[i]->t->shape, &ndim, shape, loc))
       return NULL;
   }
-  GNode *x = new_node(B, op, dt, ndim, shape, loc);
-  x->cdtype = cd;
+  GNode *in[3];
   for (int i = 0; i < n; i++) {
     /* where's condition keeps its bool dtype */
     DType want = op == OP_WHERE && i == 0 ? DT_BOOL : cd;
-    if (!(x->in[i] = operand(B, args[i], want, loc))) return NULL;
+    if (!(in[i] = operand(B, args[i], want, loc))) return NULL;
   }
+  GNode *x = new_node(B, op, dt, ndim, shape, loc);
+  x->cdtype = cd;
+  for (int i = 0; i < n; i++) x->in[i] = in[i];
   x->nin = n;
   return x;
 }

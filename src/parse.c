@@ -347,7 +347,11 @@ static bool stmt(Parser *P, Stmt *s) {
     if (!lhs) return false;
     if (accept(P, "=")) {
       s->kind = ST_ASSIGN;
-      Node **names = lhs->kind == ND_TUPLE ? lhs->items : &lhs;
+      Node **names = lhs->items;
+      if (lhs->kind != ND_TUPLE) {
+        names = ARENA_ARRAY(P->arena, Node *, 1);
+        names[0] = lhs;
+      }
       int n = lhs->kind == ND_TUPLE ? lhs->nitems : 1;
       for (int i = 0; i < n; i++)
         if (names[i]->kind != ND_NAME) {

@@ -1,0 +1,75 @@
+/* The pipeline, in one function: source -> graph -> kernels -> C.
+ * Each stage is one file; each is followed by its verifier, and each can
+ * print its IR (coil dump -d STAGES). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+static bool wants(const CompileOptions *o, const char *stage) {
+  if (!o->dump || !o->dump_out) return false;
+  if (!strcmp(o->dump, "all")) return true;
+  size_t n = strlen(stage);
+  for (const char *p = o->dump; (p = strstr(p, stage)); p += n)
+    if ((p == o->dump || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) return true;
+  return false;
+}
+
+static void header(const CompileOptions *o, const char *stage) { sb_printf(o->dump_out, "=== %s\n", stage); }
+
+CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
+  memset(c, 0, sizeof *c);
+  Arena *a = &c->arena;
+  size_t len;
+  CoilErr *e = NULL;
+  char *text = coil_read_file(o->file, &len, &e);
+  if (!text) return e;
+  char *src = arena_strndup(a, text, len);
+  free(text);
+  if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
+  double t0 = coil_now_ms();
+
+  if ((e = parse_module(a, o->file, src, &c->module))) return e;
+  if ((e = graph_build(a, &c->module, o->fn, o->args, o->nargs, &c->graph))) return e;
+  if (wants(o, "parse")) {
+    header(o, "parse");
+    for (int i = 0; i < c->module.nfuncs; i++)
+      if (!strcmp(c->module.funcs[i].name, c->graph.fn_name)) parse_dump(o->dump_out, &c->module.funcs[i]);
+  }
+  if (wants(o, "graph")) { header(o, "graph"); graph_dump(o->dump_out, &c->graph); }
+
+  if ((e = fuse_graph(a, &c->graph, &c->fusion))) return e;
+  if (wants(o, "fuse")) { header(o, "fuse"); fuse_dump(o->dump_out, &c->fusion); }
+
+  Program *p = &c->program;
+  if ((e = lower_program(a, &c->fusion, p))) return e;
+  for (int i = 0; i < p->nkernels; i++)
+    if ((e = kernel_verify(p, &p->kernels[i]))) return e;
+  if (wants(o, "kernel")) { header(o, "kernel"); program_dump(o->dump_out, p); }
+
+  for (int i = 0; i < p->nkernels; i++) {
+    simplify_kernel(a, &p->kernels[i]);
+    if ((e = kernel_verify(p, &p->kernels[i]))) return e;
+  }
+  if (wants(o, "simplify")) { header(o, "simplify"); program_dump(o->dump_out, p); }
+
+  c->csched = ARENA_ARRAY(a, CSched, p->nkernels + 1);
+  for (int i = 0; i < p->nkernels; i++) {
+    sched_kernel_c(a, &p->kernels[i], p, &c->csched[i]);
+    if ((e = kernel_verify(p, &p->kernels[i]))) return e;
+  }
+  if (wants(o, "schedule")) {
+    header(o, "schedule");
+    for (int i = 0; i < p->nkernels; i++) sched_dump(o->dump_out, &p->kernels[i], &c->csched[i]);
+  }
+
+  emit_c(&c->c_source, p, c->csched);
+  c->compile_ms = coil_now_ms() - t0;
+  if (wants(o, "c")) { header(o, "c"); sb_puts(o->dump_out, c->c_source.data); }
+  return NULL;
+}
+
+void compiled_free(Compiled *c) {
+  sb_free(&c->c_source);
+  arena_free(&c->arena);
+}

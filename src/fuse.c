@@ -1,0 +1,272 @@
+/* Fusion: which nodes get buffers, and which roots share a kernel.
+ *
+ * Requires: a verified graph.
+ * Guarantees: every graph output and input has a buffer; a reduction
+ * without a buffer is reached (through pointwise ops and views only) by
+ * the roots of exactly one kernel, at a domain of its own size, so the
+ * kernel can compute it once per output point; kernels are listed in an
+ * order in which each one's inputs already exist. */
+#include <string.h>
+
+#include "coil.h"
+
+typedef struct Users {
+  int *list;
+  int n, cap;
+} Users;
+
+typedef struct Fuser {
+  Arena *a;
+  const Graph *g;
+  Users *users;
+  bool *mat;
+} Fuser;
+
+static void add_user(Fuser *F, int of, int user) {
+  Users *u = &F->users[of];
+  if (u->n == u->cap) {
+    int cap = u->cap ? u->cap * 2 : 4;
+    int *l = ARENA_ARRAY(F->a, int, cap);
+    if (u->n) memcpy(l, u->list, sizeof(int) * (size_t)u->n);
+    u->list = l;
+    u->cap = cap;
+  }
+  u->list[u->n++] = user;
+}
+
+static bool is_reduce(const GNode *n) { return op_info[n->op].kind == OK_REDUCE; }
+
+/* Walk forward from reduction r through unmaterialized nodes.  Returns
+ * true if r must get a buffer: it feeds another reduction, or reaches a
+ * root larger than itself (a broadcast), or roots of different shapes. */
+static bool needs_buffer(Fuser *F, const GNode *r, bool *seen, const GNode **root_seen) {
+  int64_t numel = shape_numel(r->ndim, r->shape);
+  int stack_cap = F->g->nnodes + 1, sp = 0;
+  int *stack = ARENA_ARRAY(F->a, int, stack_cap);
+  memset(seen, 0, sizeof(bool) * (size_t)F->g->nnodes);
+  stack[sp++] = r->id;
+  seen[r->id] = true;
+  *root_seen = NULL;
+  while (sp) {
+    int id = stack[--sp];
+    Users *u = &F->users[id];
+    for (int i = 0; i < u->n; i++) {
+      const GNode *v = F->g->nodes[u->list[i]];
+      if (seen[v->id]) continue;
+      seen[v->id] = true;
+      if (is_reduce(v)) return true;
+      if (F->mat[v->id] || v == r) {
+        if (shape_numel(v->ndim, v->shape) > numel) return true;
+        if (*root_seen && ((*root_seen)->ndim != v->ndim ||
+                           memcmp((*root_seen)->shape, v->shape, sizeof(int64_t) * (size_t)v->ndim)))
+          return true;
+        *root_seen = v;
+      }
+      if (!F->mat[v->id]) stack[sp++] = v->id;
+    }
+  }
+  /* r itself may be an output: then it has a buffer already. */
+  return false;
+}
+
+/* The materialized nodes root reads, through unmaterialized nodes. */
+static void collect_reads(Fuser *F, const GNode *n, bool top, bool *seen, int *out, int *nout) {
+  if (seen[n->id]) return;
+  seen[n->id] = true;
+  if (!top && F->mat[n->id]) {
+    out[(*nout)++] = n->id;
+    return;
+  }
+  for (int i = 0; i < n->nin; i++) collect_reads(F, n->in[i], false, seen, out, nout);
+}
+
+static bool same_shape(const GNode *a, const GNode *b) {
+  return a->ndim == b->ndim && !memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim);
+}
+
+CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f) {
+  Fuser F = {.a = a, .g = g};
+  int nn = g->nnodes;
+  F.users = ARENA_ARRAY(a, Users, nn);
+  F.mat = ARENA_ARRAY(a, bool, nn);
+  bool *seen = ARENA_ARRAY(a, bool, nn);
+  for (int i = 0; i < nn; i++)
+    for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
+  for (int i = 0; i < nn; i++)
+    if (g->nodes[i]->op == OP_INPUT) F.mat[i] = true;
+  for (int k = 0; k < g->noutputs; k++) F.mat[g->outputs[k]->id] = true;
+
+  int *kernel_of = ARENA_ARRAY(a, int, nn);
+  int *reads = ARENA_ARRAY(a, int, nn);
+  FusedKernel *ks = ARENA_ARRAY(a, FusedKernel, nn + g->noutputs);
+  bool **deps = ARENA_ARRAY(a, bool *, nn + g->noutputs);
+  int nk;
+  for (;;) {
+    /* 1. Reductions that cannot live inside one consumer get buffers. */
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (int i = 0; i < nn; i++) {
+        const GNode *n = g->nodes[i];
+        const GNode *root;
+        if (is_reduce(n) && !F.mat[i] && needs_buffer(&F, n, seen, &root)) {
+          F.mat[i] = true;
+          changed = true;
+        }
+      }
+    }
+    /* 2. Group roots into kernels, in topological order. */
+    nk = 0;
+    for (int i = 0; i < nn; i++) kernel_of[i] = -1;
+    for (int i = 0; i < nn; i++) {
+      const GNode *n = g->nodes[i];
+      if (!F.mat[i] || n->op == OP_INPUT) continue;
+      int nr = 0;
+      memset(seen, 0, sizeof(bool) * (size_t)nn);
+      collect_reads(&F, n, true, seen, reads, &nr);
+      bool *d = ARENA_ARRAY(a, bool, nn + g->noutputs);
+      for (int r = 0; r < nr; r++) {
+        int kk = kernel_of[reads[r]];
+        if (kk < 0) continue;
+        d[kk] = true;
+        for (int j = 0; j < nk; j++) d[j] |= deps[kk][j];
+      }
+      int join = -1;
+      for (int kk = 0; kk < nk && join < 0; kk++)
+        if (!d[kk] && same_shape(ks[kk].roots[0], n)) join = kk;
+      if (join < 0) {
+        join = nk++;
+        ks[join] = (FusedKernel){.roots = ARENA_ARRAY(a, GNode *, nn + g->noutputs),
+                                 .root_buf = ARENA_ARRAY(a, int, nn + g->noutputs)};
+        deps[join] = d;
+      } else {
+        for (int j = 0; j < nk; j++) deps[join][j] |= d[j];
+      }
+      ks[join].roots[ks[join].nroots++] = (GNode *)n;
+      kernel_of[i] = join;
+    }
+    /* 3. A reduction without a buffer must be reached by one kernel only. */
+    bool again = false;
+    for (int i = 0; i < nn && !again; i++) {
+      if (!is_reduce(g->nodes[i]) || F.mat[i]) continue;
+      int owner = -1;
+      for (int kk = 0; kk < nk && !again; kk++)
+        for (int r = 0; r < ks[kk].nroots; r++) {
+          memset(seen, 0, sizeof(bool) * (size_t)nn);
+          int nr = 0;
+          collect_reads(&F, ks[kk].roots[r], true, seen, reads, &nr);
+          if (!seen[i]) continue;
+          if (owner >= 0 && owner != kk) {
+            F.mat[i] = true;
+            again = true;
+            break;
+          }
+          owner = kk;
+        }
+    }
+    if (!again) break;
+  }
+
+  /* Buffers: inputs, outputs (one per returned position), temporaries. */
+  f->g = g;
+  f->bufs = ARENA_ARRAY(a, Buffer, nn + g->noutputs + g->ninputs);
+  f->node_buf = ARENA_ARRAY(a, int, nn);
+  for (int i = 0; i < nn; i++) f->node_buf[i] = -1;
+  f->nbufs = 0;
+  for (int i = 0; i < nn; i++) {
+    const GNode *n = g->nodes[i];
+    if (n->op != OP_INPUT) continue;
+    Buffer *b = &f->bufs[f->nbufs];
+    *b = (Buffer){.kind = BUF_INPUT, .index = n->input, .name = g->inputs[n->input].name, .dtype = n->dtype,
+                  .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
+    memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    f->node_buf[i] = f->nbufs++;
+  }
+  int *out_buf = ARENA_ARRAY(a, int, g->noutputs);
+  for (int k = 0; k < g->noutputs; k++) {
+    const GNode *n = g->outputs[k];
+    Buffer *b = &f->bufs[f->nbufs];
+    *b = (Buffer){.kind = BUF_OUTPUT, .index = k, .name = arena_printf(a, "out%d", k), .dtype = n->dtype,
+                  .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
+    memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    out_buf[k] = f->nbufs++;
+    if (f->node_buf[n->id] < 0) f->node_buf[n->id] = out_buf[k];
+  }
+  for (int i = 0; i < nn; i++) {
+    const GNode *n = g->nodes[i];
+    if (!F.mat[i] || f->node_buf[i] >= 0) continue;
+    Buffer *b = &f->bufs[f->nbufs];
+    *b = (Buffer){.kind = BUF_TEMP, .index = i, .name = arena_printf(a, "buf%d", i), .dtype = n->dtype,
+                  .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
+    memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    f->node_buf[i] = f->nbufs++;
+  }
+  /* Each kernel stores each of its roots into every buffer that holds it:
+   * a node returned twice is stored twice; an input returned as is gets a
+   * copy kernel (a root whose value is its own load). */
+  f->kernels = ARENA_ARRAY(a, FusedKernel, nk + g->noutputs);
+  f->nkernels = 0;
+  /* A root that joined an earlier kernel may read a later one's buffer:
+   * order kernels by their dependencies (lowest index first). */
+  int *order = ARENA_ARRAY(a, int, nk + 1);
+  bool *done = ARENA_ARRAY(a, bool, nk + 1);
+  for (int placed = 0; placed < nk; placed++) {
+    int pick = -1;
+    for (int kk = 0; kk < nk && pick < 0; kk++) {
+      if (done[kk]) continue;
+      bool ready = true;
+      for (int j = 0; j < nk; j++) ready &= !deps[kk][j] || done[j] || j == kk;
+      if (ready) pick = kk;
+    }
+    coil_assert(pick >= 0);
+    done[pick] = true;
+    order[placed] = pick;
+  }
+  for (int oi = 0; oi < nk; oi++) {
+    FusedKernel *src = &ks[order[oi]];
+    FusedKernel *dst = &f->kernels[f->nkernels++];
+    *dst = (FusedKernel){.roots = ARENA_ARRAY(a, GNode *, src->nroots + g->noutputs),
+                         .root_buf = ARENA_ARRAY(a, int, src->nroots + g->noutputs)};
+    for (int r = 0; r < src->nroots; r++) {
+      const GNode *n = src->roots[r];
+      bool any = false;
+      for (int k = 0; k < g->noutputs; k++)
+        if (g->outputs[k] == n) {
+          dst->roots[dst->nroots] = (GNode *)n;
+          dst->root_buf[dst->nroots++] = out_buf[k];
+          any = true;
+        }
+      if (!any) {
+        dst->roots[dst->nroots] = (GNode *)n;
+        dst->root_buf[dst->nroots++] = f->node_buf[n->id];
+      }
+    }
+  }
+  /* Outputs that are inputs: a copy kernel each. */
+  for (int k = 0; k < g->noutputs; k++) {
+    const GNode *n = g->outputs[k];
+    if (n->op != OP_INPUT) continue;
+    FusedKernel *dst = &f->kernels[f->nkernels++];
+    *dst = (FusedKernel){.roots = ARENA_ARRAY(a, GNode *, 1), .root_buf = ARENA_ARRAY(a, int, 1), .nroots = 1};
+    dst->roots[0] = (GNode *)n;
+    dst->root_buf[0] = out_buf[k];
+  }
+  return NULL;
+}
+
+void fuse_dump(StrBuf *sb, const Fusion *f) {
+  static const char *kinds[] = {"input", "output", "temp"};
+  sb_puts(sb, "buffers\n");
+  for (int i = 0; i < f->nbufs; i++) {
+    const Buffer *b = &f->bufs[i];
+    sb_printf(sb, "  b%d %s %s %s", i, kinds[b->kind], b->name, dtype_name(b->dtype));
+    shape_str(sb, b->ndim, b->shape);
+    sb_printf(sb, "  = %%%d\n", b->node->id);
+  }
+  for (int k = 0; k < f->nkernels; k++) {
+    const FusedKernel *K = &f->kernels[k];
+    sb_printf(sb, "kernel %d: roots", k);
+    for (int r = 0; r < K->nroots; r++) sb_printf(sb, " %%%d->b%d", K->roots[r]->id, K->root_buf[r]);
+    sb_puts(sb, "\n");
+  }
+}

@@ -1,0 +1,239 @@
+/* Run-time compilation of generated C, with a safe disk cache.
+ * See the jit.c section of coil.h for the contract. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coil.h"
+
+/* -fno-math-errno only stops libm from setting errno (so sqrtf inlines);
+ * unlike -ffast-math it changes no result and no process-wide FP state.
+ * -fwrapv gives int32/int64 arithmetic PyTorch's wrapping semantics. */
+static const char FLAGS[] = "-std=c11 -O3 -march=native -fopenmp -fPIC -shared -fwrapv -fno-math-errno";
+
+const char *jit_cc(void) {
+  const char *cc = getenv("CC");
+  return cc && *cc ? cc : "cc";
+}
+
+const char *jit_flags(void) { return FLAGS; }
+
+static bool find_in_path(const char *prog, char *out, size_t n) {
+  if (strchr(prog, '/')) {
+    snprintf(out, n, "%s", prog);
+    return access(prog, X_OK) == 0;
+  }
+  const char *path = getenv("PATH");
+  if (!path) path = "/usr/bin:/bin";
+  while (*path) {
+    const char *end = strchr(path, ':');
+    size_t len = end ? (size_t)(end - path) : strlen(path);
+    snprintf(out, n, "%.*s/%s", (int)len, path, prog);
+    if (len && access(out, X_OK) == 0) return true;
+    if (!end) break;
+    path = end + 1;
+  }
+  return false;
+}
+
+static void sha256_hex(const void *data, size_t n, char hex[65]) {
+  unsigned char md[32];
+  unsigned int len = 0;
+  EVP_Digest(data, n, md, &len, EVP_sha256(), NULL);
+  for (int i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", md[i]);
+  hex[64] = 0;
+}
+
+static CoilErr *mkdir_private(const char *dir) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", dir);
+  for (char *p = tmp + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    if (mkdir(tmp, 0700) && errno != EEXIST) return coil_error("cannot create cache directory %s: %s", tmp, strerror(errno));
+    *p = '/';
+  }
+  if (mkdir(tmp, 0700) && errno != EEXIST) return coil_error("cannot create cache directory %s: %s", tmp, strerror(errno));
+  struct stat st;
+  if (lstat(dir, &st)) return coil_error("cannot use cache directory %s: %s", dir, strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return coil_error("cache directory %s is not a directory", dir);
+  if (st.st_uid != geteuid())
+    return coil_error("cache directory %s is owned by another user (uid %d); refusing to load code from it", dir, (int)st.st_uid);
+  if (st.st_mode & 022)
+    return coil_error("cache directory %s is writable by other users (mode %03o); refusing to load code from it", dir,
+                      (unsigned)(st.st_mode & 0777));
+  if (access(dir, W_OK)) return coil_error("cache directory %s is not writable: %s", dir, strerror(errno));
+  return NULL;
+}
+
+CoilErr *jit_cache_dir(char *out, size_t n) {
+  const char *d = getenv("COIL_CACHE_DIR");
+  if (d && *d) snprintf(out, n, "%s", d);
+  else if ((d = getenv("XDG_CACHE_HOME")) && *d) snprintf(out, n, "%s/coil", d);
+  else if ((d = getenv("HOME")) && *d) snprintf(out, n, "%s/.cache/coil", d);
+  else return coil_error("no cache directory: set COIL_CACHE_DIR or HOME");
+  return mkdir_private(out);
+}
+
+/* The CPU's feature flags: -march=native code is only valid on such a CPU. */
+static void cpu_flags(StrBuf *sb) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[8192];
+  while (fgets(line, sizeof line, f))
+    if (!strncmp(line, "flags", 5) || !strncmp(line, "Features", 8)) {
+      sb_puts(sb, line);
+      break;
+    }
+  fclose(f);
+}
+
+static bool file_matches_meta(const char *lib, const char *meta) {
+  FILE *f = fopen(meta, "r");
+  if (!f) return false;
+  long long size = -1;
+  char want[65] = {0};
+  bool ok = fscanf(f, "%lld %64s", &size, want) == 2;
+  fclose(f);
+  if (!ok) return false;
+  size_t n;
+  CoilErr *e = NULL;
+  char *data = coil_read_file(lib, &n, &e);
+  if (!data) {
+    coil_error_free(e);
+    return false;
+  }
+  char got[65];
+  sha256_hex(data, n, got);
+  free(data);
+  return (long long)n == size && !strcmp(got, want);
+}
+
+static CoilErr *write_file_atomic(const char *path, const void *data, size_t n) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return coil_error("cannot write %s: %s", tmp, strerror(errno));
+  bool ok = fwrite(data, 1, n, f) == n;
+  ok &= fclose(f) == 0;
+  if (!ok || rename(tmp, path)) {
+    unlink(tmp);
+    return coil_error("cannot write %s: %s", path, strerror(errno));
+  }
+  return NULL;
+}
+
+static CoilErr *run_compiler(const char *cc, const char *src, const char *out, const char *log) {
+  pid_t pid = fork();
+  if (pid < 0) return coil_error("fork failed: %s", strerror(errno));
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    char flags[sizeof FLAGS];
+    memcpy(flags, FLAGS, sizeof FLAGS);
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)cc;
+    for (char *t = strtok(flags, " "); t && argc < 26; t = strtok(NULL, " ")) argv[argc++] = t;
+    argv[argc++] = "-o";
+    argv[argc++] = (char *)out;
+    argv[argc++] = (char *)src;
+    argv[argc++] = "-lm";
+    argv[argc] = NULL;
+    execvp(cc, argv);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return NULL;
+  size_t n;
+  CoilErr *e = NULL;
+  char *msg = coil_read_file(log, &n, &e);
+  coil_error_free(e);
+  CoilErr *r = coil_error("the C compiler (%s) failed on generated code (a bug in coil); its output:\n%s", cc,
+                          msg ? msg : "(none)");
+  free(msg);
+  return r;
+}
+
+CoilErr *jit_compile(const char *source, JitLib *lib) {
+  memset(lib, 0, sizeof *lib);
+  const char *cc = jit_cc();
+  char ccpath[4096];
+  if (!find_in_path(cc, ccpath, sizeof ccpath))
+    return coil_error("no C compiler: '%s' is not on PATH (set CC to a C11 compiler such as gcc or clang)", cc);
+  char dir[4096];
+  CoilErr *e = jit_cache_dir(dir, sizeof dir);
+  if (e) return e;
+  struct stat st;
+  stat(ccpath, &st);
+  StrBuf key = {0};
+  sb_printf(&key, "%s\n%lld %lld\n%s\n", ccpath, (long long)st.st_size, (long long)st.st_mtime, FLAGS);
+  cpu_flags(&key);
+  sb_puts(&key, source);
+  char hex[65];
+  sha256_hex(key.data, key.len, hex);
+  sb_free(&key);
+  char so[4200], meta[4200], lock[4200], csrc[4200], log[4200];
+  snprintf(so, sizeof so, "%s/%s.so", dir, hex);
+  snprintf(meta, sizeof meta, "%s/%s.meta", dir, hex);
+  snprintf(lock, sizeof lock, "%s/%s.lock", dir, hex);
+  lib->cached = true;
+  if (!file_matches_meta(so, meta)) {
+    int lfd = open(lock, O_RDWR | O_CREAT, 0600);
+    if (lfd < 0) return coil_error("cannot create lock %s: %s", lock, strerror(errno));
+    while (flock(lfd, LOCK_EX) && errno == EINTR) {}
+    /* Another process may have built it while we waited. */
+    if (!file_matches_meta(so, meta)) {
+      lib->cached = false;
+      double t0 = coil_now_ms();
+      snprintf(csrc, sizeof csrc, "%s/%s.c", dir, hex);
+      snprintf(log, sizeof log, "%s/%s.log.%d", dir, hex, (int)getpid());
+      char tmpso[4300];
+      snprintf(tmpso, sizeof tmpso, "%s.tmp.%d", so, (int)getpid());
+      e = write_file_atomic(csrc, source, strlen(source));
+      if (!e) e = run_compiler(cc, csrc, tmpso, log);
+      unlink(log);
+      if (!e) {
+        size_t n;
+        char *data = coil_read_file(tmpso, &n, &e);
+        if (data) {
+          char h[65];
+          sha256_hex(data, n, h);
+          free(data);
+          char m[128];
+          int len = snprintf(m, sizeof m, "%lld %s\n", (long long)n, h);
+          if (rename(tmpso, so)) e = coil_error("cannot install %s: %s", so, strerror(errno));
+          else e = write_file_atomic(meta, m, (size_t)len);
+        }
+      }
+      unlink(tmpso);
+      lib->compile_ms = coil_now_ms() - t0;
+    }
+    flock(lfd, LOCK_UN);
+    close(lfd);
+    if (e) return e;
+  }
+  snprintf(lib->path, sizeof lib->path, "%s", so);
+  lib->handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!lib->handle) return coil_error("cannot load %s: %s", so, dlerror());
+  return NULL;
+}
+
+void *jit_symbol(JitLib *lib, const char *name) { return dlsym(lib->handle, name); }
+
+void jit_close(JitLib *lib) {
+  if (lib->handle) dlclose(lib->handle);
+  lib->handle = NULL;
+}

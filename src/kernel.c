@@ -1,0 +1,173 @@
+/* Kernel IR: scopes, the verifier and the text dump.
+ *
+ * The verifier checks what every printer relies on: values in topological
+ * order, one reduction group per value, reductions fed from their own
+ * group, stores only of finished values, and every load and store inside
+ * its buffer (from the index ranges), so a lowering bug is caught here and
+ * not as a wrong answer. */
+#include <string.h>
+
+#include "coil.h"
+
+IRange kernel_range(Arena *a, const Kernel *k) {
+  int64_t *sz = ARENA_ARRAY(a, int64_t, k->naxes + 1);
+  for (int i = 0; i < k->naxes; i++) sz[i] = k->axes[i].size;
+  return (IRange){sz};
+}
+
+const char *const *kernel_axis_names(Arena *a, const Kernel *k) {
+  const char **names = ARENA_ARRAY(a, const char *, k->naxes + 1);
+  for (int i = 0; i < k->naxes; i++) names[i] = k->axes[i].name ? k->axes[i].name : arena_printf(a, "a%d", i);
+  return names;
+}
+
+/* The reduction group an index reads (-1: none), or -2 if it mixes two. */
+static int index_group(const Kernel *k, const IExpr *e) {
+  int g = -1;
+  for (int ax = 0; ax < k->naxes; ax++) {
+    if (k->axes[ax].kind != AX_R || !ix_mentions(e, ax)) continue;
+    if (g >= 0 && g != k->axes[ax].group) return -2;
+    g = k->axes[ax].group;
+  }
+  return g;
+}
+
+void kernel_set_scopes(Kernel *k) {
+  for (int i = 0; i < k->nvals; i++) {
+    KVal *v = &k->vals[i];
+    if (v->op == OP_INPUT) {
+      int g = index_group(k, v->index);
+      v->scope = g >= 0 ? g : SCOPE_X;
+    } else if (op_info[v->op].kind == OK_REDUCE) {
+      v->scope = SCOPE_POST;
+    } else {
+      v->scope = SCOPE_X;
+      for (int j = 0; j < v->narg; j++) {
+        int s = k->vals[v->arg[j]].scope;
+        if (s == SCOPE_POST || v->scope == SCOPE_POST) v->scope = SCOPE_POST;
+        else if (s >= 0) v->scope = s;
+      }
+    }
+  }
+}
+
+#define VERR(...) return coil_error("kernel verifier: %s: " __VA_ARGS__)
+
+static CoilErr *check_bounds(Arena *a, const Program *p, const Kernel *k, const IExpr *e, int buf, const char *what) {
+  int64_t lo, hi;
+  ix_bounds(kernel_range(a, k), e, &lo, &hi);
+  if (lo < 0 || hi >= p->bufs[buf].numel)
+    return coil_error("kernel verifier: %s: %s of %s reaches [%lld, %lld] outside [0, %lld)", k->name, what,
+                      p->bufs[buf].name, (long long)lo, (long long)hi, (long long)p->bufs[buf].numel);
+  return NULL;
+}
+
+CoilErr *kernel_verify(const Program *p, const Kernel *k) {
+  Arena a = {0};
+  CoilErr *e = NULL;
+  for (int i = 0; i < k->nvals && !e; i++) {
+    const KVal *v = &k->vals[i];
+    for (int j = 0; j < v->narg; j++)
+      if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_error("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
+    if (e) break;
+    if (v->op == OP_INPUT) {
+      if (index_group(k, v->index) == -2) { e = coil_error("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
+      if (p->bufs[v->buf].dtype != v->dtype) { e = coil_error("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
+      e = check_bounds(&a, p, k, v->index, v->buf, arena_printf(&a, "load v%d", i));
+    } else if (op_info[v->op].kind != OK_REDUCE) {
+      int g = -1;
+      bool post = false;
+      for (int j = 0; j < v->narg; j++) {
+        int s = k->vals[v->arg[j]].scope;
+        if (s == SCOPE_POST) post = true;
+        if (s >= 0) {
+          if (g >= 0 && g != s) { e = coil_error("kernel verifier: %s: v%d mixes two reduction groups", k->name, i); break; }
+          g = s;
+        }
+      }
+      if (!e && post && g >= 0)
+        e = coil_error("kernel verifier: %s: v%d uses a reduction result inside a reduction loop", k->name, i);
+    }
+  }
+  for (int r = 0; r < k->nreds && !e; r++) {
+    const KRed *rd = &k->reds[r];
+    int s = k->vals[rd->src].scope;
+    if (s == SCOPE_POST || (s >= 0 && s != rd->group))
+      e = coil_error("kernel verifier: %s: reduction %d reads outside its group", k->name, r);
+  }
+  for (int s = 0; s < k->nstores && !e; s++) {
+    const KStore *st = &k->stores[s];
+    if (k->vals[st->val].scope >= 0) e = coil_error("kernel verifier: %s: store %d of an unfinished value", k->name, s);
+    else if (index_group(k, st->index) != -1) e = coil_error("kernel verifier: %s: store %d indexed by an r axis", k->name, s);
+    else e = check_bounds(&a, p, k, st->index, st->buf, arena_printf(&a, "store %d", s));
+  }
+  for (int ax = 0; ax < k->naxes && !e; ax++)
+    if (k->axes[ax].size < 1) e = coil_error("kernel verifier: %s: axis %d has size %lld", k->name, ax, (long long)k->axes[ax].size);
+  arena_free(&a);
+  return e;
+}
+
+static void dump_val(StrBuf *sb, const Program *p, const Kernel *k, const char *const *names, int i) {
+  const KVal *v = &k->vals[i];
+  sb_printf(sb, "    v%d = ", i);
+  if (v->op == OP_INPUT) {
+    sb_printf(sb, "load %s[", p->bufs[v->buf].name);
+    ix_print(sb, v->index, names, false);
+    sb_puts(sb, "]");
+  } else if (v->op == OP_CONST) {
+    if (dtype_is_float(v->dtype)) sb_printf(sb, "const %.17g", v->fval);
+    else sb_printf(sb, "const %lld", (long long)v->ival);
+  } else if (op_info[v->op].kind == OK_REDUCE) {
+    sb_printf(sb, "result acc%d", v->red);
+  } else {
+    const char *nm = op_info[v->op].name;
+    for (const char *c = nm; *c; c++) sb_putc(sb, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
+    for (int j = 0; j < v->narg; j++) sb_printf(sb, " v%d", v->arg[j]);
+  }
+  sb_printf(sb, " : %s", dtype_name(v->dtype));
+  if (v->cdtype != v->dtype && v->op != OP_CAST) sb_printf(sb, " in %s", dtype_name(v->cdtype));
+  sb_puts(sb, "\n");
+}
+
+void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k) {
+  Arena a = {0};
+  const char *const *names = kernel_axis_names(&a, k);
+  sb_printf(sb, "kernel %s\n  x:", k->name);
+  for (int i = 0; i < k->nx; i++) sb_printf(sb, " %s[%lld]", names[k->x[i]], (long long)k->axes[k->x[i]].size);
+  if (!k->nx) sb_puts(sb, " (one point)");
+  sb_puts(sb, "\n  x scope:\n");
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].scope == SCOPE_X) dump_val(sb, p, k, names, i);
+  for (int g = 0; g < k->ngroups; g++) {
+    sb_printf(sb, "  reduce group %d over", g);
+    for (int i = 0; i < k->groups[g].naxes; i++) {
+      int ax = k->groups[g].axes[i];
+      sb_printf(sb, " %s[%lld]", names[ax], (long long)k->axes[ax].size);
+    }
+    sb_puts(sb, ":\n");
+    for (int i = 0; i < k->nvals; i++)
+      if (k->vals[i].scope == g) dump_val(sb, p, k, names, i);
+    for (int r = 0; r < k->nreds; r++) {
+      const KRed *rd = &k->reds[r];
+      if (rd->group != g) continue;
+      const char *nm = op_info[rd->op].name;
+      sb_printf(sb, "    acc%d = ", r);
+      for (const char *c = nm; *c; c++) sb_putc(sb, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
+      sb_printf(sb, " v%d : %s\n", rd->src, dtype_name(rd->dtype));
+    }
+  }
+  sb_puts(sb, "  after reductions:\n");
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].scope == SCOPE_POST) dump_val(sb, p, k, names, i);
+  for (int s = 0; s < k->nstores; s++) {
+    const KStore *st = &k->stores[s];
+    sb_printf(sb, "    store %s[", p->bufs[st->buf].name);
+    ix_print(sb, st->index, names, false);
+    sb_printf(sb, "] = v%d\n", st->val);
+  }
+  arena_free(&a);
+}
+
+void program_dump(StrBuf *sb, const Program *p) {
+  for (int i = 0; i < p->nkernels; i++) kernel_dump(sb, p, &p->kernels[i]);
+}

@@ -1,0 +1,254 @@
+/* Lowering: fused graph -> kernel IR.
+ *
+ * Each root is evaluated at the kernel's x axes.  Evaluating a node at an
+ * index (one IExpr per dim) walks the graph: views re-index (permute
+ * shuffles, expand pins broadcast dims to 0, reshape goes through the flat
+ * offset and is simplified back to strides where it is contiguous), loads
+ * of buffers become affine offsets, and a reduction evaluates its input at
+ * (its kept dims, the r axes of its group).  Values are hash-consed, so a
+ * subexpression used twice is computed once.
+ *
+ * Requires: a Fusion (fuse.c).  Guarantees: kernels kernel_verify() accepts. */
+#include <string.h>
+
+#include "coil.h"
+
+typedef struct Memo {
+  const GNode *node;
+  IExpr **idx;
+  int val;
+} Memo;
+
+typedef struct Lower {
+  Arena *a;
+  const Fusion *f;
+  Kernel *k;
+  int64_t *sizes; /* axis sizes, for index ranges */
+  int capaxes;
+  Memo *memo;
+  int nmemo, capmemo;
+} Lower;
+
+static IRange range(Lower *L) { return (IRange){L->sizes}; }
+
+static int add_axis(Lower *L, AxisKind kind, int64_t size, int group) {
+  Kernel *k = L->k;
+  if (k->naxes == L->capaxes) {
+    int cap = L->capaxes ? L->capaxes * 2 : 16;
+    KAxis *ax = ARENA_ARRAY(L->a, KAxis, cap);
+    int64_t *sz = ARENA_ARRAY(L->a, int64_t, cap);
+    if (k->naxes) {
+      memcpy(ax, k->axes, sizeof(KAxis) * (size_t)k->naxes);
+      memcpy(sz, L->sizes, sizeof(int64_t) * (size_t)k->naxes);
+    }
+    k->axes = ax;
+    L->sizes = sz;
+    L->capaxes = cap;
+  }
+  k->axes[k->naxes] = (KAxis){.kind = kind, .size = size, .group = group};
+  L->sizes[k->naxes] = size;
+  return k->naxes++;
+}
+
+static bool same_val(const KVal *a, const KVal *b) {
+  if (a->op != b->op || a->dtype != b->dtype || a->cdtype != b->cdtype || a->narg != b->narg) return false;
+  for (int i = 0; i < a->narg; i++)
+    if (a->arg[i] != b->arg[i]) return false;
+  switch (a->op) {
+  case OP_INPUT: return a->buf == b->buf && ix_equal(a->index, b->index);
+  case OP_CONST: return a->fval == b->fval && a->ival == b->ival;
+  default: return op_info[a->op].kind != OK_REDUCE || a->red == b->red;
+  }
+}
+
+static int add_val(Lower *L, KVal v) {
+  Kernel *k = L->k;
+  for (int i = 0; i < k->nvals; i++)
+    if (same_val(&k->vals[i], &v)) return i;
+  if (k->nvals == k->capvals) {
+    int cap = k->capvals ? k->capvals * 2 : 64;
+    KVal *nv = ARENA_ARRAY(L->a, KVal, cap);
+    if (k->nvals) memcpy(nv, k->vals, sizeof(KVal) * (size_t)k->nvals);
+    k->vals = nv;
+    k->capvals = cap;
+  }
+  k->vals[k->nvals] = v;
+  return k->nvals++;
+}
+
+/* offset = sum(idx[d] * contiguous_stride[d]) */
+static IExpr *flat_offset(Lower *L, int ndim, const int64_t *shape, IExpr **idx) {
+  IExpr *off = ix_const(L->a, 0);
+  int64_t stride = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    off = ix_add(L->a, off, ix_scale(L->a, idx[d], stride));
+    stride *= shape[d];
+  }
+  return off;
+}
+
+static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top);
+
+static int load(Lower *L, int buf, const GNode *n, IExpr **idx) {
+  KVal v = {.op = OP_INPUT, .dtype = n->dtype, .cdtype = n->dtype, .buf = buf};
+  v.index = flat_offset(L, n->ndim, n->shape, idx);
+  return add_val(L, v);
+}
+
+static int find_group(Lower *L, int nr, const int64_t *sizes) {
+  Kernel *k = L->k;
+  for (int g = 0; g < k->ngroups; g++) {
+    if (k->groups[g].naxes != nr) continue;
+    bool same = true;
+    for (int i = 0; i < nr; i++) same &= k->axes[k->groups[g].axes[i]].size == sizes[i];
+    if (same) return g;
+  }
+  KGroup *ng = ARENA_ARRAY(L->a, KGroup, k->ngroups + 1);
+  if (k->ngroups) memcpy(ng, k->groups, sizeof(KGroup) * (size_t)k->ngroups);
+  k->groups = ng;
+  int g = k->ngroups++;
+  k->groups[g].naxes = nr;
+  for (int i = 0; i < nr; i++) k->groups[g].axes[i] = add_axis(L, AX_R, sizes[i], g);
+  return g;
+}
+
+static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
+  const GNode *x = n->in[0];
+  int64_t sizes[COIL_MAX_DIMS];
+  int nr = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (n->rmask >> d & 1 && x->shape[d] > 1) sizes[nr++] = x->shape[d];
+  IExpr *sidx[COIL_MAX_DIMS];
+  int g = nr ? find_group(L, nr, sizes) : -1;
+  for (int d = 0, kept = 0, r = 0; d < x->ndim; d++) {
+    if (!(n->rmask >> d & 1)) sidx[d] = idx[kept++];
+    else if (x->shape[d] == 1) sidx[d] = ix_const(L->a, 0);
+    else sidx[d] = ix_axis(L->a, L->k->groups[g].axes[r++]);
+  }
+  int src = lower_node(L, x, sidx, false);
+  if (g < 0) {
+    /* Every reduced dim has size 1: the reduction is a conversion. */
+    KVal c = {.op = OP_CAST, .dtype = n->dtype, .cdtype = n->dtype, .arg = {src}, .narg = 1};
+    return add_val(L, c);
+  }
+  Kernel *k = L->k;
+  KRed *nr2 = ARENA_ARRAY(L->a, KRed, k->nreds + 1);
+  if (k->nreds) memcpy(nr2, k->reds, sizeof(KRed) * (size_t)k->nreds);
+  k->reds = nr2;
+  k->reds[k->nreds] = (KRed){.op = n->op, .dtype = n->dtype, .src = src, .group = g};
+  KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = k->nreds++};
+  return add_val(L, v);
+}
+
+static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
+  int buf = L->f->node_buf[n->id];
+  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx);
+  for (int i = 0; i < L->nmemo; i++) {
+    Memo *m = &L->memo[i];
+    if (m->node != n) continue;
+    bool same = true;
+    for (int d = 0; d < n->ndim && same; d++) same = ix_equal(m->idx[d], idx[d]);
+    if (same) return m->val;
+  }
+  int v;
+  IExpr *sub[3][COIL_MAX_DIMS];
+  switch (op_info[n->op].kind) {
+  case OK_LEAF: {
+    KVal c = {.op = OP_CONST, .dtype = n->dtype, .cdtype = n->dtype, .fval = n->fval, .ival = n->ival};
+    v = add_val(L, c);
+    break;
+  }
+  case OK_CAST: {
+    KVal c = {.op = OP_CAST, .dtype = n->dtype, .cdtype = n->cdtype, .narg = 1};
+    c.arg[0] = lower_node(L, n->in[0], idx, false);
+    v = add_val(L, c);
+    break;
+  }
+  case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE: {
+    KVal c = {.op = n->op, .dtype = n->dtype, .cdtype = n->cdtype, .narg = n->nin};
+    for (int i = 0; i < n->nin; i++) {
+      const GNode *x = n->in[i];
+      int off = n->ndim - x->ndim;
+      for (int d = 0; d < x->ndim; d++)
+        sub[i][d] = x->shape[d] == 1 && n->shape[d + off] != 1 ? ix_const(L->a, 0) : idx[d + off];
+      c.arg[i] = lower_node(L, x, sub[i], false);
+    }
+    v = add_val(L, c);
+    break;
+  }
+  case OK_VIEW: {
+    const GNode *x = n->in[0];
+    if (n->op == OP_PERMUTE) {
+      for (int d = 0; d < n->ndim; d++) sub[0][n->perm[d]] = idx[d];
+    } else if (n->op == OP_EXPAND) {
+      int off = n->ndim - x->ndim;
+      for (int d = 0; d < x->ndim; d++) sub[0][d] = x->shape[d] == 1 ? ix_const(L->a, 0) : idx[d + off];
+    } else {
+      IExpr *flat = flat_offset(L, n->ndim, n->shape, idx);
+      int64_t stride = 1;
+      for (int d = x->ndim - 1; d >= 0; d--) {
+        sub[0][d] = ix_mod(L->a, range(L), ix_div(L->a, range(L), flat, stride), x->shape[d]);
+        stride *= x->shape[d];
+      }
+    }
+    v = lower_node(L, x, sub[0], false);
+    break;
+  }
+  case OK_REDUCE: v = lower_reduce(L, n, idx); break;
+  default: coil_unreachable("bad op kind");
+  }
+  if (L->nmemo == L->capmemo) {
+    L->capmemo = L->capmemo ? L->capmemo * 2 : 64;
+    Memo *m = ARENA_ARRAY(L->a, Memo, L->capmemo);
+    if (L->nmemo) memcpy(m, L->memo, sizeof(Memo) * (size_t)L->nmemo);
+    L->memo = m;
+  }
+  IExpr **copy = ARENA_ARRAY(L->a, IExpr *, n->ndim + 1);
+  memcpy(copy, idx, sizeof(IExpr *) * (size_t)n->ndim);
+  L->memo[L->nmemo++] = (Memo){n, copy, v};
+  return v;
+}
+
+static void name_axes(Arena *a, Kernel *k) {
+  for (int i = 0; i < k->nx; i++) k->axes[k->x[i]].name = arena_printf(a, "x%d", i);
+  int r = k->nx;
+  for (int g = 0; g < k->ngroups; g++)
+    for (int i = 0; i < k->groups[g].naxes; i++) k->axes[k->groups[g].axes[i]].name = arena_printf(a, "r%d", r++);
+}
+
+static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, Kernel *k, int index) {
+  Lower L = {.a = a, .f = f, .k = k};
+  k->name = arena_printf(a, "coil_%s_k%d", f->g->fn_name, index);
+  const GNode *shape = fk->roots[0];
+  IExpr *idx[COIL_MAX_DIMS];
+  for (int d = 0; d < shape->ndim; d++) {
+    if (shape->shape[d] == 1) {
+      idx[d] = ix_const(a, 0);
+      continue;
+    }
+    int ax = add_axis(&L, AX_X, shape->shape[d], -1);
+    k->x[k->nx++] = ax;
+    idx[d] = ix_axis(a, ax);
+  }
+  k->stores = ARENA_ARRAY(a, KStore, fk->nroots);
+  for (int r = 0; r < fk->nroots; r++) {
+    const GNode *n = fk->roots[r];
+    int v = lower_node(&L, n, idx, n->op != OP_INPUT);
+    const Buffer *b = &f->bufs[fk->root_buf[r]];
+    k->stores[k->nstores++] = (KStore){.buf = fk->root_buf[r], .index = flat_offset(&L, b->ndim, b->shape, idx), .val = v};
+  }
+  name_axes(a, k);
+  kernel_set_scopes(k);
+  return NULL;
+}
+
+CoilErr *lower_program(Arena *a, const Fusion *f, Program *p) {
+  *p = (Program){.g = f->g, .bufs = f->bufs, .nbufs = f->nbufs};
+  p->kernels = ARENA_ARRAY(a, Kernel, f->nkernels + 1);
+  for (int i = 0; i < f->nkernels; i++) {
+    CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[i], i);
+    if (e) return e;
+    p->nkernels++;
+  }
+  return NULL;
+}

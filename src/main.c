@@ -1,0 +1,209 @@
+/* coil's command line.  The only file that prints errors and exits:
+ * status 0 success, 1 a check failed, 2 any error (the user's or coil's). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+static const char USAGE[] =
+    "usage: coil COMMAND [options] FILE.py\n"
+    "\n"
+    "commands:\n"
+    "  run FILE.py        compile the function, run it on the CPU, check it against the eager reference\n"
+    "  emit FILE.py       print the generated code (--target c)\n"
+    "  dump -d STAGES FILE.py\n"
+    "                     print the IR after each stage in STAGES (comma-separated, or all):\n"
+    "                     parse, graph, fuse, kernel, simplify, schedule, c\n"
+    "  triton-run KERNEL.py --grid G ...\n"
+    "                     run a Triton kernel on the CPU with coil's executor\n"
+    "\n"
+    "`coil COMMAND --help` lists each command's options.\n";
+
+static const char COMMON[] =
+    "  --fn NAME              the function to compile (default: the file's only annotated function)\n"
+    "  --arg NAME=DTYPE[d0,...]\n"
+    "                         give or override a parameter's dtype and shape, e.g. --arg q=bf16[2,4096,64,128];\n"
+    "                         a distribution may follow: --arg 's=f32[4] uniform(1, 2)'\n";
+
+static const char RUN_HELP[] =
+    "usage: coil run FILE.py [options]\n"
+    "\n"
+    "Compiles the function into fused C kernels, builds them with the system C compiler\n"
+    "($CC or cc; -O3 -march=native -fopenmp), runs them, and checks every output against\n"
+    "coil's eager reference (PyTorch's dtype semantics, op by op).  It also prints the\n"
+    "largest errors against a float64 evaluation of the same function.\n"
+    "\n"
+    "options:\n"
+    "%s"
+    "  --seed S               seed of the random inputs (default 0)\n"
+    "  --inputs DIR           read each parameter from DIR/NAME.npy (C order, little-endian;\n"
+    "                         a bf16 parameter is read from an f32 array, rounded to nearest even)\n"
+    "  --save DIR             write DIR/out0.npy, out1.npy... and the generated inputs DIR/NAME.npy\n"
+    "                         (bf16 as f32 arrays)\n"
+    "  --rtol R, --atol A     override the tolerances\n"
+    "  --equal-nan            NaN in both the result and the reference counts as equal\n"
+    "\n"
+    "The check is |got - ref| <= atol + rtol * |ref| per element (as torch.testing.assert_close).\n"
+    "Default tolerances by output dtype (rtol, atol): f64 1e-7, 1e-7; f32 1.3e-6, 1e-5;\n"
+    "f16 1e-3, 1e-5; bf16 1.6e-2, 1e-5; ints and bool exact.  For an output that depends on\n"
+    "a reduction of N terms, atol is multiplied by sqrt(N): coil sums in another order than\n"
+    "the reference (which accumulates in double), and that difference grows like sqrt(N).\n"
+    "\n"
+    "Inputs: randn (default), uniform(lo, hi), ones or arange, from the parameter's annotation.\n"
+    "Integer parameters draw integers in [-8, 8] for randn and in [lo, hi) for uniform; bool\n"
+    "parameters draw a fair coin.\n"
+    "\n"
+    "Kernels are cached under $COIL_CACHE_DIR (default $XDG_CACHE_HOME/coil or ~/.cache/coil).\n"
+    "Exit status: 0 every output passes, 1 a mismatch, 2 an error.\n";
+
+static const char DUMP_HELP[] =
+    "usage: coil dump -d STAGES FILE.py [options]\n"
+    "\n"
+    "Prints the IR after each named stage: parse, graph, fuse, kernel, simplify, schedule, c\n"
+    "(comma-separated), or all.\n"
+    "\n"
+    "options:\n%s";
+
+static const char EMIT_HELP[] =
+    "usage: coil emit [--target c] FILE.py [options]\n"
+    "\n"
+    "Prints the generated code for the target.\n"
+    "\n"
+    "options:\n"
+    "  --target T             c (the default)\n%s";
+
+static int fail(CoilErr *e) {
+  fprintf(stderr, "%s\n", e->msg);
+  coil_error_free(e);
+  return 2;
+}
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "coil %s: ", cmd);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see coil %s --help)\n", cmd);
+  return 2;
+}
+
+typedef struct Cli {
+  CompileOptions co;
+  RunOptions ro;
+  const char *target;
+  ArgOverride args[64];
+} Cli;
+
+static bool parse_double(const char *s, double *out) {
+  char *end;
+  *out = strtod(s, &end);
+  return *s && !*end;
+}
+
+/* Parse the options every command shares; returns -1 on success, else the
+ * exit status. */
+static int parse_common(const char *cmd, int argc, char **argv, Cli *c, bool run_opts) {
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE() \
+  if (!v) return usage_error(cmd, "%s needs a value", a); \
+  i++
+    if (!strcmp(a, "--fn")) {
+      NEED_VALUE();
+      c->co.fn = v;
+    } else if (!strcmp(a, "--arg")) {
+      NEED_VALUE();
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v) return usage_error(cmd, "--arg %s: expected NAME=DTYPE[d0,...]", v);
+      if (c->co.nargs == 64) return usage_error(cmd, "%s: too many --arg options", a);
+      c->args[c->co.nargs++] = (ArgOverride){strndup(v, (size_t)(eq - v)), eq + 1};
+    } else if (!strcmp(a, "-d") && !run_opts) {
+      NEED_VALUE();
+      c->co.dump = v;
+    } else if (!strcmp(a, "--target")) {
+      NEED_VALUE();
+      c->target = v;
+    } else if (run_opts && !strcmp(a, "--seed")) {
+      NEED_VALUE();
+      char *end;
+      c->ro.seed = strtoull(v, &end, 10);
+      if (!*v || *end) return usage_error(cmd, "--seed needs a non-negative integer, got '%s'", v);
+    } else if (run_opts && !strcmp(a, "--inputs")) {
+      NEED_VALUE();
+      c->ro.inputs_dir = v;
+    } else if (run_opts && !strcmp(a, "--save")) {
+      NEED_VALUE();
+      c->ro.save_dir = v;
+    } else if (run_opts && !strcmp(a, "--rtol")) {
+      NEED_VALUE();
+      if (!parse_double(v, &c->ro.rtol) || c->ro.rtol < 0) return usage_error(cmd, "--rtol needs a non-negative number, got '%s'", v);
+      c->ro.has_rtol = true;
+    } else if (run_opts && !strcmp(a, "--atol")) {
+      NEED_VALUE();
+      if (!parse_double(v, &c->ro.atol) || c->ro.atol < 0) return usage_error(cmd, "--atol needs a non-negative number, got '%s'", v);
+      c->ro.has_atol = true;
+    } else if (run_opts && !strcmp(a, "--equal-nan")) {
+      c->ro.equal_nan = true;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_error(cmd, "unknown option %s", a);
+    } else {
+      if (c->co.file) return usage_error(cmd, "one input file only (got a second: %s)", a);
+      c->co.file = a;
+    }
+#undef NEED_VALUE
+  }
+  if (!c->co.file) return usage_error(cmd, "%s", "no input file");
+  c->co.args = c->args;
+  return -1;
+}
+
+static bool wants_help(int argc, char **argv) {
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return true;
+  return false;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    fputs(USAGE, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const char *cmd = argv[1];
+  int rest = argc - 2;
+  char **rargv = argv + 2;
+  Cli c = {0};
+  if (!strcmp(cmd, "run")) {
+    if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }
+    int st = parse_common(cmd, rest, rargv, &c, true);
+    if (st >= 0) return st;
+    int status;
+    CoilErr *e = run_command(&c.co, &c.ro, &status);
+    if (e) return fail(e);
+    return status;
+  }
+  if (!strcmp(cmd, "dump") || !strcmp(cmd, "emit")) {
+    bool dump = cmd[0] == 'd';
+    if (wants_help(rest, rargv)) { printf(dump ? DUMP_HELP : EMIT_HELP, COMMON); return 0; }
+    int st = parse_common(cmd, rest, rargv, &c, false);
+    if (st >= 0) return st;
+    if (dump && !c.co.dump) return usage_error(cmd, "%s", "-d STAGES is required (e.g. -d graph,kernel or -d all)");
+    if (!dump && c.target && strcmp(c.target, "c"))
+      return usage_error(cmd, "unknown target '%s' (targets: c)", c.target);
+    StrBuf out = {0};
+    c.co.dump_out = &out;
+    if (!dump) c.co.dump = NULL;
+    Compiled comp;
+    CoilErr *e = compile_source(&c.co, &comp);
+    if (e) {
+      sb_free(&out);
+      compiled_free(&comp);
+      return fail(e);
+    }
+    fputs(dump ? (out.data ? out.data : "") : comp.c_source.data, stdout);
+    sb_free(&out);
+    compiled_free(&comp);
+    return 0;
+  }
+  fprintf(stderr, "coil: unknown command '%s'\n\n%s", cmd, USAGE);
+  return 2;
+}

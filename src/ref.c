@@ -1,0 +1,469 @@
+/* The eager reference evaluator.
+ *
+ * Evaluates the graph a line at a time: eval_line(n, idx, dim, len) gives
+ * n at idx, idx + e_dim, ... (len points).  Views map the line onto their
+ * input (a permute moves the dim, an expand of a size-1 dim makes it a
+ * constant, a reshape follows it while it stays within one input dim);
+ * pointwise ops apply PyTorch's dtype semantics element by element.
+ * Reductions are computed first, in graph order, each into its own array,
+ * in parallel over their output points; they sum in double and round once.
+ * Nothing else is materialized, so the seed case needs no intermediate
+ * tensor of the input's size.
+ *
+ * Requires: a verified graph and its inputs.  It shares no code with the
+ * compiler's lowering or printers, so it checks them independently. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+#define LINE_MAX_LEN 2048
+
+typedef struct Line {
+  const RV *p;
+  int64_t stride; /* 0: one value for the whole line */
+} Line;
+
+/* Per-thread memory for one top-level line, and a memo of the lines
+ * computed for it, so a value used twice (x + x) is computed once. */
+typedef struct Memo {
+  unsigned gen;
+  int dim;
+  int64_t len;
+  int64_t idx[COIL_MAX_DIMS];
+  Line line;
+} Memo;
+
+typedef struct Scratch {
+  RV *buf;
+  size_t used, cap;
+  Memo *memo; /* per node id */
+  unsigned gen;
+} Scratch;
+
+typedef struct Ref {
+  const Graph *g;
+  void *const *inputs;
+  bool f64;
+  RV **red; /* per node id: a reduction's results */
+} Ref;
+
+static RV *scratch(Scratch *S, int64_t n) {
+  if (S->used + (size_t)n > S->cap) coil_unreachable("reference scratch exhausted");
+  RV *p = S->buf + S->used;
+  S->used += (size_t)n;
+  return p;
+}
+
+static bool isf(DType t) { return dtype_is_float(t); }
+
+static void cstrides(int ndim, const int64_t *shape, int64_t *st) {
+  int64_t s = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    st[d] = s;
+    s *= shape[d];
+  }
+}
+
+static RV read_elem(DType t, const void *base, int64_t i) {
+  RV v;
+  switch (t) {
+  case DT_F32: v.f = ((const float *)base)[i]; break;
+  case DT_F64: v.f = ((const double *)base)[i]; break;
+  case DT_BF16: v.f = bf16_to_f32(((const uint16_t *)base)[i]); break;
+  case DT_F16: v.f = f16_to_f32(((const uint16_t *)base)[i]); break;
+  case DT_I32: v.i = ((const int32_t *)base)[i]; break;
+  case DT_I64: v.i = ((const int64_t *)base)[i]; break;
+  case DT_BOOL: v.i = ((const uint8_t *)base)[i] != 0; break;
+  default: coil_unreachable("dtype");
+  }
+  return v;
+}
+
+static double round_to(const Ref *R, DType t, double x) { return R->f64 ? x : dtype_round(t, x); }
+
+static int64_t wrap_int(DType t, int64_t v) {
+  if (t == DT_I32) return (int32_t)(uint32_t)(uint64_t)v;
+  if (t == DT_BOOL) return v != 0;
+  return v;
+}
+
+static int64_t f2i(DType t, double x) {
+  if (t == DT_BOOL) return x != 0;
+  if (t == DT_I32) return x != x || x >= 2147483648.0 || x < -2147483648.0 ? INT32_MIN : (int64_t)x;
+  return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x;
+}
+
+static int64_t ipow(int64_t b, int64_t e) {
+  if (e < 0) return b == 1 ? 1 : b == -1 ? (e & 1 ? -1 : 1) : 0;
+  uint64_t r = 1, ub = (uint64_t)b;
+  while (e) {
+    if (e & 1) r *= ub;
+    ub *= ub;
+    e >>= 1;
+  }
+  return (int64_t)r;
+}
+
+static double fmaxnan(double a, double b) { return a != a || a > b ? a : b; }
+static double fminnan(double a, double b) { return a != a || a < b ? a : b; }
+
+/* One element of a pointwise op.  a, b, c are the operands' values, of the
+ * operands' dtypes ta, tb, tc. */
+static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
+  RV r;
+  DType cd = n->cdtype;
+  if (n->op == OP_WHERE) {
+    RV pick = v[0].i ? v[1] : v[2];
+    DType pt = v[0].i ? t[1] : t[2];
+    if (isf(n->dtype)) r.f = round_to(R, n->dtype, isf(pt) ? pick.f : (double)pick.i);
+    else r.i = isf(pt) ? f2i(n->dtype, pick.f) : wrap_int(n->dtype, pick.i);
+    return r;
+  }
+  if (isf(cd)) {
+    double a = isf(t[0]) ? v[0].f : (double)v[0].i;
+    double b = n->nin > 1 ? (isf(t[1]) ? v[1].f : (double)v[1].i) : 0;
+    double x;
+    switch (n->op) {
+    case OP_NEG: x = -a; break;
+    case OP_ABS: x = fabs(a); break;
+    case OP_EXP: x = exp(a); break;
+    case OP_LOG: x = log(a); break;
+    case OP_SQRT: x = sqrt(a); break;
+    case OP_RSQRT: x = 1 / sqrt(a); break;
+    case OP_SIGMOID: x = 1 / (1 + exp(-a)); break;
+    case OP_TANH: x = tanh(a); break;
+    case OP_RECIP: x = 1 / a; break;
+    case OP_ADD: x = a + b; break;
+    case OP_SUB: x = a - b; break;
+    case OP_MUL: x = a * b; break;
+    case OP_DIV: x = a / b; break;
+    case OP_POW: x = pow(a, b); break;
+    case OP_MAXIMUM: x = fmaxnan(a, b); break;
+    case OP_MINIMUM: x = fminnan(a, b); break;
+    case OP_LT: r.i = a < b; return r;
+    case OP_LE: r.i = a <= b; return r;
+    case OP_GT: r.i = a > b; return r;
+    case OP_GE: r.i = a >= b; return r;
+    case OP_EQ: r.i = a == b; return r;
+    case OP_NE: r.i = a != b; return r;
+    default: coil_unreachable("float op");
+    }
+    /* Operands were converted to the compute dtype first. */
+    r.f = round_to(R, n->dtype, x);
+    return r;
+  }
+  int64_t a = isf(t[0]) ? f2i(cd, v[0].f) : v[0].i;
+  int64_t b = n->nin > 1 ? (isf(t[1]) ? f2i(cd, v[1].f) : v[1].i) : 0;
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  int64_t x;
+  switch (n->op) {
+  case OP_NEG: x = (int64_t)(0 - ua); break;
+  case OP_ABS: x = a < 0 ? (int64_t)(0 - ua) : a; break;
+  case OP_NOT: x = !a; break;
+  case OP_ADD: x = (int64_t)(ua + ub); break;
+  case OP_SUB: x = (int64_t)(ua - ub); break;
+  case OP_MUL: x = (int64_t)(ua * ub); break;
+  case OP_POW: x = ipow(a, b); break;
+  case OP_MAXIMUM: x = a > b ? a : b; break;
+  case OP_MINIMUM: x = a < b ? a : b; break;
+  case OP_AND: x = a & b; break;
+  case OP_OR: x = a | b; break;
+  case OP_XOR: x = a ^ b; break;
+  case OP_LT: x = a < b; break;
+  case OP_LE: x = a <= b; break;
+  case OP_GT: x = a > b; break;
+  case OP_GE: x = a >= b; break;
+  case OP_EQ: x = a == b; break;
+  case OP_NE: x = a != b; break;
+  default: coil_unreachable("int op");
+  }
+  r.i = wrap_int(n->dtype, x);
+  return r;
+}
+
+static RV cast_elem(const Ref *R, DType from, DType to, RV v) {
+  RV r;
+  if (isf(to)) r.f = round_to(R, to, isf(from) ? v.f : (double)v.i);
+  else r.i = isf(from) ? f2i(to, v.f) : wrap_int(to, v.i);
+  return r;
+}
+
+static Line eval_line(Ref *R, Scratch *S, const GNode *n, const int64_t *idx, int dim, int64_t len);
+
+/* The line along `dim` of n (dim < 0: a single point). */
+static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx, int dim, int64_t len) {
+  int64_t cs[COIL_MAX_DIMS];
+  cstrides(n->ndim, n->shape, cs);
+  switch (n->op) {
+  case OP_INPUT: {
+    int64_t off = 0;
+    for (int d = 0; d < n->ndim; d++) off += idx[d] * cs[d];
+    RV *out = scratch(S, len);
+    int64_t step = dim < 0 ? 0 : cs[dim];
+    const void *base = R->inputs[n->input];
+    for (int64_t t = 0; t < len; t++) out[t] = read_elem(n->dtype, base, off + t * step);
+    return (Line){out, dim < 0 ? 0 : 1};
+  }
+  case OP_CONST: {
+    RV *out = scratch(S, 1);
+    if (isf(n->dtype)) out->f = round_to(R, n->dtype, n->fval);
+    else out->i = n->ival;
+    return (Line){out, 0};
+  }
+  default: break;
+  }
+  if (R->red[n->id]) {
+    int64_t off = 0;
+    for (int d = 0; d < n->ndim; d++) off += idx[d] * cs[d];
+    if (dim < 0) return (Line){R->red[n->id] + off, 0};
+    if (cs[dim] == 1) return (Line){R->red[n->id] + off, 1};
+    RV *out = scratch(S, len);
+    for (int64_t t = 0; t < len; t++) out[t] = R->red[n->id][off + t * cs[dim]];
+    return (Line){out, 1};
+  }
+  int64_t sub[COIL_MAX_DIMS];
+  switch (op_info[n->op].kind) {
+  case OK_CAST: {
+    Line a = eval_line(R, S, n->in[0], idx, dim, len);
+    int64_t m = a.stride ? len : 1;
+    RV *out = scratch(S, m);
+    for (int64_t t = 0; t < m; t++) out[t] = cast_elem(R, n->in[0]->dtype, n->dtype, a.p[t]);
+    return (Line){out, a.stride};
+  }
+  case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE: {
+    Line in[3];
+    DType t[3];
+    bool any = false;
+    for (int i = 0; i < n->nin; i++) {
+      const GNode *x = n->in[i];
+      int off = n->ndim - x->ndim;
+      int xd = -1;
+      for (int d = 0; d < x->ndim; d++) {
+        bool bcast = x->shape[d] == 1 && n->shape[d + off] != 1;
+        sub[d] = bcast ? 0 : idx[d + off];
+        if (d + off == dim && !bcast) xd = d;
+      }
+      in[i] = eval_line(R, S, x, sub, xd, len);
+      t[i] = x->dtype;
+      any |= in[i].stride != 0;
+    }
+    int64_t m = any ? len : 1;
+    RV *out = scratch(S, m);
+    RV v[3];
+    for (int64_t k = 0; k < m; k++) {
+      for (int i = 0; i < n->nin; i++) v[i] = in[i].p[k * in[i].stride];
+      out[k] = apply(R, n, v, t);
+    }
+    return (Line){out, any ? 1 : 0};
+  }
+  case OK_VIEW: {
+    const GNode *x = n->in[0];
+    if (n->op == OP_PERMUTE) {
+      for (int d = 0; d < n->ndim; d++) sub[n->perm[d]] = idx[d];
+      return eval_line(R, S, x, sub, dim < 0 ? -1 : n->perm[dim], len);
+    }
+    if (n->op == OP_EXPAND) {
+      int off = n->ndim - x->ndim, xd = -1;
+      for (int d = 0; d < x->ndim; d++) {
+        sub[d] = x->shape[d] == 1 ? 0 : idx[d + off];
+        if (d + off == dim && x->shape[d] != 1) xd = d;
+      }
+      return eval_line(R, S, x, sub, xd, len);
+    }
+    /* Reshape: through the flat offset. */
+    int64_t xcs[COIL_MAX_DIMS], flat = 0;
+    cstrides(x->ndim, x->shape, xcs);
+    for (int d = 0; d < n->ndim; d++) flat += idx[d] * cs[d];
+    for (int d = 0; d < x->ndim; d++) sub[d] = flat / xcs[d] % x->shape[d];
+    if (dim < 0) return eval_line(R, S, x, sub, -1, 1);
+    for (int d = 0; d < x->ndim; d++)
+      if (xcs[d] == cs[dim] && sub[d] + len <= x->shape[d]) return eval_line(R, S, x, sub, d, len);
+    /* The line crosses input dims: take it point by point. */
+    RV *out = scratch(S, len);
+    for (int64_t t = 0; t < len; t++) {
+      int64_t f = flat + t * cs[dim];
+      for (int d = 0; d < x->ndim; d++) sub[d] = f / xcs[d] % x->shape[d];
+      size_t mark = S->used;
+      out[t] = eval_line(R, S, x, sub, -1, 1).p[0];
+      S->used = mark;
+      S->gen++; /* the memo's lines lived in the scratch just released */
+    }
+    return (Line){out, 1};
+  }
+  default: coil_unreachable("reduction without its results");
+  }
+}
+
+static Line eval_line(Ref *R, Scratch *S, const GNode *n, const int64_t *idx, int dim, int64_t len) {
+  if (dim < 0) len = 1;
+  Memo *m = &S->memo[n->id];
+  if (m->gen == S->gen && m->dim == dim && m->len == len &&
+      !memcmp(m->idx, idx, sizeof(int64_t) * (size_t)n->ndim))
+    return m->line;
+  Line l = eval_line_raw(R, S, n, idx, dim, len);
+  m->gen = S->gen;
+  m->dim = dim;
+  m->len = len;
+  memcpy(m->idx, idx, sizeof(int64_t) * (size_t)n->ndim);
+  m->line = l;
+  return l;
+}
+
+static void acc_combine(Op op, bool fl, RV *acc, RV v) {
+  if (fl) {
+    switch (op) {
+    case OP_SUM: acc->f += v.f; break;
+    case OP_PROD: acc->f *= v.f; break;
+    case OP_AMAX: acc->f = fmaxnan(acc->f, v.f); break;
+    default: acc->f = fminnan(acc->f, v.f); break;
+    }
+  } else {
+    switch (op) {
+    case OP_SUM: acc->i = (int64_t)((uint64_t)acc->i + (uint64_t)v.i); break;
+    case OP_PROD: acc->i = (int64_t)((uint64_t)acc->i * (uint64_t)v.i); break;
+    case OP_AMAX: acc->i = v.i > acc->i ? v.i : acc->i; break;
+    default: acc->i = v.i < acc->i ? v.i : acc->i; break;
+    }
+  }
+}
+
+static RV identity(Op op, DType t) {
+  RV r;
+  bool fl = isf(t);
+  int64_t imax = t == DT_I32 ? INT32_MAX : t == DT_BOOL ? 1 : INT64_MAX;
+  int64_t imin = t == DT_I32 ? INT32_MIN : t == DT_BOOL ? 0 : INT64_MIN;
+  switch (op) {
+  case OP_SUM: if (fl) r.f = 0; else r.i = 0; break;
+  case OP_PROD: if (fl) r.f = 1; else r.i = 1; break;
+  case OP_AMAX: if (fl) r.f = -INFINITY; else r.i = imin; break;
+  default: if (fl) r.f = INFINITY; else r.i = imax; break;
+  }
+  return r;
+}
+
+static Scratch scratch_new(const Graph *g) {
+  Scratch S = {.cap = (size_t)(g->nnodes + 4) * LINE_MAX_LEN * 2, .gen = 1};
+  S.buf = malloc(sizeof(RV) * S.cap);
+  S.memo = calloc((size_t)g->nnodes, sizeof(Memo));
+  if (!S.buf || !S.memo) coil_unreachable("out of memory");
+  return S;
+}
+
+static void compute_reduce(Ref *R, const GNode *n) {
+  const GNode *x = n->in[0];
+  int64_t numel = shape_numel(n->ndim, n->shape);
+  RV *out = malloc(sizeof(RV) * (size_t)(numel ? numel : 1));
+  if (!out) coil_unreachable("out of memory");
+  /* The line runs along the longest reduced dim. */
+  int ld = -1;
+  int rd[COIL_MAX_DIMS], nrd = 0, kd[COIL_MAX_DIMS], nkd = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (n->rmask >> d & 1) {
+      rd[nrd++] = d;
+      if (ld < 0 || x->shape[d] > x->shape[ld]) ld = d;
+    } else {
+      kd[nkd++] = d;
+    }
+  }
+  int64_t lines = 1;
+  for (int i = 0; i < nrd; i++)
+    if (rd[i] != ld) lines *= x->shape[rd[i]];
+  int64_t llen = ld >= 0 ? x->shape[ld] : 1;
+  bool fl = isf(n->dtype);
+  DType xt = x->dtype;
+  #pragma omp parallel
+  {
+    Scratch S = scratch_new(R->g);
+    #pragma omp for schedule(dynamic, 1)
+    for (int64_t o = 0; o < numel; o++) {
+      int64_t idx[COIL_MAX_DIMS] = {0};
+      int64_t q = o;
+      for (int i = nkd - 1; i >= 0; i--) {
+        idx[kd[i]] = q % x->shape[kd[i]];
+        q /= x->shape[kd[i]];
+      }
+      RV acc = identity(n->op, n->dtype);
+      for (int64_t l = 0; l < lines; l++) {
+        int64_t q2 = l;
+        for (int i = nrd - 1; i >= 0; i--) {
+          if (rd[i] == ld) continue;
+          idx[rd[i]] = q2 % x->shape[rd[i]];
+          q2 /= x->shape[rd[i]];
+        }
+        for (int64_t c = 0; c < llen; c += LINE_MAX_LEN) {
+          int64_t len = llen - c < LINE_MAX_LEN ? llen - c : LINE_MAX_LEN;
+          if (ld >= 0) idx[ld] = c;
+          S.used = 0;
+          S.gen++;
+          Line v = eval_line(R, &S, x, idx, ld, len);
+          for (int64_t t = 0; t < len; t++) {
+            RV e = v.p[t * v.stride];
+            /* The input converted to the accumulation dtype. */
+            RV ce;
+            if (fl) ce.f = isf(xt) ? e.f : (double)e.i;
+            else ce.i = isf(xt) ? f2i(n->dtype, e.f) : e.i;
+            acc_combine(n->op, fl, &acc, ce);
+          }
+        }
+      }
+      if (fl) acc.f = round_to(R, n->dtype, acc.f);
+      else acc.i = wrap_int(n->dtype, acc.i);
+      out[o] = acc;
+    }
+    free(S.buf);
+    free(S.memo);
+  }
+  R->red[n->id] = out;
+}
+
+/* Which nodes the outputs need. */
+static void mark_needed(const GNode *n, bool *need) {
+  if (need[n->id]) return;
+  need[n->id] = true;
+  for (int i = 0; i < n->nin; i++) mark_needed(n->in[i], need);
+}
+
+CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RV **outs) {
+  Ref R = {.g = g, .inputs = inputs, .f64 = f64};
+  R.red = calloc((size_t)g->nnodes, sizeof(RV *));
+  bool *need = calloc((size_t)g->nnodes, 1);
+  for (int k = 0; k < g->noutputs; k++) mark_needed(g->outputs[k], need);
+  for (int i = 0; i < g->nnodes; i++)
+    if (need[i] && op_info[g->nodes[i]->op].kind == OK_REDUCE) compute_reduce(&R, g->nodes[i]);
+  for (int k = 0; k < g->noutputs; k++) {
+    const GNode *n = g->outputs[k];
+    int64_t numel = shape_numel(n->ndim, n->shape);
+    int64_t len = n->ndim ? n->shape[n->ndim - 1] : 1;
+    int64_t lines = len ? numel / len : 0;
+    RV *out = malloc(sizeof(RV) * (size_t)(numel ? numel : 1));
+    #pragma omp parallel
+    {
+      Scratch S = scratch_new(g);
+      #pragma omp for schedule(static)
+      for (int64_t l = 0; l < lines; l++) {
+        int64_t idx[COIL_MAX_DIMS] = {0}, q = l;
+        for (int d = n->ndim - 2; d >= 0; d--) {
+          idx[d] = q % n->shape[d];
+          q /= n->shape[d];
+        }
+        for (int64_t c = 0; c < len; c += LINE_MAX_LEN) {
+          int64_t m = len - c < LINE_MAX_LEN ? len - c : LINE_MAX_LEN;
+          if (n->ndim) idx[n->ndim - 1] = c;
+          S.used = 0;
+          S.gen++;
+          Line v = eval_line(&R, &S, n, idx, n->ndim - 1, m);
+          for (int64_t t = 0; t < m; t++) out[l * len + c + t] = v.p[t * v.stride];
+        }
+      }
+      free(S.buf);
+    free(S.memo);
+    }
+    outs[k] = out;
+  }
+  for (int i = 0; i < g->nnodes; i++) free(R.red[i]);
+  free(R.red);
+  free(need);
+  return NULL;
+}

@@ -1,0 +1,337 @@
+/* coil run: compile, make inputs, run the kernels, check them against the
+ * eager reference, print and save.
+ *
+ * Inputs are random by default, from a counter-based generator: element i
+ * of parameter k depends only on (seed, k, i), so inputs are the same for
+ * any thread count and any machine. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "coil.h"
+#include "npy.h"
+
+static uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t seed, int param, int64_t i, int which) {
+  uint64_t h = mix64(mix64(seed ^ ((uint64_t)param << 48)) + (uint64_t)i * 2 + (uint64_t)which);
+  return ((double)(h >> 11) + 0.5) * 0x1p-53; /* in (0, 1) */
+}
+
+static void store_value(DType t, void *base, int64_t i, double v) {
+  switch (t) {
+  case DT_F32: ((float *)base)[i] = (float)v; break;
+  case DT_F64: ((double *)base)[i] = v; break;
+  case DT_BF16: ((uint16_t *)base)[i] = f32_to_bf16((float)v); break;
+  case DT_F16: ((uint16_t *)base)[i] = f32_to_f16((float)v); break;
+  case DT_I32: ((int32_t *)base)[i] = (int32_t)v; break;
+  case DT_I64: ((int64_t *)base)[i] = (int64_t)v; break;
+  case DT_BOOL: ((uint8_t *)base)[i] = v != 0; break;
+  default: coil_unreachable("dtype");
+  }
+}
+
+static double load_value(DType t, const void *base, int64_t i) {
+  switch (t) {
+  case DT_F32: return ((const float *)base)[i];
+  case DT_F64: return ((const double *)base)[i];
+  case DT_BF16: return bf16_to_f32(((const uint16_t *)base)[i]);
+  case DT_F16: return f16_to_f32(((const uint16_t *)base)[i]);
+  case DT_I32: return ((const int32_t *)base)[i];
+  case DT_I64: return (double)((const int64_t *)base)[i];
+  case DT_BOOL: return ((const uint8_t *)base)[i];
+  default: coil_unreachable("dtype");
+  }
+}
+
+/* Integer parameters: "randn" means uniform integers in [-8, 8];
+ * bool: a fair coin; uniform(lo, hi) gives integers in [lo, hi). */
+static void generate(const InputSpec *s, int param, uint64_t seed, void *data, int64_t numel) {
+  bool integral = !dtype_is_float(s->dtype);
+  #pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < numel; i++) {
+    double v;
+    switch (s->dist) {
+    case DIST_ONES: v = 1; break;
+    case DIST_ARANGE: v = s->dtype == DT_BOOL ? (double)(i & 1) : (double)i; break;
+    case DIST_UNIFORM: {
+      double u = uniform01(seed, param, i, 0);
+      v = s->lo + u * (s->hi - s->lo);
+      if (integral) v = floor(v);
+      break;
+    }
+    default: {
+      double u1 = uniform01(seed, param, i, 0), u2 = uniform01(seed, param, i, 1);
+      if (s->dtype == DT_BOOL) v = u1 < 0.5;
+      else if (integral) v = floor(u1 * 17) - 8;
+      else v = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+    }
+    }
+    store_value(s->dtype, data, i, v);
+  }
+}
+
+static void *alloc_buffer(const Buffer *b) {
+  size_t bytes = (size_t)(b->numel ? b->numel : 1) * (size_t)dtype_size(b->dtype);
+  bytes = (bytes + 63) & ~(size_t)63;
+  void *p = aligned_alloc(64, bytes);
+  return p;
+}
+
+void tensors_free(Tensors *t) {
+  for (int i = 0; i < t->n; i++) free(t->bufs[i]);
+  free(t->bufs);
+  t->bufs = NULL;
+  t->n = 0;
+}
+
+static CoilErr *read_input(const char *dir, const Buffer *b, void **out) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.npy", dir, b->name);
+  NpyArray arr;
+  CoilErr *e = npy_read(path, &arr);
+  if (e) return e;
+  StrBuf want = {0}, got = {0};
+  shape_str(&want, b->ndim, b->shape);
+  shape_str(&got, arr.ndim, arr.shape);
+  bool same = arr.ndim == b->ndim && !memcmp(arr.shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
+  if (!same) e = coil_error("%s: shape %s does not match parameter %s's shape %s", path, got.data, b->name, want.data);
+  else if (arr.dtype != b->dtype && !(b->dtype == DT_BF16 && arr.dtype == DT_F32))
+    e = coil_error("%s: dtype %s does not match parameter %s's dtype %s%s", path, dtype_name(arr.dtype), b->name,
+                   dtype_name(b->dtype), b->dtype == DT_BF16 ? " (a bf16 parameter is read from an f32 array)" : "");
+  else if (arr.dtype != b->dtype) e = npy_convert(&arr, b->dtype);
+  sb_free(&want);
+  sb_free(&got);
+  if (e) {
+    npy_free(&arr);
+    return e;
+  }
+  void *buf = alloc_buffer(b);
+  if (!buf) {
+    npy_free(&arr);
+    return coil_error("out of memory for %s", b->name);
+  }
+  memcpy(buf, arr.data, (size_t)b->numel * (size_t)dtype_size(b->dtype));
+  npy_free(&arr);
+  *out = buf;
+  return NULL;
+}
+
+CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t) {
+  const Program *p = &c->program;
+  t->n = p->nbufs;
+  t->bufs = calloc((size_t)p->nbufs, sizeof(void *));
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    if (b->kind == BUF_INPUT && o->inputs_dir) {
+      CoilErr *e = read_input(o->inputs_dir, b, &t->bufs[i]);
+      if (e) return e;
+      continue;
+    }
+    if (!(t->bufs[i] = alloc_buffer(b)))
+      return coil_error("out of memory: buffer %s needs %lld bytes", b->name, (long long)b->numel * dtype_size(b->dtype));
+    if (b->kind == BUF_INPUT) generate(&c->graph.inputs[b->index], b->index, o->seed, t->bufs[i], b->numel);
+  }
+  return NULL;
+}
+
+typedef void (*KernelFn)(void *const *);
+
+CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t) {
+  const Program *p = &c->program;
+  for (int i = 0; i < p->nkernels; i++) {
+    KernelFn fn;
+    void *sym = jit_symbol(lib, p->kernels[i].name);
+    if (!sym) return coil_error("kernel %s missing from %s", p->kernels[i].name, lib->path);
+    memcpy(&fn, &sym, sizeof fn);
+    fn(t->bufs);
+  }
+  return NULL;
+}
+
+void default_tolerance(DType t, double *rtol, double *atol) {
+  switch (t) {
+  case DT_F64: *rtol = 1e-7; *atol = 1e-7; break;
+  case DT_F32: *rtol = 1.3e-6; *atol = 1e-5; break;
+  case DT_F16: *rtol = 1e-3; *atol = 1e-5; break;
+  case DT_BF16: *rtol = 1.6e-2; *atol = 1e-5; break;
+  default: *rtol = 0; *atol = 0; break;
+  }
+}
+
+/* The longest reduction an output depends on: its sums may be taken in
+ * another order than the reference's. */
+static int64_t reduction_length(const GNode *n, int64_t *memo) {
+  if (memo[n->id]) return memo[n->id];
+  int64_t m = 1;
+  for (int i = 0; i < n->nin; i++) {
+    int64_t k = reduction_length(n->in[i], memo);
+    if (k > m) m = k;
+  }
+  if (op_info[n->op].kind == OK_REDUCE) {
+    int64_t len = 1;
+    for (int d = 0; d < n->in[0]->ndim; d++)
+      if (n->rmask >> d & 1) len *= n->in[0]->shape[d];
+    if (len > m) m = len;
+  }
+  return memo[n->id] = m;
+}
+
+static CoilErr *save_all(const Compiled *c, const RunOptions *o, Tensors *t) {
+  const Program *p = &c->program;
+  if (mkdir(o->save_dir, 0755) && errno != EEXIST) return coil_error("--save %s: cannot create directory: %s", o->save_dir, strerror(errno));
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    if (b->kind == BUF_TEMP || (b->kind == BUF_INPUT && o->inputs_dir)) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.npy", o->save_dir, b->name);
+    CoilErr *e = npy_write(path, b->dtype, b->ndim, b->shape, t->bufs[i]);
+    if (e) return e;
+  }
+  return NULL;
+}
+
+static void describe(const Compiled *c) {
+  const Program *p = &c->program;
+  printf("%s: %d kernel%s (", c->graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s");
+  for (int i = 0; i < p->nkernels; i++) {
+    const Kernel *k = &p->kernels[i];
+    if (i) printf("; ");
+    if (!k->nreds) printf("pointwise");
+    for (int g = 0; g < k->ngroups; g++) {
+      const char *ops[4] = {0};
+      int nops = 0;
+      for (int r = 0; r < k->nreds; r++) {
+        if (k->reds[r].group != g) continue;
+        const char *nm = k->reds[r].op == OP_SUM ? "sum" : k->reds[r].op == OP_PROD ? "prod" : k->reds[r].op == OP_AMAX ? "amax" : "amin";
+        bool dup = false;
+        for (int j = 0; j < nops; j++) dup |= !strcmp(ops[j], nm);
+        if (!dup && nops < 4) ops[nops++] = nm;
+      }
+      if (g) printf(", ");
+      for (int j = 0; j < nops; j++) printf("%s%s", j ? "+" : "", ops[j]);
+      /* Axes in the user's dim order (ids follow creation order). */
+      int ax[COIL_MAX_DIMS], n = k->groups[g].naxes;
+      memcpy(ax, k->groups[g].axes, sizeof(int) * (size_t)n);
+      for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && ax[b] < ax[b - 1]; b--) { int t = ax[b]; ax[b] = ax[b - 1]; ax[b - 1] = t; }
+      printf(" over %d ax%s: ", n, n == 1 ? "is" : "es");
+      for (int a = 0; a < n; a++) printf("%s%lld", a ? "x" : "", (long long)k->axes[ax[a]].size);
+    }
+    printf(" -> ");
+    if (!k->nx) printf("1");
+    for (int a = 0; a < k->nx; a++) printf("%s%lld", a ? "x" : "", (long long)k->axes[k->x[a]].size);
+  }
+  printf("), cpu, %d thread%s\n", omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s");
+}
+
+CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status) {
+  Compiled c;
+  *status = 0;
+  CoilErr *e = compile_source(co, &c);
+  if (e) { compiled_free(&c); return e; }
+  JitLib lib;
+  if ((e = jit_compile(c.c_source.data, &lib))) { compiled_free(&c); return e; }
+  Tensors t = {0};
+  if ((e = run_make_inputs(&c, ro, &t))) goto done;
+  double t0 = coil_now_ms();
+  if ((e = run_kernels(&c, &lib, &t))) goto done;
+  double kernel_ms = coil_now_ms() - t0;
+
+  const Graph *g = &c.graph;
+  void **inputs = calloc((size_t)g->ninputs + 1, sizeof(void *));
+  for (int i = 0; i < c.program.nbufs; i++)
+    if (c.program.bufs[i].kind == BUF_INPUT) inputs[c.program.bufs[i].index] = t.bufs[i];
+  RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
+  double r0 = coil_now_ms();
+  ref_run(g, inputs, false, ref);
+  ref_run(g, inputs, true, ref64);
+  double ref_ms = coil_now_ms() - r0;
+  int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
+
+  if (!ro->quiet) describe(&c);
+  bool all_ok = true;
+  for (int k = 0; k < g->noutputs; k++) {
+    int bi = -1;
+    for (int i = 0; i < c.program.nbufs; i++)
+      if (c.program.bufs[i].kind == BUF_OUTPUT && c.program.bufs[i].index == k) bi = i;
+    const Buffer *b = &c.program.bufs[bi];
+    const void *data = t.bufs[bi];
+    const char *nm = g->noutputs == 1 ? "out" : arena_printf(&c.arena, "out%d", k);
+    StrBuf sh = {0};
+    for (int d = 0; d < b->ndim; d++) sb_printf(&sh, "%lld%s", (long long)b->shape[d], b->ndim == 1 ? "," : d + 1 < b->ndim ? ", " : "");
+    double rtol, atol;
+    default_tolerance(b->dtype, &rtol, &atol);
+    int64_t rlen = reduction_length(b->node, memo);
+    atol *= sqrt((double)rlen);
+    if (ro->has_rtol) rtol = ro->rtol;
+    if (ro->has_atol) atol = ro->atol;
+    bool fl = dtype_is_float(b->dtype);
+    int64_t bad = 0, first = -1;
+    double max_abs = 0, max_rel = 0;
+    for (int64_t i = 0; i < b->numel; i++) {
+      double got = load_value(b->dtype, data, i);
+      if (!fl) {
+        int64_t gi = b->dtype == DT_I64 ? ((const int64_t *)data)[i] : (int64_t)got;
+        if (gi != ref[k][i].i) { if (first < 0) first = i; bad++; }
+        double d64 = fabs((double)gi - (double)ref64[k][i].i);
+        if (d64 > max_abs) max_abs = d64;
+        continue;
+      }
+      double want = ref[k][i].f, w64 = ref64[k][i].f;
+      bool ok;
+      if (isnan(got) || isnan(want)) ok = isnan(got) && isnan(want) && ro->equal_nan;
+      else if (isinf(got) || isinf(want)) ok = got == want;
+      else ok = fabs(got - want) <= atol + rtol * fabs(want);
+      if (!ok) { if (first < 0) first = i; bad++; }
+      if (isfinite(got) && isfinite(w64)) {
+        double d = fabs(got - w64);
+        if (d > max_abs) max_abs = d;
+        if (w64 != 0 && d / fabs(w64) > max_rel) max_rel = d / fabs(w64);
+      }
+    }
+    if (!ro->quiet) {
+      printf("%s.shape=(%s) dtype=%s\n", nm, sh.data ? sh.data : "", dtype_name(b->dtype));
+      int64_t n8 = b->numel < 8 ? b->numel : 8;
+      printf("%s[:8]=[", nm);
+      for (int64_t i = 0; i < n8; i++) {
+        if (fl) printf("%s%.6g", i ? ", " : "", load_value(b->dtype, data, i));
+        else if (b->dtype == DT_I64) printf("%s%lld", i ? ", " : "", (long long)((const int64_t *)data)[i]);
+        else if (b->dtype == DT_BOOL) printf("%s%s", i ? ", " : "", ((const uint8_t *)data)[i] ? "True" : "False");
+        else printf("%s%d", i ? ", " : "", ((const int32_t *)data)[i]);
+      }
+      printf("%s]\n", b->numel > 8 ? ", ..." : "");
+      if (fl) printf("max abs err %.3g, max rel err %.3g vs float64 (rtol=%.3g, atol=%.3g)\n", max_abs, max_rel, rtol, atol);
+      else printf("max abs err %.3g vs float64 (exact match required)\n", max_abs);
+    }
+    if (bad) {
+      all_ok = false;
+      double got = load_value(b->dtype, data, first);
+      printf("%s: %lld of %lld elements differ from the reference; first at flat index %lld: got %.9g, expected %.9g\n", nm,
+             (long long)bad, (long long)b->numel, (long long)first, got, fl ? ref[k][first].f : (double)ref[k][first].i);
+    }
+    sb_free(&sh);
+  }
+  if (!ro->quiet)
+    printf("compile %.1f ms (%s), kernels %.1f ms, reference %.0f ms\n", c.compile_ms + lib.compile_ms,
+           lib.cached ? "cached" : "cc", kernel_ms, ref_ms);
+  printf("check=%s\n", all_ok ? "passed" : "FAILED");
+  *status = all_ok ? 0 : 1;
+  if (ro->save_dir) e = save_all(&c, ro, &t);
+  for (int k = 0; k < g->noutputs; k++) { free(ref[k]); free(ref64[k]); }
+  free(ref); free(ref64); free(inputs); free(memo);
+done:
+  tensors_free(&t);
+  jit_close(&lib);
+  compiled_free(&c);
+  return e;
+}
