@@ -142,6 +142,7 @@ static GNode *cast(Builder *B, GNode *x, DType dt, SrcLoc loc) {
 static bool broadcast(Builder *B, int na, const int64_t *a, int nb, const int64_t *b, int *nout,
                       int64_t *out, SrcLoc loc) {
   int n = na > nb ? na : nb;
+  int64_t res[COIL_MAX_DIMS]; /* out may alias a or b */
   for (int i = 0; i < n; i++) {
     int64_t da = i < n - na ? 1 : a[i - (n - na)];
     int64_t db = i < n - nb ? 1 : b[i - (n - nb)];
@@ -150,8 +151,9 @@ static bool broadcast(Builder *B, int na, const int64_t *a, int nb, const int64_
            shape_fmt(B->a, na, a), shape_fmt(B->a, nb, b), i, (long long)da, (long long)db);
       return false;
     }
-    out[i] = da == 1 ? db : da;
+    res[i] = da == 1 ? db : da;
   }
+  memcpy(out, res, sizeof(int64_t) * (size_t)n);
   *nout = n;
   return true;
 }

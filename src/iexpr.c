@@ -152,6 +152,56 @@ static void split_multiple(Arena *a, const IExpr *x, int64_t d, IExpr **mult, IE
   *rest = r;
 }
 
+static int64_t gcd64(int64_t a, int64_t b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* Find g > 1 dividing d and a split x = g*big + small with 0 <= small < g
+ * (big's terms taken by decreasing |coef|).  Then
+ *   x // d == big // (d/g)   and   x % d == g*(big % (d/g)) + small. */
+static bool split_common(Arena *a, IRange rg, const IExpr *x, int64_t d, int64_t *g_out, IExpr **big, IExpr **small) {
+  if (x->n < 2 && x->c == 0) return false;
+  int order[64];
+  int n = x->n < 64 ? x->n : 64;
+  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0; j--) {
+      int64_t cj = x->t[order[j]].coef, cp = x->t[order[j - 1]].coef;
+      if ((cj < 0 ? -cj : cj) <= (cp < 0 ? -cp : cp)) break;
+      int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+    }
+  for (int k = 1; k <= n; k++) {
+    int64_t g = d;
+    for (int i = 0; i < k; i++) g = gcd64(g, x->t[order[i]].coef);
+    if (g <= 1) return false;
+    IExpr *b = alloc_expr(a, k), *sm = alloc_expr(a, n - k);
+    sm->c = x->c;
+    for (int i = 0; i < n; i++) {
+      ITerm t = x->t[i];
+      bool in_big = false;
+      for (int j = 0; j < k; j++) in_big |= order[j] == i;
+      if (in_big) b->t[b->n++] = (ITerm){t.coef / g, t.atom};
+      else sm->t[sm->n++] = t;
+    }
+    int64_t lo, hi;
+    ix_bounds(rg, sm, &lo, &hi);
+    if (lo >= 0 && hi < g) {
+      *g_out = g;
+      *big = b;
+      *small = sm;
+      return true;
+    }
+  }
+  return false;
+}
+
 IExpr *ix_div(Arena *a, IRange rg, const IExpr *x, int64_t d) {
   coil_assert(d > 0);
   if (d == 1) return (IExpr *)x;
@@ -163,6 +213,9 @@ IExpr *ix_div(Arena *a, IRange rg, const IExpr *x, int64_t d) {
   int64_t lo, hi;
   ix_bounds(rg, rest, &lo, &hi);
   if (lo >= 0 && hi < d) return q; /* the rest never reaches d */
+  int64_t g;
+  IExpr *big, *small;
+  if (split_common(a, rg, rest, d, &g, &big, &small)) return ix_add(a, q, ix_div(a, rg, big, d / g));
   /* Nested division: (e // a) // b == e // (a*b). */
   if (rest->n == 1 && rest->c == 0 && rest->t[0].coef == 1 && rest->t[0].atom->kind == IA_DIV) {
     const IAtom *in = rest->t[0].atom;
@@ -183,6 +236,10 @@ IExpr *ix_mod(Arena *a, IRange rg, const IExpr *x, int64_t m) {
   int64_t lo, hi;
   ix_bounds(rg, rest, &lo, &hi);
   if (lo >= 0 && hi < m) return rest;
+  int64_t g;
+  IExpr *big, *small;
+  if (split_common(a, rg, rest, m, &g, &big, &small))
+    return ix_add(a, ix_scale(a, ix_mod(a, rg, big, m / g), g), small);
   IAtom *at = ARENA_NEW(a, IAtom);
   at->kind = IA_MOD;
   at->e = rest;

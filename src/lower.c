@@ -132,6 +132,12 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
     return add_val(L, c);
   }
   Kernel *k = L->k;
+  /* mean and sum of one input share one accumulator */
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].op == n->op && k->reds[r].dtype == n->dtype && k->reds[r].src == src && k->reds[r].group == g) {
+      KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = r};
+      return add_val(L, v);
+    }
   KRed *nr2 = ARENA_ARRAY(L->a, KRed, k->nreds + 1);
   if (k->nreds) memcpy(nr2, k->reds, sizeof(KRed) * (size_t)k->nreds);
   k->reds = nr2;

@@ -120,6 +120,10 @@ static Node *atom(Parser *P) {
       if (!accept(P, ",")) break;
       comma = true;
     }
+    if (!at(P, close) && !P->err && (peek(P)->kind == TK_EOF || peek(P)->kind == TK_DEDENT || peek(P)->kind == TK_NEWLINE)) {
+      fail(P, t->loc, list ? "'[' was never closed" : "'(' was never closed", NULL);
+      return NULL;
+    }
     if (!expect(P, close)) return NULL;
     if (!list && n->nitems == 1 && !comma) return n->items[0]; /* parentheses */
     return n;
@@ -167,6 +171,10 @@ static Node *call(Parser *P, Node *fn, SrcLoc loc) {
       n->items = push_node(P, n->items, n->nitems++, e);
     }
     if (!accept(P, ",")) break;
+  }
+  if (!at(P, ")") && !P->err && (peek(P)->kind == TK_EOF || peek(P)->kind == TK_DEDENT || peek(P)->kind == TK_NEWLINE)) {
+    fail(P, loc, "'(' was never closed", NULL);
+    return NULL;
   }
   if (!expect(P, ")")) return NULL;
   return n;

@@ -13,6 +13,7 @@
  * Requires: a verified graph and its inputs.  It shares no code with the
  * compiler's lowering or printers, so it checks them independently. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,11 +352,78 @@ static Scratch scratch_new(const Graph *g) {
   return S;
 }
 
+/* Scatter mode, for reductions with few outputs (the seed: 128): walk the
+ * input in lines along its last dim, which streams through memory, and
+ * accumulate into per-thread copies of the outputs, combined in thread
+ * order at the end. */
+static void reduce_scatter(Ref *R, const GNode *n, RV *out, int64_t numel) {
+  const GNode *x = n->in[0];
+  int nd = x->ndim;
+  int64_t ocs[COIL_MAX_DIMS] = {0}; /* per input dim: stride in the output, 0 if reduced */
+  int64_t s = 1;
+  for (int d = nd - 1; d >= 0; d--)
+    if (!(n->rmask >> d & 1)) {
+      ocs[d] = s;
+      s *= x->shape[d];
+    }
+  int64_t len = nd ? x->shape[nd - 1] : 1;
+  int64_t lines = len ? shape_numel(nd, x->shape) / len : 0;
+  bool fl = isf(n->dtype);
+  DType xt = x->dtype;
+  int nth = omp_get_max_threads();
+  RV *priv = malloc(sizeof(RV) * (size_t)numel * (size_t)nth);
+  if (!priv) coil_unreachable("out of memory");
+  for (int64_t i = 0; i < numel * nth; i++) priv[i] = identity(n->op, n->dtype);
+  #pragma omp parallel num_threads(nth)
+  {
+    Scratch S = scratch_new(R->g);
+    RV *acc = priv + (size_t)omp_get_thread_num() * (size_t)numel;
+    #pragma omp for schedule(static)
+    for (int64_t l = 0; l < lines; l++) {
+      int64_t idx[COIL_MAX_DIMS] = {0}, q = l, base = 0;
+      for (int d = nd - 2; d >= 0; d--) {
+        idx[d] = q % x->shape[d];
+        q /= x->shape[d];
+        base += idx[d] * ocs[d];
+      }
+      for (int64_t c = 0; c < len; c += LINE_MAX_LEN) {
+        int64_t m = len - c < LINE_MAX_LEN ? len - c : LINE_MAX_LEN;
+        if (nd) idx[nd - 1] = c;
+        S.used = 0;
+        S.gen++;
+        Line v = eval_line(R, &S, x, idx, nd - 1, m);
+        int64_t step = nd ? ocs[nd - 1] : 0;
+        for (int64_t t = 0; t < m; t++) {
+          RV e = v.p[t * v.stride], ce;
+          if (fl) ce.f = isf(xt) ? e.f : (double)e.i;
+          else ce.i = isf(xt) ? f2i(n->dtype, e.f) : e.i;
+          acc_combine(n->op, fl, &acc[base + (c + t) * step], ce);
+        }
+      }
+    }
+    free(S.buf);
+    free(S.memo);
+  }
+  for (int64_t o = 0; o < numel; o++) {
+    RV a = identity(n->op, n->dtype);
+    for (int t = 0; t < nth; t++) acc_combine(n->op, fl, &a, priv[(size_t)t * (size_t)numel + (size_t)o]);
+    if (fl) a.f = round_to(R, n->dtype, a.f);
+    else a.i = wrap_int(n->dtype, a.i);
+    out[o] = a;
+  }
+  free(priv);
+}
+
 static void compute_reduce(Ref *R, const GNode *n) {
   const GNode *x = n->in[0];
   int64_t numel = shape_numel(n->ndim, n->shape);
   RV *out = malloc(sizeof(RV) * (size_t)(numel ? numel : 1));
   if (!out) coil_unreachable("out of memory");
+  if (numel * omp_get_max_threads() <= (1 << 16) && x->ndim) {
+    reduce_scatter(R, n, out, numel);
+    R->red[n->id] = out;
+    return;
+  }
   /* The line runs along the longest reduced dim. */
   int ld = -1;
   int rd[COIL_MAX_DIMS], nrd = 0, kd[COIL_MAX_DIMS], nkd = 0;

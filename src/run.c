@@ -70,10 +70,14 @@ static void generate(const InputSpec *s, int param, uint64_t seed, void *data, i
       break;
     }
     default: {
-      double u1 = uniform01(seed, param, i, 0), u2 = uniform01(seed, param, i, 1);
-      if (s->dtype == DT_BOOL) v = u1 < 0.5;
-      else if (integral) v = floor(u1 * 17) - 8;
-      else v = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+      /* Box-Muller: the pair i/2 gives two normals, cos for even i and
+       * sin for odd; single precision unless the parameter is f64. */
+      int64_t pair = i >> 1;
+      double u1 = uniform01(seed, param, pair, 0), u2 = uniform01(seed, param, pair, 1);
+      if (s->dtype == DT_BOOL) v = uniform01(seed, param, i, 0) < 0.5;
+      else if (integral) v = floor(uniform01(seed, param, i, 0) * 17) - 8;
+      else if (s->dtype == DT_F64) v = sqrt(-2 * log(u1)) * (i & 1 ? sin(6.283185307179586 * u2) : cos(6.283185307179586 * u2));
+      else v = sqrtf(-2 * logf((float)u1)) * (i & 1 ? sinf(6.2831853f * (float)u2) : cosf(6.2831853f * (float)u2));
     }
     }
     store_value(s->dtype, data, i, v);

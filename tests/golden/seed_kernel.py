@@ -1,0 +1,14 @@
+# coil: dump -d graph,fuse,simplify,schedule
+# The seed case pins: one kernel; the three reduction axes in one group
+# whose accumulator is finished after the group (x scope), never inside it;
+# loads as affine indices in each input's own memory order.
+import torch
+
+
+def rms_norm_weight_grad(grad_out_base: "f32[2, 64, 4096, 128]",
+                         q: "bf16[2, 4096, 64, 128]",
+                         q_square_sum: "f32[2, 4096, 64] uniform(1, 2)"):
+    grad_out = grad_out_base.permute(0, 2, 1, 3)
+    inv_rms = torch.rsqrt(q_square_sum.unsqueeze(-1) / q.shape[-1] + 1e-6)
+    grad_weight = (grad_out * q.float() * inv_rms).sum(dim=(0, 1, 2))
+    return grad_weight.to(torch.bfloat16)
