@@ -1,0 +1,18 @@
+#!/usr/bin/env python3
+"""Print the annotated functions of each FILE.py (one "FILE NAME" a line):
+the top-level functions whose parameters all carry string annotations, the
+ones `coil run FILE --fn NAME` accepts.  Reads the files with ast only, so it
+needs neither torch nor the files' imports."""
+import ast
+import sys
+
+for path in sys.argv[1:]:
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        args = node.args.args
+        if args and all(isinstance(a.annotation, ast.Constant) and
+                        isinstance(a.annotation.value, str) for a in args):
+            print(path, node.name)
