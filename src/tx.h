@@ -84,8 +84,8 @@ int tx_main(int argc, char **argv);
 /* ---------------------------------------------------------------- tx_lex.c */
 
 typedef enum TxTokKind {
-  TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_OP,
-  TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_EOF
+  TXT_NAME, TXT_INT, TXT_FLOAT, TXT_STR, TXT_OP,
+  TXT_NEWLINE, TXT_INDENT, TXT_DEDENT, TXT_EOF
 } TxTokKind;
 
 typedef struct TxTok {
@@ -93,14 +93,14 @@ typedef struct TxTok {
   const char *p; /* spelling in the source */
   int len;
   int line, col;
-  int64_t ival;  /* TK_INT */
-  double fval;   /* TK_FLOAT */
-  char *str;     /* TK_STR: decoded contents */
+  int64_t ival;  /* TXT_INT */
+  double fval;   /* TXT_FLOAT */
+  char *str;     /* TXT_STR: decoded contents */
 } TxTok;
 
 CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
                 int *ntoks);
-bool tx_tok_is(const TxTok *t, const char *spelling); /* TK_OP or TK_NAME */
+bool tx_tok_is(const TxTok *t, const char *spelling); /* TXT_OP or TXT_NAME */
 
 /* ---------------------------------------------------------------- values */
 
@@ -118,7 +118,7 @@ typedef enum TxValKind {
   TV_DTYPE,
   TV_TUPLE,           /* tuples and lists alike */
   TV_SLICE,           /* `:` in a subscript (only the full slice) */
-  TV_MODULE,          /* a namespace: tl, libdevice, ... */
+  TV_MODULE,          /* a namespace: tl, libdevice, ...; s: its path */
   TV_BUILTIN,         /* a function of a namespace or a Python builtin */
   TV_FUNC,            /* a def of the module */
 } TxValKind;
@@ -126,7 +126,7 @@ typedef enum TxValKind {
 typedef struct TxVal {
   TxValKind kind;
   union {
-    int64_t i;        /* TV_BOOL, TV_INT; TV_MODULE: namespace kind */
+    int64_t i;        /* TV_BOOL, TV_INT */
     double f;
     const char *s;
     TxTensor *t;
@@ -167,12 +167,13 @@ typedef enum TxNodeKind {
 
 /* Operators of TN_BINOP, TN_UNOP, TN_CMP and TN_AUGASSIGN. */
 typedef enum TxOp {
-  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW,
-  OP_AND, OP_OR, OP_XOR, OP_SHL, OP_SHR,
-  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_IS, OP_ISNOT,
-  OP_NEG, OP_POS, OP_INVERT,
-  OP_MIN, OP_MAX,       /* tl.minimum / tl.maximum */
-  OP_COUNT
+  TXO_ADD, TXO_SUB, TXO_MUL, TXO_DIV, TXO_FLOORDIV, TXO_MOD, TXO_POW,
+  TXO_AND, TXO_OR, TXO_XOR, TXO_SHL, TXO_SHR,
+  TXO_LT, TXO_LE, TXO_GT, TXO_GE, TXO_EQ, TXO_NE, TXO_IS, TXO_ISNOT,
+  TXO_NEG, TXO_POS, TXO_INVERT,
+  TXO_MIN, TXO_MAX,       /* tl.minimum / tl.maximum */
+  TXO_ABS, TXO_LNOT,      /* abs of ints; `not` of a block */
+  TXO_COUNT
 } TxOp;
 const char *tx_op_spelling(TxOp op);
 
@@ -249,6 +250,8 @@ typedef struct TxExec {
   jmp_buf *jb;
   CoilErr *err;
   int depth;          /* helper call depth */
+  TxVal *stack;       /* frames: the kernel's first, then helpers' */
+  int sp, stack_cap;
 } TxExec;
 
 _Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...)
@@ -297,6 +300,8 @@ TxTensor *tx_contiguous(TxExec *ex, TxTensor *t); /* retained t, or a copy */
 double tx_get_f64(const TxTensor *t, int64_t i);
 int64_t tx_get_i64(const TxTensor *t, int64_t i);
 char *tx_elem_ptr(const TxTensor *t, int64_t i);
+/* The element of t broadcast to a block of rank ndim, at index idx. */
+char *tx_elem_bcast(const TxTensor *t, int ndim, const int64_t *idx);
 void tx_fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
 void tx_unravel(int64_t i, int ndim, const int64_t *shape, int64_t *idx);
 void tx_fmt_index(char *buf, size_t n, int64_t i, int ndim,
@@ -304,10 +309,33 @@ void tx_fmt_index(char *buf, size_t n, int64_t i, int ndim,
 
 /* The iteration engine.  Operand 0 is usually the output; every operand is
  * broadcast to `shape`.  Dims of size 1 are dropped and dims contiguous in
- * every operand are merged, so a loop sees the longest inner runs it can;
- * `fn` is called once per inner run with byte strides. */
+ * every operand are merged, so a loop sees the longest inner runs it can.
+ * A loop function covers m rows of n lanes: byte strides s within a row,
+ * t from one row to the next.  Rows are often 16 lanes, so a call per row
+ * would cost more than the row; TX_OUTER(name) builds the function from
+ * `name##_row`, which does one row. */
 #define TX_MAX_OPS 5
-typedef void (*TxLoopFn)(int64_t n, char **p, const int64_t *s, void *ctx);
+typedef void (*TxLoopFn)(int64_t n, int64_t m, char **p, const int64_t *s,
+                         const int64_t *t, void *ctx);
+#define TX_OUTER(name)                                                        \
+  static void name(int64_t n, int64_t m, char **pp, const int64_t *s,         \
+                   const int64_t *t, void *ctx) {                             \
+    char *p[TX_MAX_OPS];                                                      \
+    for (int k = 0; k < TX_MAX_OPS; k++) p[k] = pp[k];                        \
+    for (int64_t j = 0; j < m; j++) {                                         \
+      name##_row(n, p, s, ctx);                                               \
+      for (int k = 0; k < TX_MAX_OPS; k++) p[k] += t[k];                      \
+    }                                                                         \
+  }
+/* Loops are marked `omp simd`: at -O2 GCC vectorizes only loops whose trip
+ * count it knows, and these loops are the executor's whole cost. */
+#ifdef _OPENMP
+#define TX_SIMD _Pragma("omp simd reduction(|:bad)")
+#define TX_SIMD0 _Pragma("omp simd")
+#else
+#define TX_SIMD
+#define TX_SIMD0
+#endif
 typedef struct TxIter {
   int ndim, nop;
   int64_t shape[TX_MAX_DIMS];
@@ -405,6 +433,7 @@ typedef enum TxNs {
   NS_HELPERS = 8,  /* Inductor's triton_helpers */
   NS_TRITON = 16,  /* triton: jit, cdiv, next_power_of_2 */
   NS_METHOD = 32,  /* a method of a tensor */
+  NS_EXTRA = 64,   /* triton.language.extra[.cuda]: only sub-namespaces */
 } TxNs;
 
 typedef TxVal (*TxBuiltinFn)(TxExec *ex, SrcLoc loc, const TxBuiltin *b,

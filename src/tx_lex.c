@@ -42,7 +42,7 @@ static TxTok *push(Lexer *L, TxTokKind kind, const char *p, int len) {
 }
 
 bool tx_tok_is(const TxTok *t, const char *s) {
-  if (t->kind != TK_OP && t->kind != TK_NAME) return false;
+  if (t->kind != TXT_OP && t->kind != TXT_NAME) return false;
   size_t n = strlen(s);
   return (size_t)t->len == n && !memcmp(t->p, s, n);
 }
@@ -82,7 +82,7 @@ static CoilErr *lex_number(Lexer *L) {
     if (n == 0 || *end || errno || v > INT64_MAX)
       return coil_error_at(lex_loc(L, start), "invalid integer literal '%.*s'",
                            (int)(q - start), start);
-    TxTok *t = push(L, TK_INT, start, (int)(q - start));
+    TxTok *t = push(L, TXT_INT, start, (int)(q - start));
     t->ival = (int64_t)v;
     L->p = q;
     return NULL;
@@ -103,14 +103,14 @@ static CoilErr *lex_number(Lexer *L) {
   if (is_float) {
     double v = strtod(buf, &end);
     if (*end) return coil_error_at(lex_loc(L, start), "invalid float literal");
-    TxTok *t = push(L, TK_FLOAT, start, (int)(q - start));
+    TxTok *t = push(L, TXT_FLOAT, start, (int)(q - start));
     t->fval = v;
   } else {
     unsigned long long v = strtoull(buf, &end, 10);
     if (*end || errno || v > INT64_MAX)
       return coil_error_at(lex_loc(L, start),
                            "integer literal '%s' does not fit in 64 bits", buf);
-    TxTok *t = push(L, TK_INT, start, (int)(q - start));
+    TxTok *t = push(L, TXT_INT, start, (int)(q - start));
     t->ival = (int64_t)v;
   }
   L->p = q;
@@ -154,7 +154,7 @@ static CoilErr *lex_string(Lexer *L, const char *start, bool raw) {
   const char *ls = L->line_start;
   L->line = start_line;
   L->line_start = start_line_start;
-  TxTok *t = push(L, TK_STR, start, (int)(q - start));
+  TxTok *t = push(L, TXT_STR, start, (int)(q - start));
   L->line = line;
   L->line_start = ls;
   t->str = arena_strdup(L->a, sb.data);
@@ -192,11 +192,11 @@ static CoilErr *lex_indent(Lexer *L, bool *skip) {
     if (L->nindent == 128)
       return coil_error_at(lex_loc(L, q), "too many indentation levels");
     L->indents[L->nindent++] = col;
-    push(L, TK_INDENT, q, 0);
+    push(L, TXT_INDENT, q, 0);
   } else {
     while (col < L->indents[L->nindent - 1]) {
       L->nindent--;
-      push(L, TK_DEDENT, q, 0);
+      push(L, TXT_DEDENT, q, 0);
     }
     if (col != L->indents[L->nindent - 1])
       return coil_error_at(lex_loc(L, q),
@@ -236,7 +236,7 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
     }
     if (*p == '\n') {
       if (L.depth == 0) {
-        push(&L, TK_NEWLINE, p, 1);
+        push(&L, TXT_NEWLINE, p, 1);
         at_line_start = true;
       }
       L.p++;
@@ -264,7 +264,7 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
           continue;
         }
       }
-      push(&L, TK_NAME, p, (int)(q - p));
+      push(&L, TXT_NAME, p, (int)(q - p));
       L.p = q;
       continue;
     }
@@ -282,7 +282,7 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
             return coil_error_at(lex_loc(&L, p), "unmatched '%c'", *p);
           L.depth--;
         }
-        push(&L, TK_OP, p, (int)n);
+        push(&L, TXT_OP, p, (int)n);
         L.p += n;
         found = true;
         break;
@@ -294,14 +294,14 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
   }
   if (L.depth)
     return coil_error_at(lex_loc(&L, L.p), "unexpected end of file inside brackets");
-  if (L.n && L.toks[L.n - 1].kind != TK_NEWLINE &&
-      L.toks[L.n - 1].kind != TK_DEDENT)
-    push(&L, TK_NEWLINE, L.p, 0);
+  if (L.n && L.toks[L.n - 1].kind != TXT_NEWLINE &&
+      L.toks[L.n - 1].kind != TXT_DEDENT)
+    push(&L, TXT_NEWLINE, L.p, 0);
   while (L.nindent > 1) {
     L.nindent--;
-    push(&L, TK_DEDENT, L.p, 0);
+    push(&L, TXT_DEDENT, L.p, 0);
   }
-  push(&L, TK_EOF, L.p, 0);
+  push(&L, TXT_EOF, L.p, 0);
   *out = L.toks;
   *ntoks = L.n;
   return NULL;
