@@ -26,7 +26,7 @@ typedef struct Emit {
 
 static const char *ctype(DType t) { return dtype_c_compute(t); }
 
-static const char *acc_type(const KRed *r) { return dtype_c_storage(r->dtype); }
+static const char *acc_type(const KRed *r) { return dtype_c_compute(r->dtype); }
 
 static void print_const(StrBuf *sb, const KVal *v) {
   if (dtype_is_float(v->dtype)) {
