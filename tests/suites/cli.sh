@@ -1,0 +1,109 @@
+#!/bin/sh
+# Command-line behaviour of coil run/emit/dump: saving and reloading
+# inputs, the kernel cache, exit statuses, the check's tolerances, --arg.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export COIL_CACHE_DIR="$tmp/cache"
+ok() { echo "ok cli/$1"; }
+fail() { echo "FAIL cli/$1: $2"; }
+
+cat >"$tmp/f.py" <<'PY'
+import torch
+def f(x: "f32[37, 5]", y: "bf16[5] uniform(1, 2)"):
+    return (x * y).sum(0), x.amax(1, keepdim=True).to(torch.bfloat16), (x > 0).sum()
+PY
+
+# 1. A run passes, and its second run compiles nothing.
+out=$("$COIL" run "$tmp/f.py" 2>&1); rc=$?
+case "$out" in *"check=passed"*) [ $rc -eq 0 ] && ok run_passes || fail run_passes "status $rc";; *) fail run_passes "$out";; esac
+case "$out" in *"(cc)"*) ok first_run_compiles;; *) fail first_run_compiles "expected a cc build: $out";; esac
+out=$("$COIL" run "$tmp/f.py" 2>&1)
+case "$out" in *"(cached)"*) ok second_run_cached;; *) fail second_run_cached "$out";; esac
+
+# 2. The cache directory is private.
+mode=$(stat -c %a "$COIL_CACHE_DIR")
+[ "$mode" = 700 ] && ok cache_dir_0700 || fail cache_dir_0700 "mode $mode"
+mkdir -p "$tmp/open" && chmod 777 "$tmp/open"
+out=$(COIL_CACHE_DIR="$tmp/open" "$COIL" run "$tmp/f.py" 2>&1); rc=$?
+case "$out" in *"writable by other users"*) [ $rc -eq 2 ] && ok cache_refuses_world_writable || fail cache_refuses_world_writable "status $rc";;
+  *) fail cache_refuses_world_writable "$out";; esac
+
+# 3. A corrupted cached library is rebuilt, not loaded.
+for so in "$COIL_CACHE_DIR"/*.so; do printf 'garbage' >"$so"; done
+out=$("$COIL" run "$tmp/f.py" 2>&1); rc=$?
+case "$out" in *"(cc)"*"check=passed"*) ok corrupt_cache_rebuilt;; *) fail corrupt_cache_rebuilt "status $rc: $out";; esac
+
+# 4. --save writes inputs and outputs; --inputs reads them back and gives
+#    the same outputs bit for bit.
+"$COIL" run "$tmp/f.py" --seed 7 --save "$tmp/s1" >/dev/null 2>&1
+if [ -f "$tmp/s1/x.npy" ] && [ -f "$tmp/s1/y.npy" ] && [ -f "$tmp/s1/out0.npy" ] && [ -f "$tmp/s1/out2.npy" ]; then ok save_writes_files
+else fail save_writes_files "$(ls "$tmp/s1" 2>&1)"; fi
+"$COIL" run "$tmp/f.py" --inputs "$tmp/s1" --save "$tmp/s2" >/dev/null 2>&1
+if cmp -s "$tmp/s1/out0.npy" "$tmp/s2/out0.npy" && cmp -s "$tmp/s1/out1.npy" "$tmp/s2/out1.npy"; then ok inputs_roundtrip
+else fail inputs_roundtrip "outputs differ after reloading the inputs"; fi
+[ ! -f "$tmp/s2/x.npy" ] && ok inputs_not_resaved || fail inputs_not_resaved "inputs read with --inputs were written again"
+python3 - "$tmp/s1" <<'PY' && ok saved_dtypes || fail saved_dtypes "numpy check failed"
+import sys, numpy as np
+d = sys.argv[1]
+assert np.load(d + "/out1.npy").dtype == np.float32       # bf16 saved as f32
+assert np.load(d + "/out1.npy").shape == (37, 1)
+assert np.load(d + "/out2.npy").shape == () and np.load(d + "/out2.npy").dtype == np.int64
+assert np.load(d + "/y.npy").dtype == np.float32
+PY
+
+# 5. Different seeds give different inputs; one seed gives the same.
+"$COIL" run "$tmp/f.py" --seed 8 --save "$tmp/s3" >/dev/null 2>&1
+"$COIL" run "$tmp/f.py" --seed 7 --save "$tmp/s4" >/dev/null 2>&1
+if ! cmp -s "$tmp/s1/x.npy" "$tmp/s3/x.npy" && cmp -s "$tmp/s1/x.npy" "$tmp/s4/x.npy"; then ok seeds
+else fail seeds "seed 7 vs 8 vs 7"; fi
+
+# 6. A mismatch exits 1: zero tolerance on a long f32 sum summed in
+#    another order than the double-accumulated reference.
+cat >"$tmp/long.py" <<'PY'
+def long_sum(x: "f32[64, 20000]"):
+    return x.sum(1)
+PY
+"$COIL" run "$tmp/long.py" --rtol 0 --atol 0 >"$tmp/o" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "check=FAILED" "$tmp/o" && ok mismatch_exits_1 || fail mismatch_exits_1 "status $rc"
+"$COIL" run "$tmp/long.py" >/dev/null 2>&1 && ok long_sum_default_tolerance || fail long_sum_default_tolerance "default tolerances rejected a long sum"
+
+# 7. NaN: equal only with --equal-nan.
+cat >"$tmp/nan.py" <<'PY'
+def nan_log(x: "f32[16]"):
+    return x.log()
+PY
+"$COIL" run "$tmp/nan.py" >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] && ok nan_not_equal || fail nan_not_equal "status $rc"
+"$COIL" run "$tmp/nan.py" --equal-nan >/dev/null 2>&1 && ok equal_nan || fail equal_nan "status $?"
+
+# 8. --arg compiles an unannotated function, and overrides annotations.
+cat >"$tmp/plain.py" <<'PY'
+import torch
+def g(a, b):
+    return (a * b.unsqueeze(0)).sum(dim=(0, 2))
+def main():
+    print(g(torch.ones(2, 3, 4), torch.ones(3, 4)))
+if __name__ == "__main__":
+    main()
+PY
+out=$("$COIL" run "$tmp/plain.py" --arg 'a=f32[5,3,7]' --arg 'b=bf16[3,7]' 2>&1)
+case "$out" in *"out.shape=(3,) dtype=f32"*"check=passed"*) ok arg_unannotated;; *) fail arg_unannotated "$out";; esac
+out=$("$COIL" run "$tmp/f.py" --arg 'x=f32[3,5]' 2>&1)
+case "$out" in *"out1.shape=(3, 1)"*) ok arg_overrides;; *) fail arg_overrides "$out";; esac
+
+# 9. The seed example's output names the kernel and the check.
+out=$("$COIL" run tests/run/seed.py --fn seed_odd 2>&1)
+case "$out" in *"1 kernel (sum over 3 axes: 3x5x7 -> 11)"*"check=passed"*) ok seed_summary;; *) fail seed_summary "$out";; esac
+
+# 10. Help texts and usage errors.
+"$COIL" --help | grep -q "run FILE.py" && ok help || fail help "no usage"
+"$COIL" run --help | grep -q -- "--equal-nan" && ok run_help || fail run_help "no options"
+"$COIL" run >/dev/null 2>&1; [ $? -eq 2 ] && ok no_file_status_2 || fail no_file_status_2 "status $?"
+"$COIL" frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok unknown_command || fail unknown_command "status $?"
+
+# 11. dump shows every stage; emit prints compilable C.
+out=$("$COIL" dump -d all "$tmp/f.py" 2>&1)
+n=$(printf '%s\n' "$out" | grep -c '^=== ')
+[ "$n" -eq 7 ] && ok dump_all_stages || fail dump_all_stages "$n stages"
+"$COIL" emit --target c "$tmp/f.py" >"$tmp/k.c" && cc -std=c11 -fopenmp -c "$tmp/k.c" -o "$tmp/k.o" 2>"$tmp/cc.log" \
+  && ok emit_c_compiles || fail emit_c_compiles "$(head -5 "$tmp/cc.log")"
