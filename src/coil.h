@@ -520,6 +520,9 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s);
 /* Print the whole program as one C11 translation unit: one function
  * `void NAME(void *const *bufs)` per kernel, bufs indexed by buffer id. */
 void emit_c(StrBuf *sb, const Program *p, const CSched *sched);
+/* The two halves of emit_c, so several programs can share one library. */
+void emit_c_prelude(StrBuf *sb);
+void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched);
 
 /* ------------------------------------------------------------------ jit.c */
 

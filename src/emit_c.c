@@ -421,8 +421,14 @@ static const char prelude[] =
     "#define c_abs(x) _Generic((x), float: fabsf, double: fabs, default: c_iabs)(x)\n"
     "#define c_pow(a, b) _Generic((a), float: powf, double: pow, default: c_ipow)((a), (b))\n";
 
+void emit_c_prelude(StrBuf *sb) { sb_puts(sb, prelude); }
+
 void emit_c(StrBuf *sb, const Program *p, const CSched *sched) {
-  sb_puts(sb, prelude);
+  emit_c_prelude(sb);
+  emit_c_kernels(sb, p, sched);
+}
+
+void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched) {
   for (int i = 0; i < p->nkernels; i++) {
     Arena a = {0};
     const Kernel *k = &p->kernels[i];
