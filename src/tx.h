@@ -206,6 +206,7 @@ struct TxFunc {
   const char *name;
   SrcLoc loc;
   bool jit;          /* decorated with @triton.jit (or any decorator) */
+  bool called;       /* another def of the module calls it: a helper */
   TxParam *params;
   int nparams;
   TxNode **body;

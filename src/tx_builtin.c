@@ -465,7 +465,9 @@ static TxTensor *broadcast_to(TxExec *ex, SrcLoc loc, TxTensor *t, int nd,
               "existing size (%lld) at non-singleton dimension %d: %s, %s",
               (long long)shape[d], (long long)t->shape[d], d, s1, s2);
   tx_check_block_shape(ex, loc, nd, shape);
-  return tx_view(ex, t, nd, shape, t->stride);
+  int64_t st[TX_MAX_DIMS];
+  for (int d = 0; d < nd; d++) st[d] = t->shape[d] == 1 ? 0 : t->stride[d];
+  return tx_view(ex, t, nd, shape, st);
 }
 
 static TxVal bi_broadcast_to(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
@@ -650,6 +652,18 @@ static TxVal bi_len(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
 
 static TxVal bi_pyconv(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
   TxVal v = A(0);
+  if (v.kind == TV_STR && !strcmp(b->name, "float")) {
+    /* float("inf"), float("-inf"), float("nan"): Inductor writes these */
+    const char *s = v.s + (v.s[0] == '-' || v.s[0] == '+');
+    double x = !strcmp(s, "inf") || !strcmp(s, "infinity") ? INFINITY : !strcmp(s, "nan") ? NAN : 0;
+    if (x == 0) {
+      char *end;
+      x = strtod(v.s, &end);
+      if (!*v.s || *end) tx_fail(ex, loc, "could not convert string to float: '%s'", v.s);
+      return (TxVal){.kind = TV_FLOAT, .f = x};
+    }
+    return (TxVal){.kind = TV_FLOAT, .f = v.s[0] == '-' ? -x : x};
+  }
   if (!tx_is_pyscalar(v))
     tx_fail(ex, loc, "%s() of a %s is not supported in a kernel (only of Python numbers)",
             b->name, tx_val_kind_name(v));

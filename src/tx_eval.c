@@ -572,9 +572,18 @@ static TxFunc *pick_kernel(TxModule *m, const char *name, CoilErr **err) {
     sb_free(&sb);
     return NULL;
   }
-  if (m->nfuncs == 1) return m->funcs[0];
-  for (int i = 0; i < m->nfuncs; i++)
+  /* Helpers (defs another def calls) are not kernels; among the rest the
+   * first @triton.jit one, or the only one. */
+  TxFunc *only = NULL;
+  int roots = 0;
+  for (int i = 0; i < m->nfuncs; i++) {
+    if (m->funcs[i]->called) continue;
     if (m->funcs[i]->jit) return m->funcs[i];
+    only = m->funcs[i];
+    roots++;
+  }
+  if (roots == 1) return only;
+  if (m->nfuncs == 1) return m->funcs[0];
   if (m->nfuncs == 0) *err = coil_error("%s defines no kernel", m->file);
   else *err = coil_error("%s defines %d functions and none is @triton.jit; name the kernel",
                          m->file, m->nfuncs);

@@ -21,6 +21,9 @@ typedef struct Lexer {
   int indents[128];
   int nindent;
   int depth; /* bracket nesting */
+  const char *open[64]; /* the open brackets, for "never closed" */
+  int open_line[64];
+  const char *open_ls[64];
 } Lexer;
 
 static SrcLoc lex_loc(Lexer *L, const char *p) {
@@ -276,7 +279,13 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
       size_t n = strlen(ops[i]);
       if (!strncmp(p, ops[i], n)) {
-        if (strchr("([{", *p) && n == 1) L.depth++;
+        if (strchr("([{", *p) && n == 1) {
+          if (L.depth == 64) return coil_error_at(lex_loc(&L, p), "brackets nested too deeply");
+          L.open[L.depth] = p;
+          L.open_line[L.depth] = L.line;
+          L.open_ls[L.depth] = L.line_start;
+          L.depth++;
+        }
         if (strchr(")]}", *p) && n == 1) {
           if (L.depth == 0)
             return coil_error_at(lex_loc(&L, p), "unmatched '%c'", *p);
@@ -292,8 +301,12 @@ CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
       return coil_error_at(lex_loc(&L, p), "invalid character '%c' in source",
                            *p);
   }
-  if (L.depth)
-    return coil_error_at(lex_loc(&L, L.p), "unexpected end of file inside brackets");
+  if (L.depth) {
+    const char *o = L.open[L.depth - 1];
+    L.line = L.open_line[L.depth - 1];
+    L.line_start = L.open_ls[L.depth - 1];
+    return coil_error_at(lex_loc(&L, o), "'%c' was never closed", *o);
+  }
   if (L.n && L.toks[L.n - 1].kind != TXT_NEWLINE &&
       L.toks[L.n - 1].kind != TXT_DEDENT)
     push(&L, TXT_NEWLINE, L.p, 0);

@@ -688,6 +688,7 @@ static void resolve_expr(Parser *P, TxNode *n) {
       v = (TxVal){.kind = TV_MODULE, .s = path};
     } else if (tx_module_find(P->m, n->name)) {
       v = (TxVal){.kind = TV_FUNC, .def = tx_module_find(P->m, n->name)};
+      v.def->called = true;
     } else if (!tx_ns_lookup(NS_PY, n->name, &v)) {
       nerr(P, n, "name '%s' is not defined", n->name);
     }

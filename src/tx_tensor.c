@@ -115,7 +115,7 @@ TxTensor *tx_tensor_new(TxExec *ex, DType dt, int ndim, const int64_t *shape) {
   int64_t n = 1;
   for (int d = ndim - 1; d >= 0; d--) {
     t->shape[d] = shape[d];
-    t->stride[d] = n;
+    t->stride[d] = shape[d] == 1 ? 0 : n; /* a size-1 dim may be broadcast */
     n *= shape[d];
   }
   t->numel = n;

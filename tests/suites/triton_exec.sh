@@ -1,0 +1,78 @@
+#!/bin/sh
+# The Triton executor (issue 6): unit tests, the command line, the seed's
+# kernels at full size, and agreement with Triton's own interpreter.
+#
+# The command is `coil triton-run` once main.c dispatches it, else the
+# test driver build/test/tx_cli (`tx_cli triton-run ...` calls tx_main).
+BUILD=${BUILD:-build}
+T=tests/triton
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -n "$COIL" ] && "$COIL" triton-run --help 2>/dev/null | grep -q "usage: coil triton-run"; then
+  TX="$COIL"
+else
+  TX="$BUILD/test/tx_cli"
+fi
+
+# Unit tests: broadcasting, shapes, reductions, promotion, masks, errors.
+"$BUILD/test/tx_test" || [ $? -eq 1 ] || echo "FAIL tx_test: crashed"
+
+# The seed's buggy kernel, as published, from the command line at full
+# size: Triton's broadcast error at its tl.store, as file:line:col.  Its
+# loads run before the store, so the arguments have the seed's sizes.
+seed_args="in_ptr0=zeros:f32[2,64,4096,128] in_ptr1=zeros:bf16[2,4096,64,128]
+  in_ptr2=zeros:f32[2,4096,64] out_ptr1=zeros:f32[128] x0_numel=128 r3_numel=2
+  r2_numel=4096 r1_numel=64 X0BLOCK=16 X0BLOCK_SUB=16 R3BLOCK_SUB=2 R2BLOCK_SUB=16
+  R1BLOCK_SUB=16"
+# shellcheck disable=SC2086
+"$TX" triton-run $T/seed_buggy.py --grid 8 $seed_args >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] &&
+   grep -q "^$T/seed_buggy.py:46:17: error: Cannot make_shape_compatible: incompatible dimensions at index 3: 16 and 512" "$tmp/err" &&
+   grep -q "tl.store(out_ptr1" "$tmp/err"; then
+  echo "ok cli_seed_buggy_store_error"
+else
+  echo "FAIL cli_seed_buggy_store_error: status $rc: $(head -3 "$tmp/err")"
+fi
+
+# The fixed kernel from the command line (all zeros in, zeros out), saved.
+# shellcheck disable=SC2086
+if "$TX" triton-run $T/seed_fixed.py --grid 8 $seed_args --save "$tmp/save" 2>"$tmp/err" &&
+   [ -s "$tmp/save/out_ptr1.npy" ] && [ -s "$tmp/save/in_ptr1.npy" ]; then
+  echo "ok cli_seed_fixed_runs_and_saves"
+else
+  echo "FAIL cli_seed_fixed_runs_and_saves: $(head -3 "$tmp/err")"
+fi
+
+# Command-line errors are the user's: status 2 and a message.
+"$TX" triton-run $T/seed_fixed.py --grid 8 in_ptr0=@"$tmp/missing.npy" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "missing.npy" "$tmp/err"; then
+  echo "ok cli_missing_input_file"
+else
+  echo "FAIL cli_missing_input_file: status $rc: $(head -2 "$tmp/err")"
+fi
+"$TX" triton-run $T/seed_fixed.py --grid 8 x0_numel=128 >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "missing argument for parameter 'in_ptr0'" "$tmp/err"; then
+  echo "ok cli_missing_argument"
+else
+  echo "FAIL cli_missing_argument: status $rc: $(head -2 "$tmp/err")"
+fi
+
+# The full seed size (67M elements) in process: fixed kernel against a
+# float64 reference with dividing blocks and with tails, the buggy kernel's
+# error and its wrong partial sums with a broadcasting store, and a timing
+# against a plain C loop.
+"$BUILD/test/tx_seed" $T || [ $? -eq 1 ] || echo "FAIL tx_seed: crashed"
+
+# Agreement with real Triton (its interpreter, on small shapes).  The
+# script prints FAIL itself when numpy, torch or triton are missing.
+if command -v python3 >/dev/null 2>&1; then
+  python3 $T/compare_triton.py "$TX" triton-run 2>"$tmp/err" || [ $? -eq 1 ] ||
+    echo "FAIL compare_triton: crashed: $(tail -3 "$tmp/err")"
+else
+  echo "FAIL compare_triton: python3 not found"
+fi
+exit 0
