@@ -19,28 +19,11 @@ python3 -c 'import torch, numpy' 2>/dev/null || have_torch=0
 
 # --- compare.py self-test (needs torch, not coil)
 if [ $have_torch -eq 1 ]; then
-  for case in "seed.py seed_small" "promotion.py int_reductions" "pointwise.py comparisons" \
-              "promotion.py bf16_scalars" "reductions.py sum_forms"; do
-    set -- $case
-    f=tests/run/$1 fn=$2
-    d="$tmp/self_$fn"
-    if ! python3 tests/torch/torch_save.py "$f" "$d" --fn "$fn" >"$d.log" 2>&1; then
-      echo "FAIL compare_self_$fn: torch_save: $(tail -n 1 "$d.log")"
-      continue
-    fi
-    python3 tests/torch/compare.py "$f" "$d" --fn "$fn" >"$d.log" 2>&1
-    rc=$?
-    [ $rc -eq 0 ] && echo "ok compare_self_${fn}_accepts_torch" ||
-      echo "FAIL compare_self_${fn}_accepts_torch: status $rc: $(cat "$d.log")"
-    for kind in value shape dtype; do
-      dc="$d.$kind"
-      python3 tests/torch/torch_save.py "$f" "$dc" --fn "$fn" --corrupt $kind >/dev/null 2>&1
-      python3 tests/torch/compare.py "$f" "$dc" --fn "$fn" >"$dc.log" 2>&1
-      rc=$?
-      [ $rc -eq 1 ] && echo "ok compare_self_${fn}_rejects_$kind" ||
-        echo "FAIL compare_self_${fn}_rejects_$kind: status $rc (want 1): $(cat "$dc.log")"
-    done
-  done
+  mkdir "$tmp/self"
+  python3 tests/torch/selftest.py "$tmp/self" tests/run/seed.py:seed_small \
+    tests/run/promotion.py:int_reductions tests/run/pointwise.py:comparisons \
+    tests/run/promotion.py:bf16_scalars tests/run/reductions.py:sum_forms ||
+    echo "FAIL compare_self: selftest.py exited $?"
 fi
 
 # --- the run tests
@@ -75,9 +58,56 @@ while read -r f fn d; do
   elif [ $have_torch -eq 0 ]; then
     echo "ok $name # torch not installed: coil run only"
   else
-    echo "$f $d $fn" >>"$tmp/list"
+    echo "$f $d --fn $fn" >>"$tmp/list"
   fi
 done <"$tmp/work"
+# --- the same functions through coil run's options: --arg (other shapes and
+# dtypes than annotated), --seed, and --inputs with files PyTorch wrote
+# (values coil's own generator never makes: negative ints, random bools).
+# NAME|FILE|OPTIONS; an "inputs_" case first saves torch's inputs in IN.
+cat >"$tmp/cli" <<'EOF_CASES'
+arg_seed_shape|tests/run/seed.py|--fn seed_small --arg 'grad_out_base=f32[2, 6, 3, 16]' --arg 'q=bf16[2, 3, 6, 16]' --arg 'q_square_sum=f32[2, 3, 6] uniform(1, 2)'
+arg_sum_f64|tests/run/reductions.py|--fn sum_forms --arg 'x=f64[4, 6, 9]'
+arg_softmax|examples/softmax.py|--arg 'x=f32[3, 17]'
+arg_activations_bf16|examples/activations.py|--arg 'x=bf16[5, 33]'
+arg_broadcast|tests/run/pointwise.py|--fn binary_broadcast --arg 'a=f32[2, 1, 9]' --arg 'b=f32[4, 1]' --arg 'c=f32[9]'
+arg_shape_arithmetic|tests/run/views.py|--fn shape_arithmetic --arg 'x=f32[4, 3, 9]'
+seed_7|tests/run/reductions.py|--fn var_std_forms --seed 7
+inputs_bool|tests/run/pointwise.py|--fn bool_inputs
+inputs_ints|tests/run/promotion.py|--fn int_tensor_ops
+inputs_i64|tests/run/promotion.py|--fn i64_ops
+inputs_casts|tests/run/casts.py|--fn cast_from_ints
+inputs_half|tests/run/promotion.py|--fn half_types
+inputs_seed|tests/run/seed.py|--fn seed_odd
+inputs_masked_mean|examples/masked_mean.py|
+EOF_CASES
+: >"$tmp/tsave"
+while IFS='|' read -r name f opts; do
+  case $name in inputs_*) echo "$f $tmp/cli_$name.in $opts" >>"$tmp/tsave";; esac
+done <"$tmp/cli"
+if [ -s "$tmp/tsave" ] && [ $have_torch -eq 1 ]; then
+  python3 tests/torch/torch_save.py --batch "$tmp/tsave" >"$tmp/tsave.log" 2>&1 ||
+    echo "FAIL torch_save_inputs: $(grep -m 1 error "$tmp/tsave.log")"
+fi
+while IFS='|' read -r name f opts; do
+  d="$tmp/cli_$name"
+  in=
+  case $name in inputs_*)
+    [ $have_torch -eq 1 ] || { echo "ok $name # torch not installed: skipped"; continue; }
+    in="--inputs $d.in";;
+  esac
+  eval "\"\$COIL\" run \"\$f\" $opts $in --save \"\$d\"" >"$d.log" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    why=$(grep -m 1 -i 'error' "$d.log" || tail -n 1 "$d.log")
+    echo "FAIL $name: coil run $opts exited $rc: $(echo "$why" | cut -c1-300)"
+  elif [ $have_torch -eq 0 ]; then
+    echo "ok $name # torch not installed: coil run only"
+  else
+    echo "$f $d $opts $in --name $name" >>"$tmp/list"
+  fi
+done <"$tmp/cli"
+
 if [ -s "$tmp/list" ]; then
   python3 tests/torch/compare.py --batch "$tmp/list"
 fi

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Check what `coil run --save DIR` saved against PyTorch eager on the CPU.
 
-    python3 tests/torch/compare.py FILE.py DIR [--fn NAME] [--equal-nan]
+    python3 tests/torch/compare.py FILE.py DIR [--fn NAME] [--arg NAME=SPEC]...
+                                   [--inputs IN] [--equal-nan]
     python3 tests/torch/compare.py --batch LIST
 
 FILE.py is imported as a module and its function picked as coil picks it:
 --fn NAME, or else the only function whose parameters all carry string
 annotations.  Each parameter is loaded from DIR/<param>.npy and converted to
-its annotated dtype (bf16 parameters come as f32 arrays that must hold bf16
+its annotated dtype (or the dtype and shape of --arg NAME=DTYPE[d0,...], as
+given to coil run); with --inputs IN, from IN/<param>.npy instead (the
+files given to coil run --inputs IN, so inputs coil read wrongly and saved
+wrongly cannot hide) (bf16 parameters come as f32 arrays that must hold bf16
 values exactly), the function runs in PyTorch, and each output K is compared
 with DIR/outK.npy: same number of outputs, same shape, same dtype (a bf16
 output is saved as f32 and must hold bf16 values; it is compared in bf16),
@@ -18,15 +22,16 @@ length) for outputs that are long reductions, whose sum order may differ.
 Prints one line (the verdict) and exits 0 on a pass, 1 on a mismatch, 2 on an
 error (a missing file, a function that is not valid PyTorch...).
 
---batch LIST reads lines "FILE DIR [FN]" and prints "ok NAME" or
-"FAIL NAME: why" for each (NAME is FILE's stem, with :FN when given), so a
-suite pays for importing torch once.
+--batch LIST reads lines "FILE DIR [option]... [--name TEST]" and prints "ok TEST" or "FAIL TEST: why" for each (TEST defaults to
+FILE's stem, with :NAME when --fn is given), so a suite pays for importing
+torch once.
 """
 import argparse
 import importlib.util
 import math
 import os
 import re
+import shlex
 import sys
 
 import numpy as np
@@ -80,6 +85,17 @@ def annotated_params(fn):
     if not names or not all(isinstance(ann.get(n), str) for n in names):
         return None
     return [(n, ann[n]) for n in names]
+
+
+def apply_overrides(params, overrides, path):
+    """--arg NAME=SPEC replaces NAME's annotation, as coil run does."""
+    names = [n for n, _ in params]
+    for o in overrides or []:
+        name, eq, spec = o.partition("=")
+        if not eq or name not in names:
+            raise ValueError(f"{path}: --arg {o}: no parameter {name!r} ({', '.join(names)})")
+        params = [(n, spec if n == name else a) for n, a in params]
+    return params
 
 
 def pick_function(mod, path, fn_name):
@@ -153,12 +169,13 @@ def compare_output(k, want, got_np, reduction_len, equal_nan):
                        + "; ".join(lines[:4]))
 
 
-def compare(path, d, fn_name=None, equal_nan=False):
+def compare(path, d, fn_name=None, equal_nan=False, overrides=None, inputs_dir=None):
     """Returns a short description of what passed; raises Mismatch or another
     exception on failure."""
     mod = load_module(path)
     fn, params = pick_function(mod, path, fn_name)
-    inputs = [load_input(d, n, a, path) for n, a in params]
+    params = apply_overrides(params, overrides, path)
+    inputs = [load_input(inputs_dir or d, n, a, path) for n, a in params]
     with torch.no_grad():
         out = fn(*inputs)
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -180,20 +197,37 @@ def compare(path, d, fn_name=None, equal_nan=False):
     return f"{fn.__name__}: {len(outs)} output(s) match torch ({desc})"
 
 
+def arg_parser():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file", nargs="?")
+    ap.add_argument("dir", nargs="?")
+    ap.add_argument("--fn")
+    ap.add_argument("--arg", action="append", default=[])
+    ap.add_argument("--inputs")
+    ap.add_argument("--seed", help="ignored: the inputs are read from the files")
+    ap.add_argument("--equal-nan", action="store_true")
+    ap.add_argument("--batch")
+    ap.add_argument("--name")
+    return ap
+
+
 def run_batch(list_file):
     failed = 0
+    ap = arg_parser()
     with open(list_file) as f:
         for line in f:
-            parts = line.split()
-            if not parts:
+            if not line.strip():
                 continue
-            path, d = parts[0], parts[1]
-            fn_name = parts[2] if len(parts) > 2 else None
-            name = os.path.splitext(os.path.basename(path))[0]
-            if fn_name:
-                name += ":" + fn_name
             try:
-                compare(path, d, fn_name)
+                a = ap.parse_args(shlex.split(line))
+            except SystemExit:
+                failed += 1
+                print(f"FAIL {line.strip()}: compare.py cannot read these arguments")
+                continue
+            name = a.name or os.path.splitext(os.path.basename(a.file))[0] + \
+                (":" + a.fn if a.fn else "")
+            try:
+                compare(a.file, a.dir, a.fn, a.equal_nan, a.arg, a.inputs)
                 print(f"ok {name}", flush=True)
             except Exception as e:
                 failed += 1
@@ -204,19 +238,15 @@ def run_batch(list_file):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file", nargs="?")
-    ap.add_argument("dir", nargs="?")
-    ap.add_argument("--fn")
-    ap.add_argument("--equal-nan", action="store_true")
-    ap.add_argument("--batch")
+    ap = arg_parser()
     args = ap.parse_args()
     if args.batch:
         return run_batch(args.batch)
     if not args.file or not args.dir:
         ap.error("FILE and DIR are required")
     try:
-        print("pass:", compare(args.file, args.dir, args.fn, args.equal_nan))
+        print("pass:", compare(args.file, args.dir, args.fn, args.equal_nan, args.arg,
+                                       args.inputs))
         return 0
     except Mismatch as e:
         print(f"mismatch: {args.file}: {e}")
