@@ -617,7 +617,24 @@ CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t);
 void tensors_free(Tensors *t);
 /* Compile, run, check, print.  *status: 0 all outputs pass, 1 a mismatch. */
 CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status);
+typedef struct CheckStats {
+  int64_t bad, first; /* mismatches, first mismatching flat index (-1) */
+  double max_abs, max_rel; /* against float64 */
+} CheckStats;
+
+/* Compare an output with the references (assert_close semantics). */
+int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV *ref64, double rtol, double atol,
+                     bool equal_nan, bool lenient, CheckStats *st);
+/* The longest reduction an output depends on (scales atol by its sqrt). */
+int64_t reduction_length(const GNode *n, int64_t *memo);
+double run_load_value(DType t, const void *base, int64_t i);
 /* Default tolerances for an output dtype (documented in `coil run --help`). */
 void default_tolerance(DType t, double *rtol, double *atol);
+
+/* ----------------------------------------------------------------- fuzz.c */
+
+/* coil fuzz: random functions in the subset, compiled and checked against
+ * the reference; a mismatch or crash is minimised and written to --out. */
+int fuzz_main(int argc, char **argv);
 
 #endif

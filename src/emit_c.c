@@ -104,8 +104,11 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
   }
   const char *round = v->dtype == DT_BF16 ? "c_rbf16" : v->dtype == DT_F16 ? "c_rf16" : NULL;
   bool wrap_int = v->dtype == DT_I32 && op_info[v->op].kind != OK_COMPARE;
+  /* bool arithmetic saturates: True + True is True */
+  bool wrap_bool = v->dtype == DT_BOOL && op_info[v->op].kind != OK_COMPARE;
   if (round) sb_printf(sb, "%s(", round);
   if (wrap_int) sb_puts(sb, "(int32_t)(");
+  if (wrap_bool) sb_puts(sb, "(0 != ");
   for (const char *t = op_info[v->op].c; *t; t++) {
     if (*t == '%' && t[1] >= '0' && t[1] <= '2') {
       int j = t[1] - '0';
@@ -116,6 +119,7 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
       sb_putc(sb, *t);
     }
   }
+  if (wrap_bool) sb_puts(sb, ")");
   if (wrap_int) sb_puts(sb, ")");
   if (round) sb_puts(sb, ")");
 }

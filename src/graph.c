@@ -1259,7 +1259,7 @@ static CoilErr *select_func(Module *m, const char *fn_name, const ArgOverride *a
 }
 
 CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride *args, int nargs, Graph *g) {
-  Func *f;
+  Func *f = NULL;
   CoilErr *e = select_func(m, fn_name, args, nargs, &f);
   if (e) return e;
   for (int k = 0; k < nargs; k++) {

@@ -15,6 +15,8 @@ static const char USAGE[] =
     "  dump -d STAGES FILE.py\n"
     "                     print the IR after each stage in STAGES (comma-separated, or all):\n"
     "                     parse, graph, fuse, kernel, simplify, schedule, c\n"
+    "  fuzz [--seed S] [--count N] [--out DIR]\n"
+    "                     compile random functions and check each against the reference\n"
     "  triton-run KERNEL.py --grid G ...\n"
     "                     run a Triton kernel on the CPU with coil's executor\n"
     "\n"
@@ -171,6 +173,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   int rest = argc - 2;
   char **rargv = argv + 2;
+  if (!strcmp(cmd, "fuzz")) return fuzz_main(argc - 1, argv + 1);
   Cli c = {0};
   if (!strcmp(cmd, "run")) {
     if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }

@@ -1,0 +1,618 @@
+/* Differential fuzzing of the compiler.
+ *
+ * Each case is a random function in coil's subset (ranks up to 5, sizes
+ * including 1 and odd primes, random views, casts, pointwise chains,
+ * reductions over random dim subsets with keepdim, several outputs, and
+ * normalisations that need several kernels).  It is compiled, run, and
+ * compared with the eager reference (leniently: a result at least as close
+ * to float64 as eager's is fine).  Cases are compiled in batches into one
+ * library, so cc runs once per batch; each case then runs in a child
+ * process, so a crash is caught and reported like a mismatch.  A failing
+ * case is minimised (statements dropped while it still fails) and written
+ * as a reproducer.  The generator tracks shapes and dtypes so every case is
+ * valid; coil rejecting one is a failure too. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coil.h"
+
+typedef struct Rng {
+  uint64_t s;
+} Rng;
+
+static uint64_t rnext(Rng *r) {
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+static int rint_(Rng *r, int n) { return (int)(rnext(r) % (uint64_t)n); }
+static bool rchance(Rng *r, int pct) { return rint_(r, 100) < pct; }
+
+typedef struct Var {
+  char name[16];
+  DType dt;
+  int ndim;
+  int64_t shape[5];
+} Var;
+
+#define MAX_VARS 32
+#define MAX_STMTS 24
+
+typedef struct Case {
+  char fn[32];
+  Var vars[MAX_VARS];
+  int nvars, ninputs;
+  char *stmts[MAX_STMTS]; /* "t3 = ..." */
+  int stmt_var[MAX_STMTS];
+  int nstmts;
+  int outs[3];
+  int nouts;
+} Case;
+
+static const char *torch_dt[DT_COUNT] = {"torch.bool", "torch.int32", "torch.int64", "torch.float16",
+                                          "torch.bfloat16", "torch.float32", "torch.float64"};
+
+static int64_t numel(const Var *v) { return shape_numel(v->ndim, v->shape); }
+
+static const int64_t SIZES[] = {1, 2, 3, 5, 7, 11, 13, 4, 8, 16};
+
+static DType rand_dtype(Rng *r) {
+  static const DType w[] = {DT_F32, DT_F32, DT_F32, DT_BF16, DT_BF16, DT_F16, DT_F64, DT_I32, DT_I64, DT_BOOL};
+  return w[rint_(r, 10)];
+}
+
+static Var *new_var(Case *c, DType dt, int ndim, const int64_t *shape) {
+  Var *v = &c->vars[c->nvars];
+  snprintf(v->name, sizeof v->name, c->nvars < c->ninputs ? "in%d" : "t%d", c->nvars);
+  v->dt = dt;
+  v->ndim = ndim;
+  memcpy(v->shape, shape, sizeof(int64_t) * (size_t)ndim);
+  c->nvars++;
+  return v;
+}
+
+static void add_stmt(Case *c, int var, char *text) {
+  c->stmt_var[c->nstmts] = var;
+  c->stmts[c->nstmts++] = text;
+}
+
+/* Python's result dtype for a op b (b a tensor or, if NULL, a Python
+ * float scalar), mirroring the cases the generator uses. */
+static DType bin_dtype(const Var *a, const Var *b, bool true_div) {
+  DType t;
+  if (!b) t = dtype_is_float(a->dt) ? a->dt : DT_F32;
+  else if (b->ndim == 0 && a->ndim > 0 && dtype_is_float(a->dt) == dtype_is_float(b->dt) && a->dt != DT_BOOL && b->dt != DT_BOOL) t = a->dt;
+  else if (a->ndim == 0 && b->ndim > 0 && dtype_is_float(a->dt) == dtype_is_float(b->dt) && a->dt != DT_BOOL && b->dt != DT_BOOL) t = b->dt;
+  else t = dtype_promote(a->dt, b->dt);
+  if (true_div && !dtype_is_float(t)) t = DT_F32;
+  return t;
+}
+
+/* A var whose shape broadcasts onto a's (a suffix, with some dims 1). */
+static int pick_broadcastable(Rng *r, Case *c, const Var *a) {
+  int cand[MAX_VARS], n = 0;
+  for (int i = 0; i < c->nvars; i++) {
+    const Var *b = &c->vars[i];
+    if (b->ndim > a->ndim) continue;
+    bool ok = true;
+    for (int d = 0; d < b->ndim; d++) {
+      int64_t sb = b->shape[d], sa = a->shape[d + a->ndim - b->ndim];
+      ok &= sb == sa || sb == 1;
+    }
+    if (ok) cand[n++] = i;
+  }
+  return n ? cand[rint_(r, n)] : -1;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char *s = NULL;
+  if (vasprintf(&s, f, ap) < 0) s = NULL;
+  va_end(ap);
+  return s;
+}
+
+static void shape_text(char *buf, size_t n, int ndim, const int64_t *shape) {
+  size_t o = 0;
+  for (int d = 0; d < ndim; d++) o += (size_t)snprintf(buf + o, n - o, "%s%lld", d ? ", " : "", (long long)shape[d]);
+  if (!ndim) buf[0] = 0;
+}
+
+/* One random statement; false if the chosen op does not apply. */
+static bool gen_stmt(Rng *r, Case *c) {
+  if (c->nvars >= MAX_VARS || c->nstmts >= MAX_STMTS) return false;
+  int ai = c->nvars - 1 - (rchance(r, 60) ? 0 : rint_(r, c->nvars));
+  const Var *a = &c->vars[ai];
+  int id = c->nvars;
+  char name[16];
+  snprintf(name, sizeof name, "t%d", id);
+  bool fl = dtype_is_float(a->dt);
+  int64_t shape[5];
+  memcpy(shape, a->shape, sizeof shape);
+  switch (rint_(r, 11)) {
+  case 0: case 1: { /* binary pointwise */
+    static const char *ops[] = {"+", "-", "*", "/"};
+    int bi = pick_broadcastable(r, c, a);
+    const char *op = ops[rint_(r, 4)];
+    bool scalar = bi < 0 || rchance(r, 25);
+    const Var *b = scalar ? NULL : &c->vars[bi];
+    if (!strcmp(op, "-") && (a->dt == DT_BOOL || (b && b->dt == DT_BOOL))) op = "*";
+    if (!strcmp(op, "-") && scalar && a->dt == DT_BOOL) op = "*";
+    DType dt = bin_dtype(a, b, op[0] == '/');
+    if (scalar && !dtype_is_float(a->dt) && op[0] != '/') {
+      dt = a->dt == DT_BOOL ? DT_I64 : a->dt;
+      add_stmt(c, id, fmt("%s = %s %s %d", name, a->name, op, 1 + rint_(r, 3)));
+    } else if (scalar) {
+      add_stmt(c, id, fmt("%s = %s %s %.3g", name, a->name, op, 0.5 + rint_(r, 7) * 0.25));
+    } else {
+      if (op[0] == '/') add_stmt(c, id, fmt("%s = %s / (%s.abs() + 1)", name, a->name, b->name));
+      else add_stmt(c, id, fmt("%s = %s %s %s", name, a->name, op, b->name));
+      if (op[0] == '/') dt = bin_dtype(a, b, true);
+      if (b->dt == DT_BOOL && op[0] == '/') dt = bin_dtype(a, &(Var){.dt = DT_I64, .ndim = b->ndim}, true);
+    }
+    if (a->dt == DT_BOOL && b && b->dt == DT_BOOL && op[0] != '/') dt = DT_BOOL;
+    if (a->dt == DT_BOOL && b && b->dt == DT_BOOL && op[0] == '+') dt = DT_BOOL;
+    new_var(c, dt, a->ndim, shape);
+    return true;
+  }
+  case 2: { /* unary math */
+    if (a->dt == DT_BOOL) return false;
+    static const char *fl_ops[] = {"(%s.abs() + 1).log()", "(%s.abs() + 0.5).sqrt()", "%s.sigmoid()", "%s.tanh()",
+                                   "(%s.abs() + 1).rsqrt()", "%s.relu()", "%s.clamp(-1, 1)", "(-%s).exp()"};
+    static const char *int_ops[] = {"%s.abs()", "-%s", "%s.square()", "%s.clamp_min(0)", "%s.clamp(-3, 3)"};
+    int k = fl ? rint_(r, 8) : rint_(r, 5);
+    const char *tmpl = fl ? fl_ops[k] : int_ops[k];
+    char *e = fmt(tmpl, a->name);
+    if (fl && k == 7) { free(e); e = fmt("%s.clamp(-8, 8).exp()", a->name); }
+    add_stmt(c, id, fmt("%s = %s", name, e));
+    free(e);
+    new_var(c, a->dt, a->ndim, shape);
+    return true;
+  }
+  case 3: { /* cast */
+    DType to = rand_dtype(r);
+    add_stmt(c, id, fmt("%s = %s.to(%s)", name, a->name, torch_dt[to]));
+    new_var(c, to, a->ndim, shape);
+    return true;
+  }
+  case 4: { /* permute / transpose */
+    if (a->ndim < 2) return false;
+    int perm[5];
+    for (int i = 0; i < a->ndim; i++) perm[i] = i;
+    for (int i = a->ndim - 1; i > 0; i--) {
+      int j = rint_(r, i + 1), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    char p[64] = "";
+    size_t o = 0;
+    for (int i = 0; i < a->ndim; i++) {
+      o += (size_t)snprintf(p + o, sizeof p - o, "%s%d", i ? ", " : "", perm[i]);
+      shape[i] = a->shape[perm[i]];
+    }
+    if (rchance(r, 30)) {
+      int i = rint_(r, a->ndim), j = rint_(r, a->ndim);
+      memcpy(shape, a->shape, sizeof shape);
+      shape[i] = a->shape[j];
+      shape[j] = a->shape[i];
+      add_stmt(c, id, fmt("%s = %s.transpose(%d, %d)", name, a->name, i, j - a->ndim));
+    } else {
+      add_stmt(c, id, fmt("%s = %s.permute(%s)", name, a->name, p));
+    }
+    new_var(c, a->dt, a->ndim, shape);
+    return true;
+  }
+  case 5: { /* unsqueeze + expand, or squeeze */
+    if (a->ndim < 5 && rchance(r, 60)) {
+      int d = rint_(r, a->ndim + 1);
+      int64_t e = SIZES[1 + rint_(r, 5)];
+      int64_t ns[5];
+      for (int i = 0, j = 0; i <= a->ndim; i++) ns[i] = i == d ? e : a->shape[j++];
+      char st[64];
+      shape_text(st, sizeof st, a->ndim + 1, ns);
+      if (numel(a) * e > 20000) return false;
+      add_stmt(c, id, fmt("%s = %s.unsqueeze(%d).expand(%s)", name, a->name, d, st));
+      new_var(c, a->dt, a->ndim + 1, ns);
+      return true;
+    }
+    int n = 0;
+    for (int i = 0; i < a->ndim; i++)
+      if (a->shape[i] != 1) shape[n++] = a->shape[i];
+    if (n == a->ndim) return false;
+    add_stmt(c, id, fmt("%s = %s.squeeze()", name, a->name));
+    new_var(c, a->dt, n, shape);
+    return true;
+  }
+  case 6: { /* reshape: merge two adjacent dims, or split one */
+    if (a->ndim >= 2 && rchance(r, 50)) {
+      int d = rint_(r, a->ndim - 1);
+      int64_t ns[5];
+      int n = 0;
+      for (int i = 0; i < a->ndim; i++) {
+        if (i == d + 1) ns[n - 1] *= a->shape[i];
+        else ns[n++] = a->shape[i];
+      }
+      char st[64];
+      shape_text(st, sizeof st, n, ns);
+      add_stmt(c, id, fmt("%s = %s.reshape(%s%s)", name, a->name, st, n == 1 ? "," : ""));
+      new_var(c, a->dt, n, ns);
+      return true;
+    }
+    if (a->ndim >= 5) return false;
+    for (int d = 0; d < a->ndim; d++) {
+      int64_t s = a->shape[d];
+      for (int64_t f = 2; f < s; f++)
+        if (s % f == 0) {
+          int64_t ns[5];
+          int n = 0;
+          for (int i = 0; i < a->ndim; i++) {
+            if (i == d) { ns[n++] = f; ns[n++] = s / f; }
+            else ns[n++] = a->shape[i];
+          }
+          char st[64];
+          shape_text(st, sizeof st, n, ns);
+          add_stmt(c, id, fmt("%s = %s.view(%s)", name, a->name, st));
+          new_var(c, a->dt, n, ns);
+          return true;
+        }
+    }
+    return false;
+  }
+  case 7: case 8: { /* reduction */
+    if (a->ndim == 0) return false;
+    static const char *ops[] = {"sum", "mean", "amax", "amin", "prod", "var", "std"};
+    int k = rint_(r, 7);
+    if (!fl && (k == 1 || k >= 5)) k = 0;
+    uint32_t mask = 0;
+    if (k == 4) mask = 1u << rint_(r, a->ndim);
+    else while (!mask) mask = (uint32_t)rint_(r, 1 << a->ndim);
+    bool keep = rchance(r, 40);
+    char dims[64] = "";
+    size_t o = 0;
+    int nd = 0, count = 0;
+    int64_t ns[5];
+    for (int d = 0; d < a->ndim; d++) {
+      if (mask >> d & 1) {
+        o += (size_t)snprintf(dims + o, sizeof dims - o, "%s%d", count++ ? ", " : "", rchance(r, 30) ? d - a->ndim : d);
+        if (keep) ns[nd++] = 1;
+      } else {
+        ns[nd++] = a->shape[d];
+      }
+    }
+    if ((ops[k][0] == 'a') && numel(a) == 0) return false;
+    const char *src = a->name;
+    char *expr;
+    if (k == 4) expr = fmt("%s.tanh().prod(%s, keepdim=%s)", src, dims, keep ? "True" : "False");
+    else if ((k == 0 || k == 2 || k == 3) && rchance(r, 20))
+      expr = fmt("torch.%s(%s, dim=(%s,), keepdim=%s)", ops[k], src, dims, keep ? "True" : "False");
+    else if (k == 0 || k == 2 || k == 3)
+      expr = fmt("%s.%s(dim=(%s,), keepdim=%s)", src, ops[k], dims, keep ? "True" : "False");
+    else if (k >= 5) expr = fmt("%s.%s(dim=(%s,), correction=%d, keepdim=%s)", src, ops[k], dims, rint_(r, 2), keep ? "True" : "False");
+    else expr = fmt("%s.mean(dim=(%s,), keepdim=%s)", src, dims, keep ? "True" : "False");
+    add_stmt(c, id, fmt("%s = %s", name, expr));
+    free(expr);
+    DType dt = a->dt;
+    if ((k == 0 || k == 4) && !fl) dt = DT_I64;
+    if (k == 4 && !fl) dt = a->dt; /* tanh of an int gives f32 */
+    if (k == 4 && !fl) dt = DT_F32;
+    new_var(c, dt, nd, ns);
+    return true;
+  }
+  case 9: { /* normalise over a dim: needs a reduction broadcast back */
+    if (!fl || a->ndim == 0) return false;
+    int d = rint_(r, a->ndim);
+    if (rchance(r, 50)) add_stmt(c, id, fmt("%s = (%s - %s.amax(%d, keepdim=True)).exp()", name, a->name, a->name, d));
+    else add_stmt(c, id, fmt("%s = %s / (%s.abs().sum(%d, keepdim=True) + 1)", name, a->name, a->name, d));
+    new_var(c, a->dt, a->ndim, shape);
+    return true;
+  }
+  default: { /* comparison and where */
+    if (a->dt == DT_BOOL) return false;
+    int bi = pick_broadcastable(r, c, a);
+    if (bi < 0 || c->vars[bi].dt == DT_BOOL) return false;
+    const Var *b = &c->vars[bi];
+    DType dt = bin_dtype(a, b, false);
+    add_stmt(c, id, fmt("%s = torch.where(%s > 0, %s, %s)", name, a->name, a->name, b->name));
+    new_var(c, dt, a->ndim, shape);
+    return true;
+  }
+  }
+}
+
+static void gen_case(Rng *r, Case *c, int index) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->fn, sizeof c->fn, "fuzz%d", index);
+  c->ninputs = 1 + rint_(r, 3);
+  for (int i = 0; i < c->ninputs; i++) {
+    int nd = rint_(r, 6);
+    int64_t shape[5];
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++) {
+      shape[d] = SIZES[rint_(r, 10)];
+      if (total * shape[d] > 4096) shape[d] = 1;
+      total *= shape[d];
+    }
+    /* Later inputs often take a suffix of the first's shape, to broadcast. */
+    if (i > 0 && rchance(r, 60)) {
+      const Var *f = &c->vars[0];
+      nd = f->ndim ? rint_(r, f->ndim + 1) : 0;
+      for (int d = 0; d < nd; d++) shape[d] = rchance(r, 25) ? 1 : f->shape[f->ndim - nd + d];
+    }
+    new_var(c, rand_dtype(r), nd, shape);
+  }
+  int want = 2 + rint_(r, 7);
+  for (int tries = 0; c->nstmts < want && tries < 100; tries++) gen_stmt(r, c);
+  c->nouts = 1 + rint_(r, 3);
+  for (int k = 0; k < c->nouts; k++) c->outs[k] = c->nvars - 1 - rint_(r, c->nvars > c->ninputs + 2 ? 3 : 1);
+}
+
+/* Python source; skip[i] drops statement i (for minimisation). */
+static char *case_source(const Case *c, const bool *skip) {
+  StrBuf sb = {0};
+  sb_printf(&sb, "import torch\n\n\ndef %s(", c->fn);
+  for (int i = 0; i < c->ninputs; i++) {
+    const Var *v = &c->vars[i];
+    char st[64];
+    shape_text(st, sizeof st, v->ndim, v->shape);
+    sb_printf(&sb, "%s%s: \"%s[%s]\"", i ? ", " : "", v->name, dtype_name(v->dt), st);
+  }
+  sb_puts(&sb, "):\n");
+  for (int i = 0; i < c->nstmts; i++)
+    if (!skip || !skip[i]) sb_printf(&sb, "    %s\n", c->stmts[i]);
+  sb_puts(&sb, "    return ");
+  for (int k = 0; k < c->nouts; k++) sb_printf(&sb, "%s%s", k ? ", " : "", c->vars[c->outs[k]].name);
+  sb_puts(&sb, "\n");
+  return sb.data;
+}
+
+static CoilErr *write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return coil_error("cannot write %s: %s", path, strerror(errno));
+  fputs(text, f);
+  if (fclose(f)) return coil_error("cannot write %s: %s", path, strerror(errno));
+  return NULL;
+}
+
+/* Run one compiled case in this process: 0 pass, 1 mismatch. */
+static int run_case(const Compiled *cp, JitLib *lib, uint64_t seed, char *why, size_t nwhy) {
+  RunOptions ro = {.seed = seed, .equal_nan = true, .quiet = true};
+  Tensors t = {0};
+  CoilErr *e = run_make_inputs(cp, &ro, &t);
+  if (!e) e = run_kernels(cp, lib, &t);
+  if (e) {
+    snprintf(why, nwhy, "%s", e->msg);
+    coil_error_free(e);
+    tensors_free(&t);
+    return 1;
+  }
+  /* The fuzzer's own test: COIL_FUZZ_SELFTEST corrupts every output, so
+   * tests/suites/fuzz.sh can check that a mismatch is caught and written. */
+  if (getenv("COIL_FUZZ_SELFTEST"))
+    for (int i = 0; i < cp->program.nbufs; i++)
+      if (cp->program.bufs[i].kind == BUF_OUTPUT && cp->program.bufs[i].numel)
+        ((unsigned char *)t.bufs[i])[0] ^= 0x5a;
+  const Graph *g = &cp->graph;
+  void **inputs = calloc((size_t)g->ninputs + 1, sizeof(void *));
+  for (int i = 0; i < cp->program.nbufs; i++)
+    if (cp->program.bufs[i].kind == BUF_INPUT) inputs[cp->program.bufs[i].index] = t.bufs[i];
+  RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
+  ref_run(g, inputs, false, ref);
+  ref_run(g, inputs, true, ref64);
+  int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
+  int status = 0;
+  for (int i = 0; i < cp->program.nbufs && !status; i++) {
+    const Buffer *b = &cp->program.bufs[i];
+    if (b->kind != BUF_OUTPUT) continue;
+    double rtol, atol;
+    default_tolerance(b->dtype, &rtol, &atol);
+    atol *= sqrt((double)reduction_length(b->node, memo));
+    /* Pointwise chains may differ by an ulp of a transcendental per step. */
+    rtol *= 4;
+    atol *= 4;
+    CheckStats cs;
+    if (check_output(b, t.bufs[i], ref[b->index], ref64[b->index], rtol, atol, true, true, &cs)) {
+      bool fl = dtype_is_float(b->dtype);
+      snprintf(why, nwhy, "out%d: %lld of %lld elements differ; first at %lld: got %.9g, expected %.9g", b->index,
+               (long long)cs.bad, (long long)b->numel, (long long)cs.first, run_load_value(b->dtype, t.bufs[i], cs.first),
+               fl ? ref[b->index][cs.first].f : (double)ref[b->index][cs.first].i);
+      status = 1;
+    }
+  }
+  for (int k = 0; k < g->noutputs; k++) { free(ref[k]); free(ref64[k]); }
+  free(ref); free(ref64); free(inputs); free(memo);
+  tensors_free(&t);
+  return status;
+}
+
+/* Compile and run one source file in a child process.  0 pass, 1 fail
+ * (why filled), 2 coil rejected it. */
+static int check_file(const char *path, uint64_t seed, char *why, size_t nwhy) {
+  int fds[2];
+  if (pipe(fds)) return 1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    char msg[2048] = "";
+    CompileOptions co = {.file = path};
+    Compiled cp;
+    CoilErr *e = compile_source(&co, &cp);
+    int st = 0;
+    JitLib lib = {0};
+    if (e) { snprintf(msg, sizeof msg, "coil rejected the function: %s", e->msg); st = 2; }
+    else if ((e = jit_compile(cp.c_source.data, &lib))) { snprintf(msg, sizeof msg, "%s", e->msg); st = 1; }
+    else st = run_case(&cp, &lib, seed, msg, sizeof msg);
+    if (write(fds[1], msg, strlen(msg)) < 0) st = 1;
+    _exit(st);
+  }
+  close(fds[1]);
+  ssize_t n = read(fds[0], why, nwhy - 1);
+  why[n > 0 ? n : 0] = 0;
+  close(fds[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) {
+    snprintf(why, nwhy, "crashed with signal %d", WTERMSIG(status));
+    return 1;
+  }
+  return WEXITSTATUS(status);
+}
+
+/* Drop statements one at a time while the case still fails the same way. */
+static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_kind) {
+  bool skip[MAX_STMTS] = {0};
+  char path[4096], why[2048];
+  snprintf(path, sizeof path, "%s/minimise.py", dir);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int i = c->nstmts - 1; i >= 0; i--) {
+      if (skip[i]) continue;
+      bool used_by_output = false;
+      for (int k = 0; k < c->nouts; k++) used_by_output |= c->outs[k] == c->stmt_var[i];
+      if (used_by_output) continue;
+      skip[i] = true;
+      char *src = case_source(c, skip);
+      CoilErr *e = write_text(path, src);
+      free(src);
+      if (e) { coil_error_free(e); skip[i] = false; continue; }
+      if (check_file(path, seed, why, sizeof why) == fail_kind) progress = true;
+      else skip[i] = false;
+    }
+  }
+  unlink(path);
+  return case_source(c, skip);
+}
+
+static const char FUZZ_HELP[] =
+    "usage: coil fuzz [--seed S] [--count N] [--target c] [--out DIR] [--batch B] [-v]\n"
+    "\n"
+    "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
+    "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
+    "function writes a minimised reproducer DIR/fuzz_SEED_I.py (default DIR: .) and exits 1.\n"
+    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch.\n";
+
+int fuzz_main(int argc, char **argv) {
+  uint64_t seed = 1;
+  long count = 200, batch = 40;
+  const char *out = ".", *target = "c";
+  bool verbose = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(FUZZ_HELP, stdout); return 0; }
+    if (!strcmp(a, "-v")) { verbose = true; continue; }
+    if (!v) { fprintf(stderr, "coil fuzz: %s needs a value\n%s", a, FUZZ_HELP); return 2; }
+    char *end = NULL;
+    if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
+    else if (!strcmp(a, "--count")) count = strtol(v, &end, 10);
+    else if (!strcmp(a, "--batch")) batch = strtol(v, &end, 10);
+    else if (!strcmp(a, "--out")) out = v;
+    else if (!strcmp(a, "--target")) target = v;
+    else { fprintf(stderr, "coil fuzz: unknown option %s\n%s", a, FUZZ_HELP); return 2; }
+    if (end && *end) { fprintf(stderr, "coil fuzz: %s needs a number, got '%s'\n", a, v); return 2; }
+    i++;
+  }
+  if (strcmp(target, "c")) {
+    fprintf(stderr, "coil fuzz: target '%s' is not available (targets: c)\n", target);
+    return 2;
+  }
+  if (count < 1 || batch < 1) { fprintf(stderr, "coil fuzz: --count and --batch must be positive\n"); return 2; }
+  if (mkdir(out, 0755) && errno != EEXIST) { fprintf(stderr, "coil fuzz: cannot create %s: %s\n", out, strerror(errno)); return 2; }
+  char dir[] = "/tmp/coil-fuzz-XXXXXX";
+  if (!mkdtemp(dir)) { fprintf(stderr, "coil fuzz: cannot create a temporary directory\n"); return 2; }
+  double t0 = coil_now_ms();
+  long passed = 0;
+  int failed = 0;
+  for (long base = 0; base < count && !failed; base += batch) {
+    long n = count - base < batch ? count - base : batch;
+    Case *cases = calloc((size_t)n, sizeof(Case));
+    Compiled *cps = calloc((size_t)n, sizeof(Compiled));
+    bool *ok = calloc((size_t)n, 1);
+    StrBuf lib_src = {0};
+    emit_c_prelude(&lib_src);
+    for (long j = 0; j < n && !failed; j++) {
+      Rng r = {seed * 1000003u + (uint64_t)(base + j)};
+      gen_case(&r, &cases[j], (int)(base + j));
+      char *src = case_source(&cases[j], NULL);
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%s.py", dir, cases[j].fn);
+      CoilErr *e = write_text(path, src);
+      free(src);
+      CompileOptions co = {.file = path};
+      if (!e) e = compile_source(&co, &cps[j]);
+      if (e) {
+        printf("case %ld (seed %llu): coil rejected a generated function:\n%s\n", base + j, (unsigned long long)seed, e->msg);
+        coil_error_free(e);
+        failed = 1;
+        char *m = case_source(&cases[j], NULL);
+        char rp[4200];
+        snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
+        coil_error_free(write_text(rp, m));
+        printf("reproducer: %s\n", rp);
+        free(m);
+        break;
+      }
+      emit_c_kernels(&lib_src, &cps[j].program, cps[j].csched);
+      ok[j] = true;
+    }
+    JitLib lib = {0};
+    CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
+    if (e) {
+      printf("batch at case %ld: %s\n", base, e->msg);
+      coil_error_free(e);
+      failed = 1;
+    }
+    for (long j = 0; j < n && !failed; j++) {
+      if (!ok[j]) continue;
+      char why[2048] = "";
+      fflush(stdout);
+      int fds[2];
+      if (pipe(fds)) { failed = 1; break; }
+      pid_t pid = fork();
+      if (pid == 0) {
+        close(fds[0]);
+        int st = run_case(&cps[j], &lib, seed + (uint64_t)(base + j), why, sizeof why);
+        if (write(fds[1], why, strlen(why)) < 0) st = 1;
+        _exit(st);
+      }
+      close(fds[1]);
+      ssize_t got = read(fds[0], why, sizeof why - 1);
+      why[got > 0 ? got : 0] = 0;
+      close(fds[0]);
+      int status;
+      waitpid(pid, &status, 0);
+      int kind = WIFSIGNALED(status) ? 1 : WEXITSTATUS(status);
+      if (WIFSIGNALED(status)) snprintf(why, sizeof why, "crashed with signal %d", WTERMSIG(status));
+      if (verbose) printf("case %ld: %s\n", base + j, kind ? why : "ok");
+      if (!kind) { passed++; continue; }
+      failed = 1;
+      printf("case %ld (seed %llu): %s\n", base + j, (unsigned long long)seed, why);
+      char *m = minimise(&cases[j], dir, seed + (uint64_t)(base + j), kind);
+      char rp[4200];
+      snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
+      coil_error_free(write_text(rp, m));
+      printf("reproducer (minimised): %s\n%s", rp, m);
+      free(m);
+    }
+    jit_close(&lib);
+    sb_free(&lib_src);
+    for (long j = 0; j < n; j++) {
+      if (ok[j]) compiled_free(&cps[j]);
+      for (int s = 0; s < cases[j].nstmts; s++) free(cases[j].stmts[s]);
+    }
+    free(cases); free(cps); free(ok);
+  }
+  char cmd[64];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd)) {}
+  printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s)\n", passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3);
+  return failed ? 1 : 0;
+}
