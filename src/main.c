@@ -15,6 +15,8 @@ static const char USAGE[] =
     "  dump -d STAGES FILE.py\n"
     "                     print the IR after each stage in STAGES (comma-separated, or all):\n"
     "                     parse, graph, fuse, kernel, simplify, schedule, c\n"
+    "  bench FILE.py [--json]\n"
+    "                     time the kernels against the machine's read bandwidth\n"
     "  fuzz [--seed S] [--count N] [--out DIR]\n"
     "                     compile random functions and check each against the reference\n"
     "  triton-run KERNEL.py --grid G ...\n"
@@ -174,6 +176,12 @@ int main(int argc, char **argv) {
   int rest = argc - 2;
   char **rargv = argv + 2;
   if (!strcmp(cmd, "fuzz")) return fuzz_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "bench")) {
+    CoilErr *bench_command(int argc, char **argv, int *status); /* bench.c */
+    int status;
+    CoilErr *e = bench_command(rest, rargv, &status);
+    return e ? fail(e) : status;
+  }
   Cli c = {0};
   if (!strcmp(cmd, "run")) {
     if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }

@@ -1,0 +1,316 @@
+/* coil bench: how fast the kernels are, against what the machine allows.
+ *
+ *   compile   twice, in a private empty cache: once cold (parse .. C, then
+ *             cc), once cached (parse .. C, then the cache hit and dlopen);
+ *   inputs    as `coil run` makes them (same generator, same seed);
+ *   ceiling   a read-only kernel of bench's own (vectorised integer sums,
+ *             OpenMP, the same compiler flags as the kernels) reads every
+ *             input once; its bandwidth is the machine's read ceiling;
+ *   timing    warm-up, then at least --runs rounds, each timing the read
+ *             kernel and then all of the program's kernels, interleaved so
+ *             both see the same machine; medians are reported;
+ *   floor     the bytes of each input read once and each output written
+ *             once, divided by the ceiling.
+ *
+ * The user's kernel cache is never touched: the private cache is removed
+ * before the timing starts (the loaded libraries stay mapped). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "coil.h"
+
+CoilErr *bench_command(int argc, char **argv, int *status);
+
+static const char READ_KERNEL[] =
+    "/* coil bench: the read ceiling. */\n"
+    "#include <stdint.h>\n"
+    "uint64_t coil_bench_read(const void *const *bufs, const int64_t *bytes, int n) {\n"
+    "  uint64_t total = 0;\n"
+    "  for (int b = 0; b < n; b++) {\n"
+    "    const uint64_t *p = (const uint64_t *)bufs[b];\n"
+    "    const int64_t words = bytes[b] / 8, nchunk = (words + 8191) / 8192;\n"
+    "    #pragma omp parallel for schedule(static) reduction(+:total)\n"
+    "    for (int64_t c = 0; c < nchunk; c++) {\n"
+    "      uint64_t s[32] = {0};\n"
+    "      const int64_t lo = c * 8192, hi = lo + 8192 < words ? lo + 8192 : words;\n"
+    "      int64_t i = lo;\n"
+    "      for (; i + 32 <= hi; i += 32)\n"
+    "        for (int l = 0; l < 32; l++) s[l] += p[i + l];\n"
+    "      for (; i < hi; i++) s[0] += p[i];\n"
+    "      for (int l = 0; l < 32; l++) total += s[l];\n"
+    "    }\n"
+    "  }\n"
+    "  return total;\n"
+    "}\n";
+
+typedef uint64_t (*ReadFn)(const void *const *, const int64_t *, int);
+
+static const char HELP[] =
+    "usage: coil bench FILE.py [options]\n"
+    "\n"
+    "Compiles the function once (timing a cold build in a private empty cache, then a\n"
+    "cached one), makes its inputs as `coil run` does, warms up, and times the kernels\n"
+    "alone.  In the same run it measures the machine's read bandwidth with a read-only\n"
+    "kernel of its own over the same inputs, interleaved with the timed runs.\n"
+    "\n"
+    "The floor is the bytes of each input read once and each output written once,\n"
+    "divided by that bandwidth; the fraction is floor / kernel time (1 = at the ceiling).\n"
+    "\n"
+    "options:\n"
+    "  --fn NAME              the function to compile (default: the file's only annotated function)\n"
+    "  --arg NAME=DTYPE[d0,...]\n"
+    "                         give or override a parameter's dtype and shape (as coil run)\n"
+    "  --seed S               seed of the random inputs (default 0)\n"
+    "  --runs N               timed rounds, at least 10 (default: 10, more while under --min-ms)\n"
+    "  --min-ms T             keep timing rounds until T ms of kernel time (default 500), at most 200 rounds\n"
+    "  --json                 print one JSON object: kernel_ms, bytes, gbps, ceiling_gbps, fraction,\n"
+    "                         compile_ms, cached_compile_ms, peak_rss_mb, and more\n"
+    "\n"
+    "Threads: OpenMP's (OMP_NUM_THREADS).  Times are wall-clock medians; the spread is\n"
+    "reported as min, max and the interquartile range.\n";
+
+typedef struct BenchOpts {
+  CompileOptions co;
+  ArgOverride args[64];
+  uint64_t seed;
+  int runs;
+  double min_ms;
+  bool json;
+} BenchOpts;
+
+static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
+  *help = false;
+  o->runs = 10;
+  o->min_ms = 500;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    bool takes = !strcmp(a, "--fn") || !strcmp(a, "--arg") || !strcmp(a, "--seed") || !strcmp(a, "--runs") || !strcmp(a, "--min-ms");
+    if (takes && !v) return coil_error("coil bench: %s needs a value\n(see coil bench --help)", a);
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      *help = true;
+    } else if (!strcmp(a, "--json")) {
+      o->json = true;
+    } else if (!strcmp(a, "--fn")) {
+      o->co.fn = argv[++i];
+    } else if (!strcmp(a, "--arg")) {
+      const char *eq = strchr(v, '=');
+      if (!eq || eq == v) return coil_error("coil bench: --arg %s: expected NAME=DTYPE[d0,...]", v);
+      if (o->co.nargs == 64) return coil_error("coil bench: too many --arg options");
+      o->args[o->co.nargs++] = (ArgOverride){strndup(v, (size_t)(eq - v)), eq + 1};
+      i++;
+    } else if (!strcmp(a, "--seed") || !strcmp(a, "--runs") || !strcmp(a, "--min-ms")) {
+      char *end;
+      double x = strtod(v, &end);
+      if (!*v || *end || x < 0 || x != floor(x))
+        return coil_error("coil bench: %s needs a non-negative integer, got '%s'", a, v);
+      if (a[2] == 's') o->seed = (uint64_t)x;
+      else if (a[2] == 'r') o->runs = x < 10 ? 10 : x > 10000 ? 10000 : (int)x;
+      else o->min_ms = x;
+      i++;
+    } else if (a[0] == '-' && a[1]) {
+      return coil_error("coil bench: unknown option %s\n(see coil bench --help)", a);
+    } else {
+      if (o->co.file) return coil_error("coil bench: one input file only (got a second: %s)", a);
+      o->co.file = a;
+    }
+  }
+  if (!*help && !o->co.file) return coil_error("coil bench: no input file\n(see coil bench --help)");
+  o->co.args = o->args;
+  return NULL;
+}
+
+static void remove_tree(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    char path[4400];
+    while ((e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The q-quantile of n sorted values, interpolated. */
+static double quantile(const double *v, int n, double q) {
+  double pos = q * (n - 1);
+  int i = (int)pos;
+  if (i + 1 >= n) return v[n - 1];
+  return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+typedef void (*KernelFn)(void *const *);
+
+CoilErr *bench_command(int argc, char **argv, int *status) {
+  BenchOpts o = {0};
+  bool help;
+  *status = 0;
+  CoilErr *e = parse_args(argc, argv, &o, &help);
+  if (e) return e;
+  if (help) {
+    fputs(HELP, stdout);
+    return NULL;
+  }
+
+  /* A private, empty cache: the cold build really runs cc. */
+  char tmpl[] = "/tmp/coil-bench-XXXXXX";
+  if (!mkdtemp(tmpl)) return coil_error("coil bench: cannot create a temporary directory in /tmp");
+  const char *old = getenv("COIL_CACHE_DIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("COIL_CACHE_DIR", tmpl, 1);
+
+  Compiled c, c2;
+  JitLib lib = {0}, lib2 = {0}, rlib = {0};
+  Tensors t = {0};
+  bool have_c = false, have_c2 = false;
+  double t0 = coil_now_ms();
+  e = compile_source(&o.co, &c);
+  have_c = true;
+  if (!e) e = jit_compile(c.c_source.data, &lib);
+  double cold_ms = coil_now_ms() - t0;
+  double c_ms = c.compile_ms, cc_ms = lib.compile_ms;
+  double cached_ms = 0, cached_c_ms = 0;
+  if (!e) {
+    t0 = coil_now_ms();
+    e = compile_source(&o.co, &c2);
+    have_c2 = true;
+    if (!e) e = jit_compile(c2.c_source.data, &lib2);
+    cached_ms = coil_now_ms() - t0;
+    cached_c_ms = c2.compile_ms;
+    if (!e && !lib2.cached) e = coil_error("coil bench: the second build missed the cache (a bug in coil)");
+  }
+  if (!e) e = jit_compile(READ_KERNEL, &rlib);
+  if (saved) setenv("COIL_CACHE_DIR", saved, 1);
+  else unsetenv("COIL_CACHE_DIR");
+  free(saved);
+  remove_tree(tmpl);
+  if (have_c2) {
+    jit_close(&lib2);
+    compiled_free(&c2);
+  }
+  if (e) goto done;
+
+  const Program *p = &c.program;
+  KernelFn *fns = calloc((size_t)p->nkernels + 1, sizeof(KernelFn));
+  for (int i = 0; i < p->nkernels && !e; i++) {
+    void *sym = jit_symbol(&lib, p->kernels[i].name);
+    if (!sym) e = coil_error("kernel %s missing from %s", p->kernels[i].name, lib.path);
+    else memcpy(&fns[i], &sym, sizeof sym);
+  }
+  ReadFn readfn = NULL;
+  void *rsym = e ? NULL : jit_symbol(&rlib, "coil_bench_read");
+  if (rsym) memcpy(&readfn, &rsym, sizeof rsym);
+  else if (!e) e = coil_error("coil bench: the read kernel did not load");
+  RunOptions ro = {.seed = o.seed, .quiet = true};
+  if (!e) e = run_make_inputs(&c, &ro, &t);
+  if (e) {
+    free(fns);
+    goto done;
+  }
+
+  /* The floor's bytes: inputs some kernel reads, and outputs. */
+  bool *loaded = calloc((size_t)p->nbufs + 1, sizeof(bool));
+  for (int i = 0; i < p->nkernels; i++)
+    for (int v = 0; v < p->kernels[i].nvals; v++)
+      if (p->kernels[i].vals[v].op == OP_INPUT) loaded[p->kernels[i].vals[v].buf] = true;
+  int64_t in_bytes = 0, out_bytes = 0;
+  const void **rbufs = calloc((size_t)p->nbufs + 1, sizeof(void *));
+  int64_t *rbytes = calloc((size_t)p->nbufs + 1, sizeof(int64_t));
+  int nread = 0;
+  for (int i = 0; i < p->nbufs; i++) {
+    const Buffer *b = &p->bufs[i];
+    int64_t n = b->numel * dtype_size(b->dtype);
+    if (b->kind == BUF_INPUT && loaded[i]) {
+      in_bytes += n;
+      rbufs[nread] = t.bufs[i];
+      rbytes[nread++] = n;
+    } else if (b->kind == BUF_OUTPUT) {
+      out_bytes += n;
+    }
+  }
+  free(loaded);
+
+  /* Warm up: page in the outputs and temporaries, start the threads. */
+  volatile uint64_t sink = 0;
+  double warm0 = coil_now_ms();
+  for (int w = 0; w < 3 || (w < 20 && coil_now_ms() - warm0 < 200); w++) {
+    for (int i = 0; i < p->nkernels; i++) fns[i](t.bufs);
+    sink += readfn(rbufs, rbytes, nread);
+  }
+  int cap = 200 > o.runs ? 200 : o.runs;
+  double *kt = calloc((size_t)cap, sizeof(double)), *rt = calloc((size_t)cap, sizeof(double));
+  int runs = 0;
+  double total = 0;
+  while (runs < o.runs || (total < o.min_ms && runs < cap)) {
+    double a = coil_now_ms();
+    sink += readfn(rbufs, rbytes, nread);
+    double b = coil_now_ms();
+    for (int i = 0; i < p->nkernels; i++) fns[i](t.bufs);
+    double d = coil_now_ms();
+    rt[runs] = b - a;
+    kt[runs] = d - b;
+    total += d - b;
+    runs++;
+  }
+  (void)sink;
+  qsort(kt, (size_t)runs, sizeof(double), cmp_double);
+  qsort(rt, (size_t)runs, sizeof(double), cmp_double);
+  double kms = quantile(kt, runs, 0.5), rms = quantile(rt, runs, 0.5);
+  double iqr = quantile(kt, runs, 0.75) - quantile(kt, runs, 0.25);
+  int64_t bytes = in_bytes + out_bytes;
+  double gbps = (double)bytes / kms / 1e6;
+  double ceil_gbps = in_bytes > 0 && rms > 0 ? (double)in_bytes / rms / 1e6 : NAN;
+  double floor_ms = (double)bytes / ceil_gbps / 1e6;
+  double fraction = floor_ms / kms;
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  double rss_mb = (double)ru.ru_maxrss / 1024.0;
+  int threads = omp_get_max_threads();
+
+  if (o.json) {
+    printf("{\"name\": \"%s\", \"file\": \"%s\", \"kernels\": %d, \"threads\": %d, \"runs\": %d, "
+           "\"kernel_ms\": %.4f, \"kernel_ms_min\": %.4f, \"kernel_ms_max\": %.4f, \"kernel_ms_iqr\": %.4f, "
+           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"gbps\": %.3f, \"ceiling_gbps\": %.3f, "
+           "\"read_ms\": %.4f, \"floor_ms\": %.4f, \"fraction\": %.4f, "
+           "\"compile_ms\": %.2f, \"compile_c_ms\": %.3f, \"cc_ms\": %.2f, \"cached_compile_ms\": %.3f, \"cached_compile_c_ms\": %.3f, "
+           "\"peak_rss_mb\": %.1f}\n",
+           c.graph.fn_name, o.co.file, p->nkernels, threads, runs, kms, kt[0], kt[runs - 1], iqr, (long long)bytes,
+           (long long)in_bytes, (long long)out_bytes, gbps, ceil_gbps, rms, floor_ms, fraction, cold_ms, c_ms, cc_ms, cached_ms,
+           cached_c_ms, rss_mb);
+  } else {
+    printf("%s: %d kernel%s, %d thread%s, %d runs\n", c.graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s", threads,
+           threads == 1 ? "" : "s", runs);
+    printf("kernels   %.3f ms median (min %.3f, max %.3f, IQR %.3f), %.1f GB/s\n", kms, kt[0], kt[runs - 1], iqr, gbps);
+    printf("ceiling   %.1f GB/s read-only (%.3f ms for the inputs); floor %.3f ms for %.1f MB in + %.1f MB out\n", ceil_gbps, rms,
+           floor_ms, in_bytes / 1e6, out_bytes / 1e6);
+    printf("fraction  %.2f of the read ceiling\n", fraction);
+    printf("compile   %.1f ms cold (parse to C %.2f ms, cc %.1f ms), %.2f ms cached (parse to C %.2f ms)\n", cold_ms, c_ms, cc_ms,
+           cached_ms, cached_c_ms);
+    printf("memory    peak RSS %.1f MB\n", rss_mb);
+  }
+  free(kt);
+  free(rt);
+  free(rbufs);
+  free(rbytes);
+  free(fns);
+done:
+  tensors_free(&t);
+  jit_close(&rlib);
+  jit_close(&lib);
+  if (have_c) compiled_free(&c);
+  return e;
+}
