@@ -566,9 +566,29 @@ int fuzz_main(int argc, char **argv) {
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
     if (e) {
-      printf("batch at case %ld: %s\n", base, e->msg);
+      /* Find the case the C compiler rejects, and report it alone. */
       coil_error_free(e);
       failed = 1;
+      for (long j = 0; j < n; j++) {
+        if (!ok[j]) continue;
+        StrBuf one = {0};
+        emit_c_prelude(&one);
+        emit_c_kernels(&one, &cps[j].program, cps[j].csched);
+        JitLib l1 = {0};
+        CoilErr *e1 = jit_compile(one.data, &l1);
+        sb_free(&one);
+        jit_close(&l1);
+        if (!e1) continue;
+        printf("case %ld (seed %llu): generated C does not compile:\n%s\n", base + j, (unsigned long long)seed, e1->msg);
+        coil_error_free(e1);
+        char *m = minimise(&cases[j], dir, seed + (uint64_t)(base + j), 1);
+        char rp[4200];
+        snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
+        coil_error_free(write_text(rp, m));
+        printf("reproducer (minimised): %s\n%s", rp, m);
+        free(m);
+        break;
+      }
     }
     for (long j = 0; j < n && !failed; j++) {
       if (!ok[j]) continue;

@@ -23,6 +23,10 @@ const OpInfo op_info[OP_COUNT] = {
 #undef OP
 };
 
+/* Beyond this, a function is not a fused kernel; and lowering's value
+ * numbering would grow quadratically. */
+#define GRAPH_MAX_NODES 10000
+
 typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_TORCH, V_FN } VKind;
 
 typedef struct Val Val;
@@ -1314,6 +1318,9 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
     if (st->kind == ST_EXPR) continue;
     Val *v = eval(&B, st->value);
     if (!v) return B.err;
+    if (g->nnodes > GRAPH_MAX_NODES)
+      return coil_error_at(st->loc, "function too large: more than %d tensor ops (coil compiles fused kernels, "
+                                    "not whole programs)", GRAPH_MAX_NODES);
     if (st->kind == ST_ASSIGN) {
       if (st->ntargets == 1) {
         bind(&B, st->targets[0]->name, v);

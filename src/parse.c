@@ -100,7 +100,8 @@ static Node *atom(Parser *P) {
                                      "pass", "global", "nonlocal", "assert", "raise", "try"};
     for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
       if (tok_is(t, keywords[i])) {
-        fail(P, t->loc, "unsupported Python syntax: coil's subset has no", t);
+        P->err = P->err ? P->err : coil_error_at(t->loc, "'%s' is not in coil's subset%s", keywords[i],
+                                                 !strcmp(keywords[i], "not") ? " (use ~ on bool tensors)" : "");
         return NULL;
       }
     Node *n = new_node(P, ND_NAME, t->loc);
@@ -311,7 +312,10 @@ static Node *expr(Parser *P) {
   Node *n = comparison(P);
   P->depth--;
   if (n && (at(P, "and") || at(P, "or") || at(P, "if") || at(P, "is") || at(P, "in"))) {
-    fail(P, peek(P)->loc, "unsupported Python syntax: coil's subset has no", peek(P));
+    Token *t = peek(P);
+    bool logic = at(P, "and") || at(P, "or");
+    P->err = P->err ? P->err : coil_error_at(t->loc, "'%.*s' is not in coil's subset%s", t->len, t->start,
+                                             logic ? " (use & and | on bool tensors)" : "");
     return NULL;
   }
   return n;

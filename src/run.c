@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "coil.h"
 #include "npy.h"
@@ -276,10 +277,47 @@ int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV 
   return st->bad;
 }
 
+/* --save must be usable before anything runs: an error then leaves no
+ * files behind, and a long run does not end in a failed write. */
+static CoilErr *check_save_dir(const char *dir) {
+  struct stat st;
+  if (mkdir(dir, 0755) && errno != EEXIST) return coil_error("--save %s: cannot create directory: %s", dir, strerror(errno));
+  if (!stat(dir, &st)) {
+    if (!S_ISDIR(st.st_mode)) return coil_error("--save %s: not a directory", dir);
+    if (access(dir, W_OK)) return coil_error("--save %s: directory is not writable: %s", dir, strerror(errno));
+    return NULL;
+  }
+  char parent[4096];
+  snprintf(parent, sizeof parent, "%s", dir);
+  char *slash = strrchr(parent, '/');
+  if (slash == parent) slash[1] = 0;
+  else if (slash) *slash = 0;
+  else snprintf(parent, sizeof parent, ".");
+  if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK))
+    return coil_error("--save %s: cannot create the directory (%s is not a writable directory)", dir, parent);
+  return NULL;
+}
+
+/* Refuse before allocating what the machine cannot hold (with overcommit a
+ * huge malloc succeeds and the process dies later). */
+static CoilErr *check_memory(const Program *p) {
+  double bytes = 0;
+  for (int i = 0; i < p->nbufs; i++) bytes += (double)p->bufs[i].numel * dtype_size(p->bufs[i].dtype);
+  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (phys > 0 && bytes > phys)
+    return coil_error("the tensors need %.1f GB but this machine has %.1f GB of memory", bytes / 1e9, phys / 1e9);
+  return NULL;
+}
+
 CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status) {
   Compiled c;
   *status = 0;
+  if (ro->save_dir) {
+    CoilErr *se = check_save_dir(ro->save_dir);
+    if (se) return se;
+  }
   CoilErr *e = compile_source(co, &c);
+  if (!e) e = check_memory(&c.program);
   if (e) { compiled_free(&c); return e; }
   JitLib lib;
   if ((e = jit_compile(c.c_source.data, &lib))) { compiled_free(&c); return e; }
