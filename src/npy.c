@@ -213,6 +213,15 @@ CoilErr *npy_read(const char *path, NpyArray *out) {
   FILE *f = fopen(path, "rb");
   if (!f) return coil_error("cannot open %s: %s", path, strerror(errno));
   CoilErr *err = NULL;
+  struct stat st;
+  bool regular = false;
+  if (fstat(fileno(f), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      fclose(f);
+      return coil_error("cannot read %s: it is a directory", path);
+    }
+    regular = S_ISREG(st.st_mode);
+  }
   char *header = NULL;
   void *data = NULL;
   unsigned char pre[12];
@@ -266,6 +275,13 @@ CoilErr *npy_read(const char *path, NpyArray *out) {
     goto done;
   }
   out->numel = numel;
+  /* Check a regular file's size before allocating what its header claims. */
+  long pos = ftell(f);
+  if (regular && pos >= 0 && (int64_t)st.st_size - pos < nbytes) {
+    err = coil_error("%s: truncated data (%lld of %lld bytes)", path,
+                     (long long)(st.st_size - pos), (long long)nbytes);
+    goto done;
+  }
   data = malloc(nbytes > 0 ? (size_t)nbytes : 1);
   if (!data) {
     err = coil_error("%s: out of memory (%lld bytes)", path, (long long)nbytes);

@@ -330,6 +330,10 @@ static void test_errors(void) {
                 "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }",
                 four, 16);
   expect_error("error_shape_overflow", path_in("huge.npy"), "too large");
+  write_npy_raw(path_in("hugetrunc.npy"),
+                "{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776,), }", four, 16);
+  expect_error("error_huge_shape_truncated", path_in("hugetrunc.npy"), "truncated data");
+  expect_error("error_directory", dir, "directory");
   write_raw(path_in("trunchdr.npy"), "\x93NUMPY\x01\x00\x40\x00{'descr'", 18);
   expect_error("error_truncated_header", path_in("trunchdr.npy"), "truncated header");
 
