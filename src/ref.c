@@ -204,7 +204,11 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
     RV *out = scratch(S, len);
     int64_t step = dim < 0 ? 0 : cs[dim];
     const void *base = R->inputs[n->input];
-    for (int64_t t = 0; t < len; t++) out[t] = read_elem(n->dtype, base, off + t * step);
+    switch (n->dtype) { /* the dtype switch outside the element loop */
+    case DT_F32: for (int64_t t = 0; t < len; t++) out[t].f = ((const float *)base)[off + t * step]; break;
+    case DT_BOOL: for (int64_t t = 0; t < len; t++) out[t].i = ((const uint8_t *)base)[off + t * step] != 0; break;
+    default: for (int64_t t = 0; t < len; t++) out[t] = read_elem(n->dtype, base, off + t * step);
+    }
     return (Line){out, dim < 0 ? 0 : 1};
   }
   case OP_CONST: {
@@ -330,6 +334,32 @@ static void acc_combine(Op op, bool fl, RV *acc, RV v) {
   }
 }
 
+/* acc[t * astep] = combine(acc[t * astep], v[t]) for a line; the loops are
+ * chosen outside the element loop so the reference streams at memory speed
+ * (the large-tensor test sums 2.2e9 elements twice). */
+static void accumulate_line(Op op, DType acc_t, DType in_t, RV *acc, int64_t astep, Line v, int64_t len) {
+  bool fl = isf(acc_t), fin = isf(in_t);
+  const RV *p = v.p;
+  int64_t vs = v.stride;
+#define ACC_LOOP(GET, COMBINE)                                                                     \
+  for (int64_t t = 0; t < len; t++) {                                                              \
+    RV *a = &acc[t * astep];                                                                       \
+    GET;                                                                                           \
+    COMBINE;                                                                                       \
+  }
+  if (fl) {
+    if (fin && op == OP_SUM) { ACC_LOOP(double x = p[t * vs].f, a->f += x) }
+    else if (!fin && op == OP_SUM) { ACC_LOOP(double x = (double)p[t * vs].i, a->f += x) }
+    else ACC_LOOP(RV x; x.f = fin ? p[t * vs].f : (double)p[t * vs].i, acc_combine(op, true, a, x))
+  } else {
+    if (!fin && op == OP_SUM) { ACC_LOOP(uint64_t x = (uint64_t)p[t * vs].i, a->i = (int64_t)((uint64_t)a->i + x)) }
+    else if (!fin && op == OP_AMAX) { ACC_LOOP(int64_t x = p[t * vs].i, a->i = x > a->i ? x : a->i) }
+    else if (!fin && op == OP_AMIN) { ACC_LOOP(int64_t x = p[t * vs].i, a->i = x < a->i ? x : a->i) }
+    else ACC_LOOP(RV x; x.i = fin ? f2i(acc_t, p[t * vs].f) : p[t * vs].i, acc_combine(op, false, a, x))
+  }
+#undef ACC_LOOP
+}
+
 static RV identity(Op op, DType t) {
   RV r;
   bool fl = isf(t);
@@ -393,12 +423,7 @@ static void reduce_scatter(Ref *R, const GNode *n, RV *out, int64_t numel) {
         S.gen++;
         Line v = eval_line(R, &S, x, idx, nd - 1, m);
         int64_t step = nd ? ocs[nd - 1] : 0;
-        for (int64_t t = 0; t < m; t++) {
-          RV e = v.p[t * v.stride], ce;
-          if (fl) ce.f = isf(xt) ? e.f : (double)e.i;
-          else ce.i = isf(xt) ? f2i(n->dtype, e.f) : e.i;
-          acc_combine(n->op, fl, &acc[base + (c + t) * step], ce);
-        }
+        accumulate_line(n->op, n->dtype, xt, &acc[base + c * step], step, v, m);
       }
     }
     free(S.buf);
@@ -466,14 +491,7 @@ static void compute_reduce(Ref *R, const GNode *n) {
           S.used = 0;
           S.gen++;
           Line v = eval_line(R, &S, x, idx, ld, len);
-          for (int64_t t = 0; t < len; t++) {
-            RV e = v.p[t * v.stride];
-            /* The input converted to the accumulation dtype. */
-            RV ce;
-            if (fl) ce.f = isf(xt) ? e.f : (double)e.i;
-            else ce.i = isf(xt) ? f2i(n->dtype, e.f) : e.i;
-            acc_combine(n->op, fl, &acc, ce);
-          }
+          accumulate_line(n->op, n->dtype, xt, &acc, 0, v, len);
         }
       }
       if (fl) acc.f = round_to(R, n->dtype, acc.f);

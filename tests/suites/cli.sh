@@ -107,3 +107,17 @@ n=$(printf '%s\n' "$out" | grep -c '^=== ')
 [ "$n" -eq 7 ] && ok dump_all_stages || fail dump_all_stages "$n stages"
 "$COIL" emit --target c "$tmp/f.py" >"$tmp/k.c" && cc -std=c11 -fopenmp -c "$tmp/k.c" -o "$tmp/k.o" 2>"$tmp/cc.log" \
   && ok emit_c_compiles || fail emit_c_compiles "$(head -5 "$tmp/cc.log")"
+
+# 12. Eight runs at once on a cold cache all pass and compile once.
+cat >"$tmp/conc.py" <<'PY'
+def conc(x: "f32[33, 17]"):
+    return (x * x).sum(0) + 0.25
+PY
+mkdir -p "$tmp/cold"
+for i in 1 2 3 4 5 6 7 8; do
+  COIL_CACHE_DIR="$tmp/cold/c" "$COIL" run "$tmp/conc.py" >"$tmp/conc$i.log" 2>&1 &
+done
+wait
+passed=$(grep -l "check=passed" "$tmp"/conc*.log | wc -l)
+built=$(grep -l "(cc)" "$tmp"/conc*.log | wc -l)
+[ "$passed" -eq 8 ] && [ "$built" -eq 1 ] && ok concurrent_cold_cache || fail concurrent_cold_cache "$passed passed, $built compiled"
