@@ -294,6 +294,12 @@ void tx_release(TxExec *ex, TxTensor *t);
 TxTensor *tx_view(TxExec *ex, TxTensor *t, int ndim, const int64_t *shape,
                   const int64_t *stride);
 bool tx_is_contiguous(const TxTensor *t);
+/* A splat: one value viewed over a block (every stride 0).  Masks that are
+ * all true or all false become splats, and &, |, tl.where, reshape and the
+ * masks of tl.load/tl.store then skip the per-lane work. */
+bool tx_is_splat(const TxTensor *t);
+TxTensor *tx_broadcast_view(TxExec *ex, TxTensor *t, int ndim, const int64_t *shape);
+TxTensor *tx_bool_uniform(TxExec *ex, TxTensor *t); /* t (owned) or its splat */
 TxTensor *tx_contiguous(TxExec *ex, TxTensor *t); /* retained t, or a copy */
 
 /* Element i (C order) of t, read as a double or an int64: for messages,

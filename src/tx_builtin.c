@@ -397,6 +397,14 @@ static TxVal bi_reshape(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args)
   if (numel != t->numel)
     tx_fail(ex, loc, "reshape() cannot change total number of elements in tensor");
   tx_check_block_shape(ex, loc, nd, shape);
+  if (tx_is_splat(t)) {
+    /* One value over any shape: no copy. */
+    TxTensor *r = tx_view(ex, t, 0, NULL, NULL);
+    TxTensor *v = tx_broadcast_view(ex, r, nd, shape);
+    tx_release(ex, r);
+    tx_release(ex, t);
+    return tensor_val(v);
+  }
   TxTensor *c = tx_contiguous(ex, t);
   int64_t st[TX_MAX_DIMS], s = 1;
   for (int d = nd - 1; d >= 0; d--) {

@@ -249,9 +249,25 @@ static void report_int_error(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
   coil_unreachable("int error flagged but not found");
 }
 
+/* x & splat(true) is x, x & splat(false) is false; | likewise. */
+static TxTensor *bool_shortcut(TxExec *ex, TxOp op, TxTensor *a, TxTensor *b, int ndim,
+                               const int64_t *shape) {
+  if (a->dtype != DT_BOOL || (op != TXO_AND && op != TXO_OR)) return NULL;
+  for (int k = 0; k < 2; k++) {
+    TxTensor *s = k ? b : a, *other = k ? a : b;
+    if (!tx_is_splat(s)) continue;
+    bool v = *(const uint8_t *)s->data;
+    bool absorbing = op == TXO_AND ? !v : v;
+    return tx_broadcast_view(ex, absorbing ? s : other, ndim, shape);
+  }
+  return NULL;
+}
+
 TxTensor *tx_k_binary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
                       TxTensor *b, int ndim, const int64_t *shape) {
   coil_assert(a->dtype == b->dtype);
+  TxTensor *sc = bool_shortcut(ex, op, a, b, ndim, shape);
+  if (sc) return sc;
   int k = kind_of(a->dtype);
   TxLoopFn fn = k >= 0 ? binops[op][k] : NULL;
   if (!fn)
@@ -260,7 +276,7 @@ TxTensor *tx_k_binary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
   KCtx c = {0};
   TxTensor *o = run2(ex, is_cmp(op) ? DT_BOOL : a->dtype, a, b, ndim, shape, fn, &c);
   if (c.bad) report_int_error(ex, loc, op, a, b, ndim, shape);
-  return o;
+  return tx_bool_uniform(ex, o);
 }
 
 /* ------------------------------------------------------------ unary ops */
@@ -367,6 +383,8 @@ WHERELOOP(where8, uint64_t)
 TxTensor *tx_k_where(TxExec *ex, TxTensor *c, TxTensor *x, TxTensor *y,
                      int ndim, const int64_t *shape) {
   coil_assert(c->dtype == DT_BOOL && x->dtype == y->dtype);
+  if (tx_is_splat(c))
+    return tx_broadcast_view(ex, *(const uint8_t *)c->data ? x : y, ndim, shape);
   TxTensor *o = tx_tensor_new(ex, x->dtype, ndim, shape);
   TxIter it;
   tx_iter_init(&it, ndim, shape);
@@ -696,7 +714,13 @@ static int64_t zero8; /* what a masked-off lane of an empty buffer reads */
  * one cache miss at a time.  Prefetching the lane PF ahead keeps many
  * misses in flight; a prefetch never faults, so masked-off or
  * out-of-bounds lanes may be prefetched harmlessly. */
-#define PF 64
+#ifndef TX_PF
+#define TX_PF 256 /* lanes ahead */
+#endif
+#ifndef TX_PF_EVERY
+#define TX_PF_EVERY 8 /* one prefetch per this many lanes (a power of 2) */
+#endif
+#define PF TX_PF
 #ifdef __GNUC__
 #define PREFETCH(base, off, T)                                                \
   __builtin_prefetch((const void *)((uintptr_t)(base) + (uintptr_t)(off) * sizeof(T)))
@@ -712,7 +736,17 @@ static int64_t zero8; /* what a masked-off lane of an empty buffer reads */
     const char *po = p[1], *pm = p[2], *pv = p[3];                            \
     int64_t so = s[1], sm = s[2], sv = s[3];                                  \
     int bad = 0;                                                              \
-    if (so == sizeof(OT) && sm == 1) {                                        \
+    if (so == sizeof(OT) && sm == 0 && *pm) {                                 \
+      /* unmasked: every lane reads */                                        \
+      const OT *O = (const OT *)po;                                           \
+      for (int64_t i = 0; i < n; i++) {                                       \
+        if ((i & (TX_PF_EVERY - 1)) == 0 && i + PF < n) PREFETCH(base, O[i + PF], T);         \
+        int64_t off = O[i];                                                   \
+        int inb = (uint64_t)off < lim;                                        \
+        bad |= !inb;                                                          \
+        o[i] = base[inb ? off : 0];                                           \
+      }                                                                       \
+    } else if (so == sizeof(OT) && sm == 1) {                                 \
       const OT *O = (const OT *)po;                                           \
       const uint8_t *M = (const uint8_t *)pm;                                 \
       for (int64_t i = 0; i < n; i++) {                                       \
@@ -805,6 +839,18 @@ TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
                     TxTensor *other, int ndim, const int64_t *shape) {
   const TxArg *arg = &ex->args[ptr->ptr];
   int es = dtype_size(arg->dtype);
+  if (mask && tx_is_splat(mask)) {
+    if (!*(const uint8_t *)mask->data) {
+      /* Nothing is read: the block is `other` (or zeros). */
+      if (other) return tx_broadcast_view(ex, other, ndim, shape);
+      TxTensor *z = tx_tensor_new(ex, arg->dtype, 0, NULL);
+      memset(z->data, 0, (size_t)es);
+      TxTensor *v = tx_broadcast_view(ex, z, ndim, shape);
+      tx_release(ex, z);
+      return v;
+    }
+    mask = NULL;
+  }
   TxTensor *o = tx_tensor_new(ex, arg->dtype, ndim, shape);
   static const uint8_t one = 1;
   int64_t zs[TX_MAX_DIMS] = {0};
@@ -830,6 +876,10 @@ void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
   const TxArg *arg = &ex->args[ptr->ptr];
   int es = dtype_size(arg->dtype);
   coil_assert(val->dtype == arg->dtype);
+  if (mask && tx_is_splat(mask)) {
+    if (!*(const uint8_t *)mask->data) return;
+    mask = NULL;
+  }
   static const uint8_t one = 1;
   int64_t zs[TX_MAX_DIMS] = {0};
   TxIter it;

@@ -233,6 +233,35 @@ bool tx_is_contiguous(const TxTensor *t) {
   return true;
 }
 
+bool tx_is_splat(const TxTensor *t) {
+  for (int d = 0; d < t->ndim; d++)
+    if (t->shape[d] != 1 && t->stride[d] != 0) return false;
+  return true;
+}
+
+/* t broadcast to (ndim, shape), right-aligned, as a view. */
+TxTensor *tx_broadcast_view(TxExec *ex, TxTensor *t, int ndim, const int64_t *shape) {
+  int64_t st[TX_MAX_DIMS];
+  int lead = ndim - t->ndim;
+  coil_assert(lead >= 0);
+  for (int d = 0; d < ndim; d++)
+    st[d] = d < lead || t->shape[d - lead] == 1 ? 0 : t->stride[d - lead];
+  return tx_view(ex, t, ndim, shape, st);
+}
+
+TxTensor *tx_bool_uniform(TxExec *ex, TxTensor *t) {
+  if (t->dtype != DT_BOOL || t->ptr >= 0 || t->numel <= 1 || tx_is_splat(t) ||
+      !tx_is_contiguous(t))
+    return t;
+  const uint8_t *d = (const uint8_t *)t->data;
+  if (memchr(d, d[0] ^ 1, (size_t)t->numel)) return t;
+  TxTensor *s = tx_scalar_i64(ex, DT_BOOL, d[0]);
+  TxTensor *v = tx_broadcast_view(ex, s, t->ndim, t->shape);
+  tx_release(ex, s);
+  tx_release(ex, t);
+  return v;
+}
+
 /* ------------------------------------------------------------- elements */
 
 void tx_unravel(int64_t i, int ndim, const int64_t *shape, int64_t *idx) {

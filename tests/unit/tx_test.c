@@ -315,6 +315,21 @@ static void test_masks(void) {
            K "    offs = tl.arange(0, 4)\n"
              "    tl.store(out_ptr + offs, offs.to(tl.float32), offs % 2 == 0)\n",
            4, w2, 0);
+  /* Uniform masks (all on, all off) take shortcuts; the results must be
+   * those of the lane-by-lane rules. */
+  float w3[8] = {-3, -3, -3, -3, 4, 5, 6, 7};
+  expect_f("uniform_masks",
+           K "    offs = tl.arange(0, 4)[:, None] * 2 + tl.arange(0, 2)[None, :]\n"
+             "    none = offs < 0\n"
+             "    all = offs >= 0\n"
+             "    x = tl.load(in_ptr + offs + 1000, mask=none & all, other=-3.0)\n"
+             "    tl.store(out_ptr + offs, x.reshape(8).reshape(4, 2), mask=all | none)\n"
+             "    tl.store(out_ptr + offs, x * 0 + 99.0, mask=none)\n"
+             "    y = tl.load(in_ptr + offs, mask=all)\n"
+             "    z = tl.where(all.permute([1, 0]).reshape(4, 2), y, -1.0)\n"
+             "    tl.store(out_ptr + offs, z, mask=(offs >= 4) & all)\n"
+             "    tl.store(out_ptr + offs, tl.where(none, 1.0, x), mask=offs < 4)\n",
+           8, w3, 0);
   expect_err("load_out_of_bounds",
              K "    offs = 60 + tl.arange(0, 8)\n"
                "    x = tl.load(in_ptr + offs)\n",
