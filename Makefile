@@ -38,6 +38,27 @@ check: all
 check-asan:
 	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" check
 
+# libFuzzer targets (clang): the front end and the Triton executor's parser.
+# `make fuzz` runs each for FUZZ_SECONDS with AddressSanitizer and UBSan.
+FUZZCC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZFLAGS   = -g -O1 -std=c11 -fopenmp -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZTARGETS = $(BUILD)/fuzz/fuzz_frontend $(BUILD)/fuzz/fuzz_triton
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) -Isrc -o $@ $< $(LIBSRC) $(LDLIBS)
+
+fuzz: $(FUZZTARGETS)
+	@for t in frontend triton; do \
+	  work=$$(mktemp -d); \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+	    -print_final_stats=1 $$work tests/fuzz/corpus_$$t >$$work.log 2>&1; \
+	  rc=$$?; tail -n 12 $$work.log; rm -rf $$work $$work.log; \
+	  [ $$rc -eq 0 ] || { echo "fuzz_$$t FAILED"; exit 1; }; \
+	done
+
 bench: all
 	@sh bench/run.sh $(BUILD)
 
@@ -50,4 +71,4 @@ clean:
 	rm -rf build
 
 PREFIX ?= /usr/local
-.PHONY: all check check-asan bench install clean
+.PHONY: all check check-asan bench install clean fuzz

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coil.h"
+#include "tx.h"
 
 static const char USAGE[] =
     "usage: coil COMMAND [options] FILE.py\n"
@@ -176,6 +177,7 @@ int main(int argc, char **argv) {
   int rest = argc - 2;
   char **rargv = argv + 2;
   if (!strcmp(cmd, "fuzz")) return fuzz_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "triton-run")) return tx_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) {
     CoilErr *bench_command(int argc, char **argv, int *status); /* bench.c */
     int status;

@@ -1,0 +1,36 @@
+/* libFuzzer target: coil's front end (lexer, parser, graph builder, fusion
+ * and lowering) on arbitrary bytes.  Any input must give a graph or a
+ * CoilErr, never a crash, a hang or a sanitizer report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size > 1 << 16) return 0;
+  char *text = malloc(size + 1);
+  memcpy(text, data, size);
+  text[size] = 0;
+  Arena a = {0};
+  Module m;
+  CoilErr *e = parse_module(&a, "fuzz.py", text, &m);
+  for (int i = 0; !e && i < m.nfuncs && i < 4; i++) {
+    Graph g;
+    CoilErr *ge = graph_build(&a, &m, m.funcs[i].name, NULL, 0, &g);
+    if (!ge) {
+      Fusion f;
+      Program p;
+      if (!fuse_graph(&a, &g, &f) && !lower_program(&a, &f, &p))
+        for (int k = 0; k < p.nkernels; k++) {
+          CoilErr *ve = kernel_verify(&p, &p.kernels[k]);
+          if (ve) abort(); /* a lowered kernel must verify */
+          simplify_kernel(&a, &p.kernels[k]);
+        }
+    }
+    coil_error_free(ge);
+  }
+  coil_error_free(e);
+  arena_free(&a);
+  free(text);
+  return 0;
+}
