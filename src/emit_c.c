@@ -22,6 +22,7 @@ typedef struct Emit {
   Arena *a;
   const char *const *names;
   bool *mark;
+  bool *vdep; /* per value: varies along the vectorised axis */
 } Emit;
 
 static const char *ctype(DType t) { return dtype_c_compute(t); }
@@ -132,11 +133,27 @@ static void mark_from(Emit *E, int root) {
   for (int j = 0; j < v->narg; j++) mark_from(E, v->arg[j]);
 }
 
-/* Emit the marked values in order.  red_acc: how a reduction result is
- * spelled here (a printf format taking the reduction index). */
-static void emit_marked(Emit *E, const char *indent, const char *red_acc) {
+/* vdep[i]: value i changes along axis ax (the loop that is vectorised). */
+static void set_vdep(Emit *E, int ax) {
+  const Kernel *k = E->k;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    bool d = false;
+    if (v->op == OP_INPUT) d = ax >= 0 && ix_mentions(v->index, ax);
+    for (int j = 0; j < v->narg; j++) d |= E->vdep[v->arg[j]];
+    E->vdep[i] = d;
+  }
+}
+
+enum { ALL, INVARIANT, VARYING };
+
+/* Emit the marked values in order; which: all of them, or only those that
+ * do not (INVARIANT) or do (VARYING) change along the vectorised axis.
+ * red_acc: how a reduction result is spelled here (a printf format taking
+ * the reduction index). */
+static void emit_marked(Emit *E, const char *indent, const char *red_acc, int which) {
   for (int i = 0; i < E->k->nvals; i++) {
-    if (!E->mark[i]) continue;
+    if (!E->mark[i] || (which == INVARIANT && E->vdep[i]) || (which == VARYING && !E->vdep[i])) continue;
     sb_printf(E->sb, "%sconst %s v%d = ", indent, ctype(E->k->vals[i].dtype), i);
     value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
@@ -153,7 +170,7 @@ static void store_conv(StrBuf *sb, DType t, int val) {
 static void emit_epilogue(Emit *E, const char *indent, const char *red_acc) {
   memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
   for (int s = 0; s < E->k->nstores; s++) mark_from(E, E->k->stores[s].val);
-  emit_marked(E, indent, red_acc);
+  emit_marked(E, indent, red_acc, ALL);
   for (int s = 0; s < E->k->nstores; s++) {
     const KStore *st = &E->k->stores[s];
     sb_printf(E->sb, "%sb%d[", indent, st->buf);
@@ -170,23 +187,44 @@ static int64_t x_points(const Kernel *k) {
   return n;
 }
 
-/* Decode x axes first..last-1 (outer to inner) from a flat index. */
-static void decode_axes(Emit *E, const char *indent, const char *flat, const int *axes, int n) {
-  if (!n) return;
-  sb_printf(E->sb, "%sint64_t q_ = %s;\n", indent, flat);
-  for (int i = n - 1; i >= 0; i--) {
-    const char *nm = E->names[axes[i]];
-    if (i == 0) sb_printf(E->sb, "%sconst int64_t %s = q_;\n", indent, nm);
-    else sb_printf(E->sb, "%sconst int64_t %s = q_ %% %lld; q_ /= %lld;\n", indent, nm,
-                   (long long)E->k->axes[axes[i]].size, (long long)E->k->axes[axes[i]].size);
-  }
+/* Counters: a mixed-radix number, digit 0 outermost.  Loops walk a flat
+ * range of points; the digits are decoded once at the start of the range
+ * (division and modulo by constants) and then stepped with a carry, so no
+ * inner loop divides. */
+typedef struct Digits {
+  const char *name[COIL_MAX_DIMS + 2];
+  int64_t size[COIL_MAX_DIMS + 2];
+  int n;
+} Digits;
+
+static void digits_declare(Emit *E, const char *ind, const Digits *d) {
+  if (!d->n) return;
+  sb_printf(E->sb, "%sint64_t", ind);
+  for (int i = 0; i < d->n; i++) sb_printf(E->sb, "%s %s", i ? "," : "", d->name[i]);
+  sb_puts(E->sb, ";\n");
 }
 
-static void group_body(Emit *E, int g, const char *indent) {
-  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
-  for (int r = 0; r < E->k->nreds; r++)
-    if (E->k->reds[r].group == g) mark_from(E, E->k->reds[r].src);
-  emit_marked(E, indent, "#error reduction result inside a loop %d");
+static void digits_decode(Emit *E, const char *ind, const char *flat, const Digits *d) {
+  if (!d->n) return;
+  if (d->n == 1) {
+    sb_printf(E->sb, "%s%s = %s;\n", ind, d->name[0], flat);
+    return;
+  }
+  sb_printf(E->sb, "%s{\n%s  int64_t q_ = %s;\n", ind, ind, flat);
+  for (int i = d->n - 1; i > 0; i--)
+    sb_printf(E->sb, "%s  %s = q_ %% %lld; q_ /= %lld;\n", ind, d->name[i], (long long)d->size[i], (long long)d->size[i]);
+  sb_printf(E->sb, "%s  %s = q_;\n%s}\n", ind, d->name[0], ind);
+}
+
+/* Step to the next point: bump the last digit, carry outwards. */
+static void digits_step(Emit *E, const char *ind, const Digits *d) {
+  if (!d->n) return;
+  sb_puts(E->sb, ind);
+  for (int i = d->n - 1; i > 0; i--)
+    sb_printf(E->sb, "if (++%s == %lld) { %s = 0; ", d->name[i], (long long)d->size[i], d->name[i]);
+  sb_printf(E->sb, "++%s;", d->name[0]);
+  for (int i = d->n - 1; i > 0; i--) sb_puts(E->sb, " }");
+  sb_puts(E->sb, "\n");
 }
 
 static int64_t group_size(const Kernel *k, int g, int skip_inner) {
@@ -195,106 +233,130 @@ static int64_t group_size(const Kernel *k, int g, int skip_inner) {
   return n;
 }
 
-/* The r loop nest of group g inside a VEC_X tile. */
+static void mark_group(Emit *E, int g) {
+  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
+  for (int r = 0; r < E->k->nreds; r++)
+    if (E->k->reds[r].group == g) mark_from(E, E->k->reds[r].src);
+}
+
+static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, const char *valfmt) {
+  const Kernel *k = E->k;
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g) continue;
+    char acc[48], val[48];
+    snprintf(acc, sizeof acc, accfmt, r);
+    snprintf(val, sizeof val, valfmt, r, k->reds[r].src);
+    sb_puts(E->sb, ind);
+    combine(E->sb, &k->reds[r], acc, val);
+    sb_puts(E->sb, "\n");
+  }
+}
+
+static void declare_accs(Emit *E, const char *ind, int g, const char *what, const char *n) {
+  const Kernel *k = E->k;
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g) continue;
+    sb_printf(E->sb, "%s%s %s%d[%s];\n%sfor (int64_t i = 0; i < %s; i++) %s%d[i] = %s;\n", ind, acc_type(&k->reds[r]), what, r, n, ind,
+              n, what, r, identity(&k->reds[r]));
+  }
+}
+
+/* The split part's range of a flat space of n points. */
+static void split_range(Emit *E, const char *ind, const char *lo, const char *hi, int64_t n) {
+  int64_t ns = E->s->nsplit;
+  if (ns == 1) sb_printf(E->sb, "%sconst int64_t %s = 0, %s = INT64_C(%lld);\n", ind, lo, hi, (long long)n);
+  else
+    sb_printf(E->sb, "%sconst int64_t %s = split * INT64_C(%lld) / %lld, %s = (split + 1) * INT64_C(%lld) / %lld;\n", ind, lo,
+              (long long)n, (long long)ns, hi, (long long)n, (long long)ns);
+}
+
+/* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
+ * point updates the tile's XT block accumulators in one vector loop, with
+ * what does not depend on the x lane computed once per r point. */
 static void emit_group_x(Emit *E, int g) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   const KGroup *G = &k->groups[g];
-  int64_t rr = group_size(k, g, 0);
-  sb_printf(sb, "    {\n      const int64_t lo = split * INT64_C(%lld) / %lld, hi = (split + 1) * INT64_C(%lld) / %lld;\n",
-            (long long)rr, (long long)E->s->nsplit, (long long)rr, (long long)E->s->nsplit);
-  sb_printf(sb, "      for (int64_t rb = lo; rb < hi; rb += %lld) {\n", (long long)E->s->rblock);
-  sb_printf(sb, "        const int64_t re = rb + %lld < hi ? rb + %lld : hi;\n", (long long)E->s->rblock, (long long)E->s->rblock);
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    sb_printf(sb, "        %s blk%d[XT];\n        for (int64_t i = 0; i < XT; i++) blk%d[i] = %s;\n", acc_type(&k->reds[r]), r, r,
-              identity(&k->reds[r]));
-  }
-  sb_puts(sb, "        for (int64_t rr = rb; rr < re; rr++) {\n");
-  decode_axes(E, "          ", "rr", G->axes, G->naxes);
-  sb_puts(sb, "          for (int64_t xi = 0; xi < xn; xi++) {\n");
-  if (k->nx) sb_printf(sb, "            const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
-  group_body(E, g, "            ");
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    char acc[32], val[32];
-    snprintf(acc, sizeof acc, "blk%d[xi]", r);
-    snprintf(val, sizeof val, "v%d", k->reds[r].src);
-    sb_puts(sb, "            ");
-    combine(sb, &k->reds[r], acc, val);
-    sb_puts(sb, "\n");
-  }
-  sb_puts(sb, "          }\n        }\n");
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    char acc[32], val[32];
-    snprintf(acc, sizeof acc, "acc%d[xi]", r);
-    snprintf(val, sizeof val, "blk%d[xi]", r);
-    sb_puts(sb, "        for (int64_t xi = 0; xi < xn; xi++) ");
-    combine(sb, &k->reds[r], acc, val);
-    sb_puts(sb, "\n");
-  }
-  sb_puts(sb, "      }\n    }\n");
+  int64_t rb = E->s->rblock;
+  Digits d = {.n = G->naxes};
+  for (int i = 0; i < G->naxes; i++) d.name[i] = E->names[G->axes[i]], d.size[i] = k->axes[G->axes[i]].size;
+  sb_printf(sb, "      { /* group %d */\n", g);
+  split_range(E, "        ", "lo", "hi", group_size(k, g, 0));
+  digits_declare(E, "        ", &d);
+  sb_printf(sb, "        for (int64_t rb = lo; rb < hi; rb += %lld) {\n", (long long)rb);
+  sb_printf(sb, "          const int64_t re = rb + %lld < hi ? rb + %lld : hi;\n", (long long)rb, (long long)rb);
+  digits_decode(E, "          ", "rb", &d);
+  declare_accs(E, "          ", g, "blk", "XT");
+  sb_puts(sb, "          for (int64_t rr = rb; rr < re; rr++) {\n");
+  mark_group(E, g);
+  emit_marked(E, "            ", "#error reduction result inside a loop %d", INVARIANT);
+  sb_puts(sb, "            for (int64_t xi = 0; xi < xn; xi++) {\n");
+  if (k->nx) sb_printf(sb, "              const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
+  emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
+  combine_into(E, "              ", g, "blk%d[xi]", "v%2$d");
+  sb_puts(sb, "            }\n");
+  digits_step(E, "            ", &d);
+  sb_puts(sb, "          }\n");
+  combine_into(E, "          for (int64_t xi = 0; xi < xn; xi++) ", g, "acc%d[xi]", "blk%d[xi]");
+  sb_puts(sb, "        }\n      }\n");
 }
 
-/* The r loop nest of group g for one x point (VEC_R). */
+/* Group g for one x point (VEC_R): units of (outer r point, chunk of the
+ * unit-stride inner axis); each chunk is summed in LANES independent
+ * lanes, folded pairwise, and added to the accumulator. */
 static void emit_group_r(Emit *E, int g) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   const KGroup *G = &k->groups[g];
-  int64_t ro = group_size(k, g, 1);
   int inner = G->axes[G->naxes - 1];
-  int64_t n = k->axes[inner].size;
-  int L = E->s->lanes;
-  sb_printf(sb, "    {\n      const int64_t lo = split * INT64_C(%lld) / %lld, hi = (split + 1) * INT64_C(%lld) / %lld;\n",
-            (long long)ro, (long long)E->s->nsplit, (long long)ro, (long long)E->s->nsplit);
-  sb_puts(sb, "      for (int64_t rr = lo; rr < hi; rr++) {\n");
-  decode_axes(E, "        ", "rr", G->axes, G->naxes - 1);
-  sb_printf(sb, "        for (int64_t rc = 0; rc < %lld; rc += %lld) {\n", (long long)n, (long long)E->s->chunk);
-  sb_printf(sb, "          const int64_t rce = rc + %lld < %lld ? rc + %lld : %lld;\n", (long long)E->s->chunk, (long long)n,
-            (long long)E->s->chunk, (long long)n);
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    sb_printf(sb, "          %s lane%d[%d];\n          for (int l = 0; l < %d; l++) lane%d[l] = %s;\n", acc_type(&k->reds[r]), r, L, L, r,
-              identity(&k->reds[r]));
-  }
-  sb_puts(sb, "          int64_t ri = rc;\n");
+  int64_t n = k->axes[inner].size, chunk = E->s->chunk < n ? E->s->chunk : n;
+  int64_t nc = (n + chunk - 1) / chunk;
+  int L = 1;
+  while (L * 2 <= E->s->lanes && L * 2 <= n) L *= 2;
+  Digits d = {.n = 0};
+  for (int i = 0; i + 1 < G->naxes; i++) d.name[d.n] = E->names[G->axes[i]], d.size[d.n++] = k->axes[G->axes[i]].size;
+  if (nc > 1) d.name[d.n] = "rc_", d.size[d.n++] = nc;
+  set_vdep(E, inner);
+  sb_printf(sb, "      { /* group %d */\n", g);
+  split_range(E, "        ", "lo", "hi", group_size(k, g, 1) * nc);
+  digits_declare(E, "        ", &d);
+  digits_decode(E, "        ", "lo", &d);
+  sb_puts(sb, "        for (int64_t u = lo; u < hi; u++) {\n");
+  if (nc > 1)
+    sb_printf(sb, "          const int64_t cb = rc_ * %lld, ce = cb + %lld < %lld ? cb + %lld : %lld;\n", (long long)chunk,
+              (long long)chunk, (long long)n, (long long)chunk, (long long)n);
+  else
+    sb_printf(sb, "          const int64_t cb = 0, ce = %lld;\n", (long long)n);
+  mark_group(E, g);
+  emit_marked(E, "          ", "#error reduction result inside a loop %d", INVARIANT);
+  char lanes[16];
+  snprintf(lanes, sizeof lanes, "%d", L);
+  declare_accs(E, "          ", g, "lane", lanes);
+  sb_puts(sb, "          int64_t ri = cb;\n");
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
-      sb_printf(sb, "          for (; ri + %d <= rce; ri += %d) {\n            for (int l = 0; l < %d; l++) {\n", L, L, L);
+      sb_printf(sb, "          for (; ri + %d <= ce; ri += %d) {\n            for (int l = 0; l < %d; l++) {\n", L, L, L);
       sb_printf(sb, "              const int64_t %s = ri + l;\n", E->names[inner]);
     } else {
-      sb_puts(sb, "          for (; ri < rce; ri++) {\n            {\n              const int l = 0;\n");
+      if (n % L == 0) break; /* no tail */
+      sb_puts(sb, "          for (; ri < ce; ri++) {\n            {\n              const int l = 0;\n");
       sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
     }
-    group_body(E, g, "              ");
-    for (int r = 0; r < k->nreds; r++) {
-      if (k->reds[r].group != g) continue;
-      char acc[32], val[32];
-      snprintf(acc, sizeof acc, "lane%d[l]", r);
-      snprintf(val, sizeof val, "v%d", k->reds[r].src);
-      sb_puts(sb, "              ");
-      combine(sb, &k->reds[r], acc, val);
-      sb_puts(sb, "\n");
-    }
+    emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
+    combine_into(E, "              ", g, "lane%d[l]", "v%2$d");
     sb_puts(sb, "            }\n          }\n");
   }
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    char acc[32], val[32];
-    snprintf(acc, sizeof acc, "lane%d[l]", r);
-    snprintf(val, sizeof val, "lane%d[l + s]", r);
-    sb_printf(sb, "          for (int s = %d; s > 0; s /= 2)\n            for (int l = 0; l < s; l++) ", L / 2);
-    combine(sb, &k->reds[r], acc, val);
-    snprintf(acc, sizeof acc, "acc%d[0]", r);
-    snprintf(val, sizeof val, "lane%d[0]", r);
-    sb_puts(sb, "\n          ");
-    combine(sb, &k->reds[r], acc, val);
-    sb_puts(sb, "\n");
+  if (L > 1) {
+    sb_printf(sb, "          for (int s = %d; s > 0; s /= 2)\n            for (int l = 0; l < s; l++) {\n", L / 2);
+    combine_into(E, "              ", g, "lane%d[l]", "lane%d[l + s]");
+    sb_puts(sb, "            }\n");
   }
-  sb_puts(sb, "        }\n      }\n    }\n");
+  combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]");
+  digits_step(E, "          ", &d);
+  sb_puts(sb, "        }\n      }\n");
 }
 
+/* Tasks: NT ranges of x tiles times NSPLIT parts of every reduction. */
 static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
@@ -317,54 +379,72 @@ static void emit_kernel(Emit *E) {
                 acc_type(&k->reds[r]), (long long)(ns * nxt), r);
   }
   bool vx = s->mode == VEC_X;
+  int xin = vx && k->nx ? k->x[k->nx - 1] : -1;
   int64_t xt = vx ? s->xtile : 1;
-  int64_t inner = vx && k->nx ? k->axes[k->x[k->nx - 1]].size : 1;
-  int64_t ntx = vx ? (inner + xt - 1) / xt : 1;
-  int64_t tiles = vx ? nxt / inner * ntx : nxt;
+  int64_t inner = xin >= 0 ? k->axes[xin].size : 1;
+  int64_t ntx = (inner + xt - 1) / xt;
+  /* The tile digits: the outer x axes and the tile of the inner one
+   * (VEC_X), or every x axis (VEC_R). */
+  Digits td = {.n = 0};
+  for (int i = 0; i < k->nx - (vx ? 1 : 0); i++) td.name[td.n] = E->names[k->x[i]], td.size[td.n++] = k->axes[k->x[i]].size;
+  if (vx && ntx > 1) td.name[td.n] = "tx_", td.size[td.n++] = ntx;
+  int64_t tiles = 1;
+  for (int i = 0; i < td.n; i++) tiles *= td.size[i];
+  int64_t nt = ns > 1 || tiles < 256 ? tiles : 256;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)xt);
   sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
-            (long long)(tiles * ns));
-  sb_printf(sb, "    const int64_t tile = task / %lld, split = task %% %lld;\n    (void)split;\n", (long long)ns, (long long)ns);
-  if (vx) {
-    sb_printf(sb, "    const int64_t xb = (tile %% %lld) * XT;\n", (long long)ntx);
-    sb_printf(sb, "    const int64_t xn = %lld - xb < XT ? %lld - xb : XT;\n", (long long)inner, (long long)inner);
-    if (k->nx > 1) {
-      sb_printf(sb, "    {\n");
-      decode_axes(E, "    ", arena_printf(E->a, "tile / %lld", (long long)ntx), k->x, k->nx - 1);
-    } else {
-      sb_puts(sb, "    {\n");
-    }
+            (long long)(nt * ns));
+  if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
+  else sb_puts(sb, "    const int64_t xt = task;\n");
+  if (nt == tiles) sb_puts(sb, "    const int64_t t0 = xt, t1 = xt + 1;\n");
+  else
+    sb_printf(sb, "    const int64_t t0 = xt * INT64_C(%lld) / %lld, t1 = (xt + 1) * INT64_C(%lld) / %lld;\n", (long long)tiles,
+              (long long)nt, (long long)tiles, (long long)nt);
+  digits_declare(E, "    ", &td);
+  digits_decode(E, "    ", "t0", &td);
+  sb_puts(sb, "    for (int64_t tile = t0; tile < t1; tile++) {\n");
+  if (vx && ntx > 1) {
+    sb_puts(sb, "      const int64_t xb = tx_ * XT;\n");
+    sb_printf(sb, "      const int64_t xn = %lld - xb < XT ? %lld - xb : XT;\n", (long long)inner, (long long)inner);
   } else {
-    sb_puts(sb, "    const int64_t xb = 0, xn = 1;\n    (void)xb;\n    {\n");
-    decode_axes(E, "    ", "tile", k->x, k->nx);
+    sb_printf(sb, "      const int64_t xb = 0, xn = %lld;\n", (long long)inner);
   }
+  sb_puts(sb, "      (void)xb;\n");
   for (int r = 0; r < k->nreds; r++)
-    sb_printf(sb, "    %s acc%d[XT];\n    for (int64_t i = 0; i < XT; i++) acc%d[i] = %s;\n", acc_type(&k->reds[r]), r, r,
+    sb_printf(sb, "      %s acc%d[XT];\n      for (int64_t i = 0; i < XT; i++) acc%d[i] = %s;\n", acc_type(&k->reds[r]), r, r,
               identity(&k->reds[r]));
+  set_vdep(E, xin);
   for (int g = 0; g < k->ngroups; g++) {
     if (vx) emit_group_x(E, g);
     else emit_group_r(E, g);
   }
   /* Finish the tile: epilogue, or partials when split. */
-  sb_puts(sb, "    for (int64_t xi = 0; xi < xn; xi++) {\n");
-  if (vx && k->nx) sb_printf(sb, "      const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
+  sb_puts(sb, "      for (int64_t xi = 0; xi < xn; xi++) {\n");
+  if (vx && k->nx) sb_printf(sb, "        const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
+  set_vdep(E, -1);
   if (ns == 1) {
-    emit_epilogue(E, "      ", "acc%d[xi]");
+    emit_epilogue(E, "        ", "acc%d[xi]");
   } else {
-    /* The flat x index of this point. */
-    sb_puts(sb, "      const int64_t xf = 0");
+    sb_puts(sb, "        const int64_t xf = 0");
     int64_t stride = 1;
     for (int i = k->nx - 1; i >= 0; i--) {
       sb_printf(sb, " + %lld * %s", (long long)stride, E->names[k->x[i]]);
       stride *= k->axes[k->x[i]].size;
     }
     sb_puts(sb, ";\n");
-    for (int r = 0; r < k->nreds; r++) sb_printf(sb, "      part%d[split * INT64_C(%lld) + xf] = acc%d[xi];\n", r, (long long)nxt, r);
+    for (int r = 0; r < k->nreds; r++) sb_printf(sb, "        part%d[split * INT64_C(%lld) + xf] = acc%d[xi];\n", r, (long long)nxt, r);
   }
-  sb_puts(sb, "    }\n    }\n  }\n");
+  sb_puts(sb, "      }\n");
+  digits_step(E, "      ", &td);
+  sb_puts(sb, "    }\n  }\n");
   if (ns > 1) {
+    /* Combine the parts in split order: the same sums whatever the number
+     * of threads. */
+    Digits xd = {.n = 0};
+    for (int i = 0; i < k->nx; i++) xd.name[xd.n] = E->names[k->x[i]], xd.size[xd.n++] = k->axes[k->x[i]].size;
     sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t xf = 0; xf < INT64_C(%lld); xf++) {\n", (long long)nxt);
-    decode_axes(E, "    ", "xf", k->x, k->nx);
+    digits_declare(E, "    ", &xd);
+    digits_decode(E, "    ", "xf", &xd);
     for (int r = 0; r < k->nreds; r++) {
       sb_printf(sb, "    %s acc%d = %s;\n    for (int64_t s = 0; s < %lld; s++) ", acc_type(&k->reds[r]), r, identity(&k->reds[r]),
                 (long long)ns);
@@ -439,6 +519,7 @@ void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched) {
     Emit E = {.sb = sb, .p = p, .k = k, .s = &sched[i], .a = &a};
     E.names = kernel_axis_names(&a, k);
     E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
     emit_kernel(&E);
     arena_free(&a);
   }

@@ -11,6 +11,13 @@
 #define TARGET_TASKS 64
 /* A split part should still hold this many elements of work. */
 #define MIN_SPLIT_WORK (1 << 15)
+/* VEC_R: independent lanes per row (several vector registers, so the adds
+ * do not wait on each other) and the row chunk summed before each flush. */
+#define LANES 64
+#define CHUNK 4096
+/* VEC_X: r points per block flush, and the widest x tile. */
+#define RBLOCK 256
+#define MAX_XTILE 2048
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -46,7 +53,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   (void)p;
   for (int g = 0; g < k->ngroups; g++) order_group(k, &k->groups[g], g);
   simplify_kernel(a, k);
-  *s = (CSched){.mode = VEC_X, .nsplit = 1, .lanes = 16, .chunk = 4096, .rblock = 256};
+  *s = (CSched){.mode = VEC_X, .nsplit = 1, .lanes = LANES, .chunk = CHUNK, .rblock = RBLOCK};
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   int64_t wx = 0, wr = 0;
   for (int i = 0; i < k->nvals; i++) {
@@ -62,9 +69,13 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   for (int i = 0; i < k->nx; i++) xpoints *= k->axes[k->x[i]].size;
   int64_t tiles;
   if (s->mode == VEC_X) {
+    /* Tiles of at most MAX_XTILE points, as even as possible. */
     int64_t inner = xin >= 0 ? k->axes[xin].size : 1;
-    s->xtile = inner < 256 ? inner : 256;
-    tiles = xpoints / inner * ((inner + s->xtile - 1) / s->xtile);
+    int64_t ntx = (inner + MAX_XTILE - 1) / MAX_XTILE;
+    s->xtile = (inner + ntx - 1) / ntx;
+    if (ntx > 1) s->xtile = (s->xtile + 15) / 16 * 16;
+    ntx = (inner + s->xtile - 1) / s->xtile;
+    tiles = xpoints / inner * ntx;
   } else {
     s->xtile = 1;
     tiles = xpoints;
@@ -74,10 +85,17 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   int64_t want = (TARGET_TASKS + tiles - 1) / tiles;
   for (int g = 0; g < k->ngroups; g++) {
     const KGroup *G = &k->groups[g];
-    int64_t outer = group_points(k, G, s->mode == VEC_R ? 1 : 0);
-    int64_t work = group_points(k, G, 0) * (s->mode == VEC_X ? s->xtile : 1);
+    int64_t units, work;
+    if (s->mode == VEC_R) {
+      int64_t n = k->axes[G->axes[G->naxes - 1]].size;
+      units = group_points(k, G, 1) * ((n + s->chunk - 1) / s->chunk);
+      work = group_points(k, G, 0);
+    } else {
+      units = (group_points(k, G, 0) + s->rblock - 1) / s->rblock;
+      work = group_points(k, G, 0) * s->xtile;
+    }
     int64_t by_work = work / MIN_SPLIT_WORK;
-    if (want > outer) want = outer;
+    if (want > units) want = units;
     if (want > by_work) want = by_work;
   }
   s->nsplit = want > 1 ? want : 1;
