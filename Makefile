@@ -1,7 +1,8 @@
 # coil: a plain Makefile.  `make`, `make check`, `make bench`, `make asan`.
 CC      ?= cc
-CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -Wno-unused-parameter -fPIC -fopenmp
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  = $(OPT) $(SAN) -std=c11 -Wall -Wextra -Wpedantic -Wno-unused-parameter -fPIC -fopenmp
 LDLIBS  = -lcrypto -ldl -lm
 BUILD   ?= build
 
@@ -36,7 +37,7 @@ check: all
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
-	$(MAKE) BUILD=build/asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" check
+	$(MAKE) BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" check
 
 # libFuzzer targets (clang): the front end and the Triton executor's parser.
 # `make fuzz` runs each for FUZZ_SECONDS with AddressSanitizer and UBSan.

@@ -96,6 +96,7 @@ typedef struct Cli {
   RunOptions ro;
   const char *target;
   ArgOverride args[64];
+  char argnames[64][128];
 } Cli;
 
 static bool parse_double(const char *s, double *out) {
@@ -121,7 +122,11 @@ static int parse_common(const char *cmd, int argc, char **argv, Cli *c, bool run
       const char *eq = strchr(v, '=');
       if (!eq || eq == v) return usage_error(cmd, "--arg %s: expected NAME=DTYPE[d0,...]", v);
       if (c->co.nargs == 64) return usage_error(cmd, "%s: too many --arg options", a);
-      c->args[c->co.nargs++] = (ArgOverride){strndup(v, (size_t)(eq - v)), eq + 1};
+      if (eq - v >= (long)sizeof c->argnames[0]) return usage_error(cmd, "--arg %s: the name is too long", v);
+      memcpy(c->argnames[c->co.nargs], v, (size_t)(eq - v));
+      c->argnames[c->co.nargs][eq - v] = 0;
+      c->args[c->co.nargs] = (ArgOverride){c->argnames[c->co.nargs], eq + 1};
+      c->co.nargs++;
     } else if (!strcmp(a, "-d") && !run_opts) {
       NEED_VALUE();
       c->co.dump = v;
