@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "coil.h"
+#include "triton.h"
 #include "tx.h"
 
 static const char USAGE[] =
@@ -76,7 +77,11 @@ static const char EMIT_HELP[] =
     "Prints the generated code for the target.\n"
     "\n"
     "options:\n"
-    "  --target T             c (the default)\n%s";
+    "  --target T             c (the default), triton-npu or triton-gpu (one Python module)\n"
+    "  --harness              triton targets: a standalone script that checks and times the kernels\n"
+    "  --npu-cores N          triton-npu: vector cores of the tile model (default 40)\n"
+    "  --npu-ub-kb K          triton-npu: on-chip buffer per core in KiB (default 192)\n"
+    "  -d STAGES              print these stages' dumps instead (triton: the tile model)\n%s";
 
 static int fail(CoilErr *e) {
   fprintf(stderr, "%s\n", e->msg);
@@ -202,11 +207,37 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "dump") || !strcmp(cmd, "emit")) {
     bool dump = cmd[0] == 'd';
     if (wants_help(rest, rargv)) { printf(dump ? DUMP_HELP : EMIT_HELP, COMMON); return 0; }
+    TritonOptions topt;
+    triton_options_default(&topt);
+    bool tflags = false;
+    int kept = 0;
+    for (int i = 0; !dump && i < rest; i++) { /* the Triton targets' options */
+      const char *a = rargv[i];
+      if (!strcmp(a, "--harness")) topt.harness = tflags = true;
+      else if (!strcmp(a, "--npu-cores") || !strcmp(a, "--npu-ub-kb")) {
+        char *end = NULL;
+        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
+        if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
+        *(a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb) = (int)v;
+        tflags = true;
+      } else rargv[kept++] = rargv[i];
+    }
+    if (!dump) rest = kept;
     int st = parse_common(cmd, rest, rargv, &c, false);
     if (st >= 0) return st;
     if (dump && !c.co.dump) return usage_error(cmd, "%s", "-d STAGES is required (e.g. -d graph,kernel or -d all)");
+    TritonTarget tt;
+    if (!dump && c.target && triton_target_from_name(c.target, &tt)) {
+      StrBuf out = {0};
+      CoilErr *e = triton_emit_file(&c.co, tt, &topt, &out);
+      if (e) { sb_free(&out); return fail(e); }
+      fputs(out.data ? out.data : "", stdout);
+      sb_free(&out);
+      return 0;
+    }
+    if (tflags) return usage_error(cmd, "%s", "--harness, --npu-cores and --npu-ub-kb need --target triton-npu or triton-gpu");
     if (!dump && c.target && strcmp(c.target, "c"))
-      return usage_error(cmd, "unknown target '%s' (targets: c)", c.target);
+      return usage_error(cmd, "unknown target '%s' (targets: c, triton-npu, triton-gpu)", c.target);
     StrBuf out = {0};
     c.co.dump_out = &out;
     if (!dump) c.co.dump = NULL;

@@ -1,0 +1,304 @@
+/* The GPU dialect: one Program kernel as Inductor-style [XBLOCK, RBLOCK]
+ * tiles.
+ *
+ *   xindex = program_id(0) * XBLOCK + arange(XBLOCK)[:, None]   x axes by // %
+ *   x values                                                  [XBLOCK, 1]
+ *   _acc = tl.full([XBLOCK, RBLOCK], id)
+ *   for roffset in range(0, rnumel, RBLOCK):      (none: persistent)
+ *       rindex = roffset + arange(RBLOCK)[None, :]            r axes by // %
+ *       body; _acc = combine(_acc, where(rmask, value, id))
+ *   tmp = reduce(_acc, 1)[:, None]; epilogue; tl.store
+ *
+ * A group's r axes are flattened in the IR's order (outer to inner), so
+ * the innermost is the one the heaviest load streams along.  Masks are
+ * printed only where a block can pass the end (numel not a multiple of
+ * the block), which keeps the seed's loads unmasked and vectorised along
+ * x.  Lanes past the end of x are computed on masked loads and never
+ * stored; lanes past the end of r contribute the identity.
+ *
+ * Split (sched_triton.c): program_id(1) takes RSPLIT_CHUNK points of the
+ * flat r range; NAME_combine reduces the parts and runs the epilogue. */
+#include <string.h>
+
+#include "triton.h"
+
+typedef struct Gpu {
+  TPrint *P;
+  TritonPlan *plan;
+  const Kernel *k;
+  const TKernel *tk;
+  Arena *a;
+  bool xmask;       /* XBLOCK can pass xnumel */
+  bool *rmask;      /* per group */
+  bool *need_grp, *need_post;
+  const char **ptr;
+  const char **names; /* per axis */
+} Gpu;
+
+static const char *gsfx(Gpu *E, const char *base, int g) {
+  return g ? arena_printf(E->a, "%s%d", base, g) : base;
+}
+
+static void print_index(Gpu *E, StrBuf *sb, const IExpr *ix) {
+  bool any = false;
+  for (int ax = 0; ax < E->k->naxes; ax++)
+    if (ix_mentions(ix, ax)) any = true;
+  sb_puts(sb, "(");
+  ix_print(sb, ix, E->names, false);
+  sb_puts(sb, ")");
+  if (!any) sb_puts(sb, " + tl.zeros([1, 1], tl.int32)");
+}
+
+static const char *index_mask(Gpu *E, const IExpr *ix) {
+  const Kernel *k = E->k;
+  bool x = false;
+  bool *r = ARENA_ARRAY(E->a, bool, k->ngroups + 1);
+  for (int ax = 0; ax < k->naxes; ax++) {
+    if (!ix_mentions(ix, ax)) continue;
+    if (k->axes[ax].kind == AX_X) x = E->xmask;
+    else if (E->rmask[k->axes[ax].group]) r[k->axes[ax].group] = true;
+  }
+  StrBuf sb = {0};
+  if (x) sb_puts(&sb, "xmask");
+  for (int g = 0; g < k->ngroups; g++)
+    if (r[g]) sb_printf(&sb, "%s%s", sb.len ? " & " : "", gsfx(E, "rmask", g));
+  char *s = sb.len ? arena_strdup(E->a, sb.data) : NULL;
+  sb_free(&sb);
+  return s;
+}
+
+static void print_val(Gpu *E, int i, const char *indent) {
+  const KVal *v = &E->k->vals[i];
+  if (v->op != OP_INPUT) {
+    tri_value(E->P, i, indent);
+    return;
+  }
+  StrBuf *sb = E->P->sb;
+  sb_printf(sb, "%stmp%d = tl.load(%s + ", indent, i, E->ptr[v->buf]);
+  print_index(E, sb, v->index);
+  const char *m = index_mask(E, v->index);
+  if (m) sb_printf(sb, ", %s, other=0", m);
+  sb_puts(sb, ")");
+  if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
+  sb_puts(sb, "\n");
+}
+
+static const char *res_name(Gpu *E, int r) {
+  int v = tri_red_value(E->k, r);
+  return v >= 0 ? arena_printf(E->a, "tmp%d", v) : arena_printf(E->a, "red%d", r);
+}
+
+/* The x axes from xindex: x_k = (xindex // stride) % size. */
+static void x_vars(Gpu *E, const char *indent) {
+  const Kernel *k = E->k;
+  StrBuf *sb = E->P->sb;
+  int64_t stride = 1;
+  for (int i = k->nx - 1; i >= 0; i--) {
+    int64_t size = k->axes[k->x[i]].size;
+    const char *nm = E->names[k->x[i]];
+    if (k->nx == 1) sb_printf(sb, "%s%s = xindex\n", indent, nm);
+    else if (i == k->nx - 1) sb_printf(sb, "%s%s = xindex %% %lld\n", indent, nm, (long long)size);
+    else if (i == 0) sb_printf(sb, "%s%s = xindex // %lld\n", indent, nm, (long long)stride);
+    else sb_printf(sb, "%s%s = (xindex // %lld) %% %lld\n", indent, nm, (long long)stride, (long long)size);
+    stride *= size;
+  }
+}
+
+static void x_head(Gpu *E) {
+  StrBuf *sb = E->P->sb;
+  sb_printf(sb, "    xoffset = tl.program_id(0)%s * XBLOCK\n", E->tk->wide ? ".to(tl.int64)" : "");
+  sb_puts(sb, "    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]\n");
+  if (E->xmask) sb_puts(sb, "    xmask = xindex < xnumel\n");
+  x_vars(E, "    ");
+}
+
+static void print_stores(Gpu *E, const char *indent) {
+  const Kernel *k = E->k;
+  StrBuf *sb = E->P->sb;
+  for (int i = 0; i < k->nvals; i++)
+    if (E->need_post[i] && k->vals[i].scope == SCOPE_POST && op_info[k->vals[i].op].kind != OK_REDUCE) print_val(E, i, indent);
+  for (int s = 0; s < k->nstores; s++) {
+    const KStore *st = &k->stores[s];
+    sb_printf(sb, "%stl.store(%s + ", indent, E->ptr[st->buf]);
+    print_index(E, sb, st->index);
+    sb_puts(sb, ", ");
+    tri_store_value(E->P, st->val, E->P->p->bufs[st->buf].dtype);
+    sb_puts(sb, E->xmask ? ", xmask)\n" : ")\n");
+  }
+}
+
+static void group(Gpu *E, int g) {
+  const Kernel *k = E->k;
+  const TKernel *tk = E->tk;
+  const TGroup *G = &tk->g[g];
+  StrBuf *sb = E->P->sb;
+  TPrint *P = E->P;
+  bool split = tk->nsplit > 1;
+  const char *RB = gsfx(E, "RBLOCK", g), *rindex = gsfx(E, "rindex", g), *rbase = gsfx(E, "rbase", g);
+  const char *rmask = gsfx(E, "rmask", g), *rnumel = gsfx(E, "rnumel", g), *roffset = gsfx(E, "roffset", g);
+  sb_printf(sb, "    %s = tl.arange(0, %s)[None, :]%s\n", rbase, RB, tk->wide ? ".to(tl.int64)" : "");
+  const char *ind = "    ";
+  if (!G->persistent) {
+    for (int r = 0; r < k->nreds; r++)
+      if (k->reds[r].group == g)
+        sb_printf(sb, "    _%s = tl.full([XBLOCK, %s], %s, %s)\n", res_name(E, r), RB, tri_identity(&k->reds[r]),
+                  tri_rtype(k->reds[r].dtype));
+    sb_printf(sb, "    for %s in range(0, %s, %s):\n", roffset, split ? gsfx(E, "RSPLIT_CHUNK", g) : rnumel, RB);
+    ind = "        ";
+    if (split) sb_printf(sb, "%s%s = rsplit * %s + %s + %s\n", ind, rindex, gsfx(E, "RSPLIT_CHUNK", g), roffset, rbase);
+    else sb_printf(sb, "%s%s = %s + %s\n", ind, rindex, roffset, rbase);
+  } else {
+    sb_printf(sb, "%s%s = %s\n", ind, rindex, rbase);
+  }
+  if (E->rmask[g]) sb_printf(sb, "%s%s = %s < %s\n", ind, rmask, rindex, rnumel);
+  int64_t stride = 1;
+  for (int i = G->naxes - 1; i >= 0; i--) {
+    int64_t size = k->axes[G->axes[i]].size;
+    const char *nm = E->names[G->axes[i]];
+    if (G->naxes == 1) sb_printf(sb, "%s%s = %s\n", ind, nm, rindex);
+    else if (i == G->naxes - 1) sb_printf(sb, "%s%s = %s %% %lld\n", ind, nm, rindex, (long long)size);
+    else if (i == 0) sb_printf(sb, "%s%s = %s // %lld\n", ind, nm, rindex, (long long)stride);
+    else sb_printf(sb, "%s%s = (%s // %lld) %% %lld\n", ind, nm, rindex, (long long)stride, (long long)size);
+    stride *= size;
+  }
+  for (int v = 0; v < k->nvals; v++)
+    if (E->need_grp[v] && k->vals[v].scope == g) print_val(E, v, ind);
+  for (int r = 0; r < k->nreds; r++) {
+    const KRed *rd = &k->reds[r];
+    if (rd->group != g) continue;
+    const char *res = res_name(E, r);
+    StrBuf val = {0};
+    TPrint Q = *P;
+    Q.sb = &val;
+    tri_operand(&Q, rd->src, rd->dtype);
+    if (E->rmask[g])
+      sb_printf(sb, "%s%s_in = tl.broadcast_to(tl.where(%s, %s, %s), [XBLOCK, %s])\n", ind, res, rmask, val.data, tri_identity(rd), RB);
+    else sb_printf(sb, "%s%s_in = tl.broadcast_to(%s, [XBLOCK, %s])\n", ind, res, val.data, RB);
+    sb_free(&val);
+    if (G->persistent) {
+      sb_printf(sb, "%s%s = ", ind, res);
+      tri_reduce(P, rd, arena_printf(E->a, "%s_in", res));
+      sb_puts(sb, "[:, None]\n");
+    } else {
+      sb_printf(sb, "%s_%s = ", ind, res);
+      tri_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
+      sb_puts(sb, "\n");
+    }
+  }
+  if (!G->persistent)
+    for (int r = 0; r < k->nreds; r++) {
+      if (k->reds[r].group != g) continue;
+      const char *res = res_name(E, r);
+      sb_printf(sb, "    %s = ", res);
+      tri_reduce(P, &k->reds[r], arena_printf(E->a, "_%s", res));
+      sb_puts(sb, "[:, None]\n");
+    }
+}
+
+static void main_kernel(Gpu *E, int kernel) {
+  const Kernel *k = E->k;
+  const TKernel *tk = E->tk;
+  StrBuf *sb = E->P->sb;
+  bool split = tk->nsplit > 1;
+  bool *need = ARENA_ARRAY(E->a, bool, k->nvals + 1);
+  for (int i = 0; i < k->nvals; i++) need[i] = E->need_grp[i] || (!split && E->need_post[i]);
+  TSig s = {{.kernel = k->name, .src = kernel, .num_warps = tk->num_warps}, 0};
+  E->ptr = tri_pointer_args(E->P, E->plan, &s, need, !split, split);
+  tri_arg(E->a, &s, "xnumel", false, -1, tk->xnumel);
+  for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "rnumel", g), false, -1, tk->g[g].numel);
+  tri_arg(E->a, &s, "XBLOCK", false, -1, tk->xblock);
+  for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RBLOCK", g), false, -1, tk->g[g].rblock);
+  if (split)
+    for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RSPLIT_CHUNK", g), false, -1, tk->g[g].rchunk);
+  s.L.grid[0] = tk->xprogs;
+  s.L.grid[1] = tk->nsplit;
+  s.L.grid[2] = 1;
+  tri_signature(sb, &s);
+  if (split) sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
+  x_head(E);
+  if (split) sb_puts(sb, "    rsplit = tl.program_id(1)\n");
+  for (int i = 0; i < k->nvals; i++)
+    if (need[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
+  for (int g = 0; g < k->ngroups; g++) group(E, g);
+  if (split) {
+    for (int r = 0; r < k->nreds; r++)
+      sb_printf(sb, "    tl.store(ws_ptr%d + (rsplit * xnumel + xindex), %s%s)\n", r, res_name(E, r), E->xmask ? ", xmask" : "");
+  } else {
+    print_stores(E, "    ");
+  }
+  tri_add_launch(E->a, E->plan, &s);
+}
+
+static void combine_kernel(Gpu *E, int kernel) {
+  const Kernel *k = E->k;
+  const TKernel *tk = E->tk;
+  StrBuf *sb = E->P->sb;
+  TSig s = {{.kernel = arena_printf(E->a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
+  const char **wsn = ARENA_ARRAY(E->a, const char *, k->nreds + 1);
+  for (int r = 0; r < k->nreds; r++) {
+    wsn[r] = arena_printf(E->a, "ws_ptr%d", r);
+    tri_arg(E->a, &s, wsn[r], true, tk->ws[r], 0);
+  }
+  E->ptr = tri_pointer_args(E->P, E->plan, &s, E->need_post, true, false);
+  tri_arg(E->a, &s, "xnumel", false, -1, tk->xnumel);
+  tri_arg(E->a, &s, "RSPLIT", false, -1, tk->nsplit);
+  tri_arg(E->a, &s, "XBLOCK", false, -1, tk->cxblock);
+  tri_arg(E->a, &s, "SBLOCK", false, -1, tk->csblock);
+  s.L.grid[0] = (tk->xnumel + tk->cxblock - 1) / tk->cxblock;
+  s.L.grid[1] = 1;
+  s.L.grid[2] = 1;
+  bool save = E->xmask;
+  E->xmask = tk->xnumel % tk->cxblock != 0;
+  tri_signature(sb, &s);
+  sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
+  x_head(E);
+  for (int i = 0; i < k->nvals; i++)
+    if (E->need_post[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
+  sb_puts(sb, "    sbase = tl.arange(0, SBLOCK)[None, :]\n");
+  for (int r = 0; r < k->nreds; r++)
+    sb_printf(sb, "    _%s = tl.full([XBLOCK, SBLOCK], %s, %s)\n", res_name(E, r), tri_identity(&k->reds[r]), tri_rtype(k->reds[r].dtype));
+  sb_puts(sb, "    for soffset in range(0, RSPLIT, SBLOCK):\n");
+  sb_puts(sb, "        sindex = soffset + sbase\n");
+  sb_puts(sb, "        smask = sindex < RSPLIT\n");
+  for (int r = 0; r < k->nreds; r++) {
+    const char *res = res_name(E, r), *id = tri_identity(&k->reds[r]);
+    sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s)\n", res, wsn[r], E->xmask ? "xmask & " : "",
+              id);
+    sb_printf(sb, "        _%s = ", res);
+    tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
+    sb_puts(sb, "\n");
+  }
+  for (int r = 0; r < k->nreds; r++) {
+    const char *res = res_name(E, r);
+    sb_printf(sb, "    %s = ", res);
+    tri_reduce(E->P, &k->reds[r], arena_printf(E->a, "_%s", res));
+    sb_puts(sb, "[:, None]\n");
+  }
+  print_stores(E, "    ");
+  tri_add_launch(E->a, E->plan, &s);
+  E->xmask = save;
+}
+
+void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
+  const Kernel *k = P->k;
+  const TKernel *tk = P->tk;
+  Gpu E = {.P = P, .plan = plan, .k = k, .tk = tk, .a = P->a};
+  P->rank = 2;
+  E.xmask = tk->xnumel % tk->xblock != 0;
+  E.rmask = ARENA_ARRAY(E.a, bool, k->ngroups + 1);
+  for (int g = 0; g < k->ngroups; g++) {
+    const TGroup *G = &tk->g[g];
+    if (tk->nsplit > 1) E.rmask[g] = G->rchunk % G->rblock != 0 || G->rchunk * tk->nsplit != G->numel;
+    else E.rmask[g] = G->numel % G->rblock != 0;
+  }
+  E.names = ARENA_ARRAY(E.a, const char *, k->naxes + 1);
+  for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = k->axes[ax].name ? k->axes[ax].name : "?";
+  E.need_grp = ARENA_ARRAY(E.a, bool, k->nvals + 1);
+  E.need_post = ARENA_ARRAY(E.a, bool, k->nvals + 1);
+  P->mark = E.need_grp;
+  for (int r = 0; r < k->nreds; r++) tri_mark(P, k->reds[r].src);
+  P->mark = E.need_post;
+  for (int s = 0; s < k->nstores; s++) tri_mark(P, k->stores[s].val);
+  main_kernel(&E, kernel);
+  if (tk->nsplit > 1) combine_kernel(&E, kernel);
+}

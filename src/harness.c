@@ -1,0 +1,296 @@
+/* The Python around the Triton kernels.
+ *
+ * Every module ends with what coil chose, as Python literals that a
+ * program can read (the C executor, a runner, the harness):
+ *   COIL_INPUTS    the parameters: name, torch dtype, shape, distribution
+ *   COIL_BUFFERS   every buffer by id: Program buffers, then scratch
+ *   COIL_OUTPUTS   the buffer ids of the function's outputs, in order
+ *   COIL_LAUNCHES  the launches in order: kernel, grid, num_warps, and the
+ *                  arguments in parameter order (pointers name buffer ids)
+ * and coil_launch(bufs) / coil_run(inputs), which run them.
+ *
+ * --harness appends a standalone script: it draws the inputs by coil
+ * run's rules, runs the kernels, checks every output against the function
+ * run in eager PyTorch (its source is embedded), and on a GPU times the
+ * kernels, eager and torch.compile with triton.testing.do_bench against
+ * the device's read bandwidth (a large torch.sum).  Under TRITON_INTERPRET=1
+ * it runs on the CPU (--device cpu). */
+#include <string.h>
+
+#include "triton.h"
+
+static void shape_tuple(StrBuf *sb, int ndim, const int64_t *shape) {
+  sb_putc(sb, '(');
+  for (int i = 0; i < ndim; i++) sb_printf(sb, "%s%lld", i ? ", " : "", (long long)shape[i]);
+  if (ndim == 1) sb_putc(sb, ',');
+  sb_putc(sb, ')');
+}
+
+static const char *dist_name(Dist d) {
+  switch (d) {
+  case DIST_UNIFORM: return "uniform";
+  case DIST_ONES: return "ones";
+  case DIST_ARANGE: return "arange";
+  default: return "randn";
+  }
+}
+
+void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
+  const Graph *g = &c->graph;
+  const Program *p = &c->program;
+  sb_puts(sb, "\n\n# ---- what coil chose: read by coil_launch, the harness and coil's executor ----\n");
+  sb_printf(sb, "COIL_TARGET = '%s'\n", triton_target_name(plan->target));
+  sb_puts(sb, "COIL_FUNCTION = ");
+  tri_pystr(sb, g->fn_name);
+  sb_puts(sb, "\nCOIL_SOURCE_FILE = ");
+  tri_pystr(sb, c->module.file);
+  sb_puts(sb, "\n# parameters: name, torch dtype, shape, distribution\nCOIL_INPUTS = [\n");
+  for (int i = 0; i < g->ninputs; i++) {
+    const InputSpec *s = &g->inputs[i];
+    sb_puts(sb, "    (");
+    tri_pystr(sb, s->name);
+    sb_printf(sb, ", '%s', ", tri_torch(s->dtype));
+    shape_tuple(sb, s->ndim, s->shape);
+    if (s->dist == DIST_UNIFORM) sb_printf(sb, ", ('uniform', %.17g, %.17g)),\n", s->lo, s->hi);
+    else sb_printf(sb, ", ('%s',)),\n", dist_name(s->dist));
+  }
+  sb_puts(sb, "]\n");
+  sb_puts(sb, "# buffers by id: name, kind (input, output, temp, scratch), torch dtype, shape,\n"
+              "# index (input: the parameter; output: the output number)\nCOIL_BUFFERS = [\n");
+  for (int b = 0; b < p->nbufs; b++) {
+    const Buffer *B = &p->bufs[b];
+    sb_puts(sb, "    (");
+    tri_pystr(sb, B->name);
+    sb_printf(sb, ", '%s', '%s', ", B->kind == BUF_INPUT ? "input" : B->kind == BUF_OUTPUT ? "output" : "temp", tri_torch(B->dtype));
+    shape_tuple(sb, B->ndim, B->shape);
+    sb_printf(sb, ", %d),  # %d\n", B->kind == BUF_TEMP ? -1 : B->index, b);
+  }
+  for (int i = 0; i < plan->nscratch; i++) {
+    const TritonScratch *S = &plan->scratch[i];
+    sb_puts(sb, "    (");
+    tri_pystr(sb, S->name);
+    sb_printf(sb, ", 'scratch', '%s', (%lld,), -1),  # %d\n", tri_torch(S->dtype), (long long)S->numel, plan->nbufs + i);
+  }
+  sb_puts(sb, "]\n");
+  /* outputs by output number */
+  sb_puts(sb, "COIL_OUTPUTS = [");
+  int nout = 0;
+  for (int b = 0; b < p->nbufs; b++)
+    if (p->bufs[b].kind == BUF_OUTPUT) nout++;
+  for (int o = 0; o < nout; o++)
+    for (int b = 0; b < p->nbufs; b++)
+      if (p->bufs[b].kind == BUF_OUTPUT && p->bufs[b].index == o) sb_printf(sb, "%s%d", o ? ", " : "", b);
+  sb_puts(sb, "]\n");
+  sb_puts(sb, "# launches in order: kernel, grid, num_warps, arguments in parameter order\n"
+              "# (('NAME', 'ptr', buffer id) or ('NAME', 'constexpr', value))\nCOIL_LAUNCHES = [\n");
+  for (int i = 0; i < plan->nlaunches; i++) {
+    const TritonLaunch *L = &plan->launches[i];
+    sb_printf(sb, "    {'kernel': '%s', 'grid': (%lld, %lld, %lld), 'num_warps': %d,\n     'args': [", L->kernel,
+              (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], L->num_warps);
+    for (int j = 0; j < L->nargs; j++) {
+      const TritonArg *A = &L->args[j];
+      if (j && j % 4 == 0) sb_puts(sb, "\n              ");
+      else if (j) sb_putc(sb, ' ');
+      if (A->is_ptr) sb_printf(sb, "('%s', 'ptr', %d),", A->name, A->buf);
+      else sb_printf(sb, "('%s', 'constexpr', %lld),", A->name, (long long)A->value);
+    }
+    sb_puts(sb, "]},\n");
+  }
+  sb_puts(sb, "]\n");
+  sb_puts(sb,
+          "\n\n"
+          "def coil_bind(bufs):\n"
+          "    \"\"\"The launches bound to tensors (bufs[i] is buffer i of COIL_BUFFERS).\"\"\"\n"
+          "    calls = []\n"
+          "    for launch in COIL_LAUNCHES:\n"
+          "        kernel = globals()[launch['kernel']][launch['grid']]\n"
+          "        args = [bufs[v] if kind == 'ptr' else v for _, kind, v in launch['args']]\n"
+          "        calls.append((kernel, args, launch['num_warps']))\n"
+          "    return calls\n"
+          "\n\n"
+          "def coil_launch(bufs):\n"
+          "    \"\"\"Run every kernel, in order, on the buffers.\"\"\"\n"
+          "    for kernel, args, num_warps in coil_bind(bufs):\n"
+          "        kernel(*args, num_warps=num_warps)\n"
+          "\n\n"
+          "def coil_alloc(inputs, device=None):\n"
+          "    \"\"\"Every buffer for one run: the inputs as given, the others empty.\"\"\"\n"
+          "    if device is None:\n"
+          "        device = inputs[0].device\n"
+          "    bufs = []\n"
+          "    for name, kind, dtype, shape, index in COIL_BUFFERS:\n"
+          "        if kind == 'input':\n"
+          "            bufs.append(inputs[index].contiguous())\n"
+          "        else:\n"
+          "            bufs.append(torch.empty(shape, dtype=getattr(torch, dtype), device=device))\n"
+          "    return bufs\n"
+          "\n\n"
+          "def coil_run(inputs):\n"
+          "    \"\"\"The function's outputs, computed by the kernels.\"\"\"\n"
+          "    bufs = coil_alloc(inputs)\n"
+          "    coil_launch(bufs)\n"
+          "    return [bufs[i] for i in COIL_OUTPUTS]\n");
+}
+
+static const char harness_text[] =
+    "\n\n# ---- the standalone harness (coil emit --harness) ----\n"
+    "import argparse\n"
+    "import json\n"
+    "import math\n"
+    "import os\n"
+    "import sys\n"
+    "\n"
+    "# (rtol, atol) per output dtype, as tests/torch/compare.py; f32/f64 grow with the\n"
+    "# square root of the reduction length, whose summation order differs from eager's\n"
+    "COIL_TOL = {'float32': (1e-5, 1e-5), 'float64': (1e-7, 1e-7),\n"
+    "            'float16': (1e-3, 1e-3), 'bfloat16': (1.6e-2, 1e-2)}\n"
+    "\n\n"
+    "def coil_make_inputs(device, seed=0):\n"
+    "    \"\"\"The parameters, drawn by coil run's rules: randn (integers: uniform in [-8, 8],\n"
+    "    bool: a fair coin), uniform(lo, hi) (integers: [lo, hi)), ones, arange.\"\"\"\n"
+    "    g = torch.Generator().manual_seed(seed)\n"
+    "    out = []\n"
+    "    for name, dtype, shape, dist in COIL_INPUTS:\n"
+    "        dt = getattr(torch, dtype)\n"
+    "        n = math.prod(shape)\n"
+    "        kind = dist[0]\n"
+    "        if kind == 'ones':\n"
+    "            t = torch.ones(n, dtype=torch.float64)\n"
+    "        elif kind == 'arange':\n"
+    "            t = torch.arange(n, dtype=torch.float64)\n"
+    "            if dt == torch.bool:\n"
+    "                t = t.remainder(2)\n"
+    "        elif kind == 'uniform':\n"
+    "            t = torch.rand(n, generator=g, dtype=torch.float64) * (dist[2] - dist[1]) + dist[1]\n"
+    "            if not dt.is_floating_point:\n"
+    "                t = t.floor()\n"
+    "        elif dt == torch.bool:\n"
+    "            t = (torch.rand(n, generator=g, dtype=torch.float64) < 0.5).double()\n"
+    "        elif not dt.is_floating_point:\n"
+    "            t = torch.randint(-8, 9, (n,), generator=g).double()\n"
+    "        else:\n"
+    "            t = torch.randn(n, generator=g, dtype=torch.float64)\n"
+    "        out.append(t.to(dt).reshape(shape).to(device))\n"
+    "    return out\n"
+    "\n\n"
+    "def coil_function():\n"
+    "    \"\"\"The original function, from the source embedded below.\"\"\"\n"
+    "    ns = {'__name__': 'coil_source'}\n"
+    "    exec(compile(COIL_SOURCE, COIL_SOURCE_FILE, 'exec'), ns)\n"
+    "    return ns[COIL_FUNCTION]\n"
+    ;
+static const char harness_check[] =
+    "\n\n"
+    "def coil_check(device='cuda', seed=0):\n"
+    "    \"\"\"Run the kernels and the function in eager PyTorch on the same inputs.\n"
+    "    Returns the problems found: an empty list when every output matches.\"\"\"\n"
+    "    inputs = coil_make_inputs(device, seed)\n"
+    "    got = coil_run(inputs)\n"
+    "    with torch.no_grad():\n"
+    "        want = coil_function()(*inputs)\n"
+    "    want = list(want) if isinstance(want, (tuple, list)) else [want]\n"
+    "    if len(want) != len(got):\n"
+    "        return [f'{len(got)} outputs, eager gives {len(want)}']\n"
+    "    problems = []\n"
+    "    max_in = max([t.numel() for t in inputs] + [1])\n"
+    "    for k, (g, w) in enumerate(zip(got, want)):\n"
+    "        if tuple(g.shape) != tuple(w.shape) or g.dtype != w.dtype:\n"
+    "            problems.append(f'out{k}: {g.dtype}{list(g.shape)}, eager gives {w.dtype}{list(w.shape)}')\n"
+    "            continue\n"
+    "        rtol, atol = COIL_TOL.get(str(w.dtype).replace('torch.', ''), (0.0, 0.0))\n"
+    "        if w.dtype in (torch.float32, torch.float64):\n"
+    "            scale = max(1.0, math.sqrt(max(1, max_in // max(1, w.numel()))) / 4)\n"
+    "            rtol, atol = rtol * scale, atol * scale\n"
+    "        try:\n"
+    "            torch.testing.assert_close(g.cpu(), w.cpu(), rtol=rtol, atol=atol, equal_nan=True)\n"
+    "        except AssertionError as e:\n"
+    "            lines = [l.strip() for l in str(e).splitlines() if l.strip()]\n"
+    "            problems.append(f'out{k} ({w.dtype}, rtol={rtol:.3g}, atol={atol:.3g}): ' + '; '.join(lines[:4]))\n"
+    "    return problems\n"
+    ;
+static const char harness_bench[] =
+    "\n\n"
+    "def coil_bench(device='cuda', seed=0, rep=200, compile_=True):\n"
+    "    \"\"\"Median times (triton.testing.do_bench) of the kernels, eager and torch.compile,\n"
+    "    in GB/s of inputs read and outputs written, against the read bandwidth of a\n"
+    "    torch.sum over 2 GiB.\"\"\"\n"
+    "    from triton.testing import do_bench\n"
+    "    inputs = coil_make_inputs(device, seed)\n"
+    "    bufs = coil_alloc(inputs)\n"
+    "    calls = coil_bind(bufs)\n"
+    "\n"
+    "    def run_coil():\n"
+    "        for kernel, args, num_warps in calls:\n"
+    "            kernel(*args, num_warps=num_warps)\n"
+    "\n"
+    "    fn = coil_function()\n"
+    "    nbytes = sum(t.numel() * t.element_size() for t in inputs)\n"
+    "    nbytes += sum(bufs[i].numel() * bufs[i].element_size() for i in COIL_OUTPUTS)\n"
+    "    big = torch.empty(1 << 29, dtype=torch.float32, device=device).fill_(1.0)\n"
+    "    t_sum = do_bench(lambda: big.sum(), rep=rep)\n"
+    "    read_bw = big.numel() * 4 / (t_sum * 1e-3)\n"
+    "    del big\n"
+    "    rows = []\n"
+    "    with torch.no_grad():\n"
+    "        rows.append(('coil ' + COIL_TARGET, do_bench(run_coil, rep=rep)))\n"
+    "        rows.append(('torch eager', do_bench(lambda: fn(*inputs), rep=rep)))\n"
+    "        if compile_:\n"
+    "            try:\n"
+    "                compiled = torch.compile(fn)\n"
+    "                compiled(*inputs)\n"
+    "                rows.append(('torch.compile', do_bench(lambda: compiled(*inputs), rep=rep)))\n"
+    "            except Exception as e:  # report, do not stop the table\n"
+    "                print(f'torch.compile failed: {type(e).__name__}: {e}', file=sys.stderr)\n"
+    "    return nbytes, read_bw, rows\n"
+    ;
+static const char harness_main[] =
+    "\n\n"
+    "def main():\n"
+    "    interp = os.environ.get('TRITON_INTERPRET') == '1'\n"
+    "    ap = argparse.ArgumentParser(description=f'coil {COIL_TARGET} kernels of {COIL_FUNCTION} '\n"
+    "                                 f'({COIL_SOURCE_FILE}): check against eager PyTorch, then time them')\n"
+    "    ap.add_argument('--device', default='cpu' if interp else 'cuda',\n"
+    "                    help='cuda, or cpu under TRITON_INTERPRET=1 (default: %(default)s)')\n"
+    "    ap.add_argument('--seed', type=int, default=0)\n"
+    "    ap.add_argument('--rep', type=int, default=200, help='do_bench rep in ms')\n"
+    "    ap.add_argument('--no-bench', action='store_true', help='check only')\n"
+    "    ap.add_argument('--no-compile', action='store_true', help='do not time torch.compile')\n"
+    "    args = ap.parse_args()\n"
+    "    if args.device == 'cpu' and not interp:\n"
+    "        print('--device cpu runs the kernels in Triton\\'s interpreter: set TRITON_INTERPRET=1', file=sys.stderr)\n"
+    "        return 2\n"
+    "    problems = coil_check(args.device, args.seed)\n"
+    "    name = f'{COIL_SOURCE_FILE}:{COIL_FUNCTION}'\n"
+    "    result = {'target': COIL_TARGET, 'function': name, 'device': args.device,\n"
+    "              'check': 'ok' if not problems else 'FAIL', 'problems': problems}\n"
+    "    print(f'check {name} ({COIL_TARGET}, {args.device}): ' + ('ok' if not problems else 'FAIL'))\n"
+    "    for p in problems:\n"
+    "        print('  ' + p)\n"
+    "    if not args.no_bench and args.device != 'cpu':\n"
+    "        nbytes, read_bw, rows = coil_bench(args.device, args.seed, args.rep, not args.no_compile)\n"
+    "        print(f'{nbytes / 1e6:.1f} MB read and written; device read bandwidth {read_bw / 1e9:.0f} GB/s '\n"
+    "              f'(torch.sum over 2 GiB), so the floor is {nbytes / read_bw * 1e6:.1f} us')\n"
+    "        print(f'{\"implementation\":<22}{\"time us\":>10}{\"GB/s\":>10}{\"of read bw\":>12}')\n"
+    "        for label, ms in rows:\n"
+    "            print(f'{label:<22}{ms * 1e3:>10.1f}{nbytes / (ms * 1e-3) / 1e9:>10.0f}'\n"
+    "                  f'{nbytes / (ms * 1e-3) / read_bw * 100:>11.1f}%')\n"
+    "        result.update(bytes=nbytes, read_bw_gbs=read_bw / 1e9,\n"
+    "                      times_us={label: ms * 1e3 for label, ms in rows})\n"
+    "    print('COIL_RESULT ' + json.dumps(result))\n"
+    "    return 0 if not problems else 1\n"
+    "\n\n"
+    "if __name__ == '__main__':\n"
+    "    sys.exit(main())\n";
+
+void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
+  (void)plan;
+  sb_puts(sb, "\n\n# the source of ");
+  sb_puts(sb, c->module.file);
+  sb_puts(sb, ", run in eager PyTorch as the reference\nCOIL_SOURCE = ");
+  tri_pystr(sb, c->module.text);
+  sb_puts(sb, "\n");
+  sb_puts(sb, harness_text);
+  sb_puts(sb, harness_check);
+  sb_puts(sb, harness_bench);
+  sb_puts(sb, harness_main);
+}

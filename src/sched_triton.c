@@ -1,0 +1,964 @@
+/* The Triton backends' tile model, launch plan and module assembly.
+ *
+ * One model, two machines:
+ *   NPU (Ascend): C vector cores, each with a unified buffer (UB) of U
+ *     bytes that every live tile of a loop body occupies, fed by DMA that
+ *     wants 32-byte aligned contiguous runs.  A sub-tile is X0BLOCK_SUB x
+ *     R<k>BLOCK_SUB...: as many elements as the UB holds at the kernel's
+ *     bytes per element, filled in the memory order of the heaviest load
+ *     (its unit-stride axis first, so DMA runs are long).  Programs take
+ *     X0BLOCK outputs each; when the outputs give fewer programs than
+ *     cores, each program takes a chunk of one reduction axis instead and
+ *     a second kernel combines the parts.
+ *   GPU (NVIDIA): S multiprocessors.  Column reductions (the output axis
+ *     is unit-stride, as in the seed) take XBLOCK <= 128 outputs and
+ *     enough r points for 8192 elements a step, about 64 per thread;
+ *     row reductions take a whole row in one block when it fits (a
+ *     persistent reduction), else loop over RBLOCK.  Reduction axes are
+ *     flattened and recovered with // and % by constants (shifts and
+ *     multiplies, cheaper than nested loops whose inner trip counts are
+ *     small).  With fewer x blocks than multiprocessors, the flat range
+ *     is split into RSPLIT chunks so about four blocks run per
+ *     multiprocessor, and a second kernel combines the parts.
+ *
+ * Values print the same in both dialects (tri_value): PyTorch's dtype
+ * semantics, as the C printer has them.  bf16 and f16 values live in f32
+ * registers, rounded to their dtype after each op; bf16 rounding is done
+ * on the bits (ties to even), since Triton's interpreter truncates.
+ *
+ * Requires: a compiled program.  Guarantees: every kernel gets a tile
+ * whose tl.arange sizes are powers of two, and masks for every tail. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "triton.h"
+
+void triton_options_default(TritonOptions *o) {
+  *o = (TritonOptions){.npu_cores = 40, .npu_ub_kb = 192, .gpu_sms = 132};
+}
+
+bool triton_target_from_name(const char *name, TritonTarget *t) {
+  if (!strcmp(name, "triton-npu")) *t = TRITON_NPU;
+  else if (!strcmp(name, "triton-gpu")) *t = TRITON_GPU;
+  else return false;
+  return true;
+}
+
+const char *triton_target_name(TritonTarget t) { return t == TRITON_NPU ? "triton-npu" : "triton-gpu"; }
+
+/* ------------------------------------------------------------- types */
+
+const char *tri_rtype(DType t) {
+  switch (t) {
+  case DT_BOOL: return "tl.int1";
+  case DT_I32: return "tl.int32";
+  case DT_I64: return "tl.int64";
+  case DT_F64: return "tl.float64";
+  default: return "tl.float32";
+  }
+}
+
+const char *tri_stype(DType t) {
+  switch (t) {
+  case DT_F16: return "tl.float16";
+  case DT_BF16: return "tl.bfloat16";
+  default: return tri_rtype(t);
+  }
+}
+
+const char *tri_torch(DType t) { return dtype_torch_name(t); }
+
+static int rsize(DType t) { return t == DT_BF16 || t == DT_F16 ? 4 : dtype_size(t); }
+
+const char *tri_ones(Arena *a, int rank) {
+  StrBuf sb = {0};
+  sb_putc(&sb, '[');
+  for (int i = 0; i < rank; i++) sb_puts(&sb, i ? ", 1" : "1");
+  sb_putc(&sb, ']');
+  char *s = arena_strdup(a, sb.data);
+  sb_free(&sb);
+  return s;
+}
+
+static int64_t pow2_ceil(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+static int64_t pow2_floor(int64_t n) {
+  int64_t p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* ---------------------------------------------------- value printing */
+
+void tri_mark(TPrint *P, int i) {
+  if (P->mark[i]) return;
+  P->mark[i] = true;
+  const KVal *v = &P->k->vals[i];
+  for (int j = 0; j < v->narg; j++) tri_mark(P, v->arg[j]);
+}
+
+int tri_red_value(const Kernel *k, int r) {
+  for (int i = 0; i < k->nvals; i++)
+    if (op_info[k->vals[i].op].kind == OK_REDUCE && k->vals[i].red == r) return i;
+  return -1;
+}
+
+static bool is_half(DType t) { return t == DT_BF16 || t == DT_F16; }
+
+/* expr (held in the register type of `from`) converted to `to`, printed
+ * around the text already in *e. */
+static void convert(TPrint *P, StrBuf *sb, const char *e, DType from, DType to) {
+  if (to == DT_BOOL && from != DT_BOOL) {
+    sb_printf(sb, "(%s != 0)", e);
+  } else if (to == DT_BF16) {
+    *P->helpers |= TH_ROUND_BF16;
+    if (from == DT_F32 || is_half(from)) sb_printf(sb, "coil_round_bf16(%s)", e);
+    else sb_printf(sb, "coil_round_bf16(%s.to(tl.float32))", e);
+  } else if (to == DT_F16) {
+    if (from == DT_F32 || is_half(from)) sb_printf(sb, "%s.to(tl.float16).to(tl.float32)", e);
+    else sb_printf(sb, "%s.to(tl.float32).to(tl.float16).to(tl.float32)", e);
+  } else if (!strcmp(tri_rtype(from), tri_rtype(to))) {
+    sb_puts(sb, e);
+  } else {
+    sb_printf(sb, "%s.to(%s)", e, tri_rtype(to));
+  }
+}
+
+/* Operands convert to the op's compute dtype as the C printer's operand()
+ * does: a register-type change only (no rounding: compute dtypes are
+ * never bf16 or f16 in effect, they compute in f32). */
+void tri_operand(TPrint *P, int i, DType to) {
+  DType from = P->k->vals[i].dtype;
+  char name[32];
+  snprintf(name, sizeof name, "tmp%d", i);
+  if (to == DT_BOOL && from != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
+  else if (!strcmp(tri_rtype(from), tri_rtype(to))) sb_puts(P->sb, name);
+  else sb_printf(P->sb, "%s.to(%s)", name, tri_rtype(to));
+}
+
+static void print_float(StrBuf *sb, double f) {
+  if (isnan(f)) sb_puts(sb, "float(\"nan\")");
+  else if (isinf(f)) sb_puts(sb, f < 0 ? "float(\"-inf\")" : "float(\"inf\")");
+  else {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", f);
+    sb_puts(sb, buf);
+    if (!strpbrk(buf, ".en")) sb_puts(sb, ".0");
+  }
+}
+
+/* A constant exponent that POW spells as multiplications or a root. */
+static bool pow_special(TPrint *P, const KVal *v) {
+  const KVal *e = &P->k->vals[v->arg[1]];
+  if (e->op != OP_CONST) return false;
+  StrBuf *sb = P->sb;
+  char a[32];
+  snprintf(a, sizeof a, "tmp%d", v->arg[0]);
+  StrBuf base = {0};
+  TPrint Q = *P;
+  Q.sb = &base;
+  tri_operand(&Q, v->arg[0], v->cdtype);
+  bool fl = dtype_is_float(v->cdtype);
+  double x = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
+  bool done = true;
+  const char *b = base.data;
+  if (x == 1) sb_printf(sb, "%s", b);
+  else if (x == 2) sb_printf(sb, "%s * %s", b, b);
+  else if (x == 3) sb_printf(sb, "%s * %s * %s", b, b, b);
+  else if (fl && x == 0.5) sb_printf(sb, "tl.sqrt_rn(%s)", b);
+  else if (fl && x == -1) sb_printf(sb, "1.0 / %s", b);
+  else if (fl && x == -2) sb_printf(sb, "1.0 / (%s * %s)", b, b);
+  else if (fl && x == -0.5) sb_printf(sb, "1.0 / tl.sqrt_rn(%s)", b);
+  else if (x == 0) sb_printf(sb, "tl.full(%s, 1, %s)", tri_ones(P->a, P->rank), tri_rtype(v->cdtype));
+  else done = false;
+  sb_free(&base);
+  return done;
+}
+
+/* The op's expression in its compute dtype, from the op table's Triton
+ * spelling with a few exceptions (see below). */
+static void op_expr(TPrint *P, const KVal *v) {
+  StrBuf *sb = P->sb;
+  const char *tpl = op_info[v->op].triton;
+  bool fl = dtype_is_float(v->cdtype);
+  switch (v->op) {
+  case OP_MAXIMUM: *P->helpers |= TH_MAXIMUM; break;
+  case OP_MINIMUM: *P->helpers |= TH_MINIMUM; break;
+  case OP_TANH: *P->helpers |= TH_TANH; break;
+  case OP_RSQRT:
+    /* tl.rsqrt is an approximation; in f64 that costs digits. */
+    if (v->cdtype == DT_F64) tpl = "1.0 / tl.sqrt_rn(%0)";
+    break;
+  case OP_POW:
+    if (pow_special(P, v)) return;
+    if (fl) *P->helpers |= TH_POW;
+    else {
+      *P->helpers |= TH_IPOW;
+      tpl = "coil_ipow(%0, %1)";
+    }
+    break;
+  default: break;
+  }
+  for (const char *t = tpl; *t; t++) {
+    if (*t == '%' && t[1] >= '0' && t[1] <= '2') {
+      int j = t[1] - '0';
+      DType to = v->op == OP_WHERE && j == 0 ? DT_BOOL : v->cdtype;
+      tri_operand(P, v->arg[j], to);
+      t++;
+    } else {
+      sb_putc(sb, *t);
+    }
+  }
+}
+
+void tri_value(TPrint *P, int i, const char *indent) {
+  const Kernel *k = P->k;
+  const KVal *v = &k->vals[i];
+  StrBuf *sb = P->sb;
+  sb_printf(sb, "%stmp%d = ", indent, i);
+  if (v->op == OP_CONST) {
+    sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
+    if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
+    else sb_printf(sb, "%lld", (long long)v->ival);
+    sb_printf(sb, ", %s)\n", tri_rtype(v->dtype));
+    return;
+  }
+  if (v->op == OP_CAST) {
+    char name[32];
+    snprintf(name, sizeof name, "tmp%d", v->arg[0]);
+    DType from = k->vals[v->arg[0]].dtype, to = v->dtype;
+    if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(sb, "%s.to(%s)", name, tri_rtype(to)); /* truncates */
+    else convert(P, sb, name, from, to);
+    sb_puts(sb, "\n");
+    return;
+  }
+  coil_assert(v->op != OP_INPUT && op_info[v->op].kind != OK_REDUCE);
+  StrBuf e = {0};
+  TPrint Q = *P;
+  Q.sb = &e;
+  op_expr(&Q, v);
+  bool cmp = op_info[v->op].kind == OK_COMPARE || v->op == OP_NOT;
+  if (is_half(v->dtype)) convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
+  else if (!cmp && strcmp(tri_rtype(v->cdtype), tri_rtype(v->dtype)))
+    convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
+  else sb_puts(sb, e.data);
+  sb_puts(sb, "\n");
+  sb_free(&e);
+}
+
+const char *tri_identity(const KRed *r) {
+  bool fl = dtype_is_float(r->dtype);
+  switch (r->op) {
+  case OP_SUM: return fl ? "0.0" : "0";
+  case OP_PROD: return fl ? "1.0" : "1";
+  case OP_AMAX:
+    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "-9223372036854775808" : r->dtype == DT_I32 ? "-2147483648" : "0";
+  case OP_AMIN:
+    return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b) {
+  switch (r->op) {
+  case OP_SUM: sb_printf(P->sb, "%s + %s", a, b); break;
+  case OP_PROD: sb_printf(P->sb, "%s * %s", a, b); break;
+  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "coil_maximum(%s, %s)", a, b); break;
+  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "coil_minimum(%s, %s)", a, b); break;
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
+  switch (r->op) {
+  case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
+  case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
+  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "tl.reduce(%s, 1, coil_maximum)", acc); break;
+  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "tl.reduce(%s, 1, coil_minimum)", acc); break;
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_store_value(TPrint *P, int val, DType buf) {
+  DType t = P->k->vals[val].dtype;
+  char name[32];
+  snprintf(name, sizeof name, "tmp%d", val);
+  if (buf == DT_BOOL && t != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
+  else if (!strcmp(tri_rtype(t), tri_stype(buf))) sb_puts(P->sb, name);
+  else sb_printf(P->sb, "%s.to(%s)", name, tri_stype(buf));
+}
+
+/* |c| + sum |coef| * 2 * size over the axes an index reads (atoms count
+ * their expression's bound). */
+static int64_t index_bound(const Kernel *k, const IExpr *e) {
+  int64_t b = abs64(e->c);
+  for (int i = 0; i < e->n; i++) {
+    const IAtom *at = e->t[i].atom;
+    int64_t r = at->kind == IA_AXIS ? 2 * k->axes[at->axis].size : at->kind == IA_MOD ? at->d : index_bound(k, at->e) / at->d + 1;
+    if (r > ((int64_t)1 << 40) || abs64(e->t[i].coef) > ((int64_t)1 << 40)) return INT64_MAX / 4;
+    b += abs64(e->t[i].coef) * r;
+  }
+  return b;
+}
+
+bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k) {
+  (void)a;
+  const int64_t lim = (int64_t)1 << 31;
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_INPUT && index_bound(k, k->vals[i].index) >= lim) return false;
+  for (int s = 0; s < k->nstores; s++)
+    if (index_bound(k, k->stores[s].index) >= lim) return false;
+  for (int b = 0; b < p->nbufs; b++)
+    if (p->bufs[b].numel * 2 >= lim) return false;
+  return true;
+}
+
+/* ------------------------------------------------ parameters, launches */
+
+void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value) {
+  if (s->L.nargs == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 16;
+    TritonArg *n = ARENA_ARRAY(a, TritonArg, cap);
+    if (s->L.nargs) memcpy(n, s->L.args, sizeof(TritonArg) * (size_t)s->L.nargs);
+    s->L.args = n;
+    s->cap = cap;
+  }
+  s->L.args[s->L.nargs++] = (TritonArg){arena_strdup(a, name), is_ptr, buf, value};
+}
+
+const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws) {
+  const Kernel *k = P->k;
+  const Program *p = P->p;
+  Arena *a = P->a;
+  bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  if (stores)
+    for (int i = 0; i < k->nstores; i++) written[k->stores[i].buf] = true;
+  const char **ptr = ARENA_ARRAY(a, const char *, p->nbufs + plan->nscratch + 1);
+  int nin = 0, nout = 0;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || !loads[i] || ptr[v->buf] || written[v->buf]) continue;
+    ptr[v->buf] = arena_printf(a, "in_ptr%d", nin++);
+    tri_arg(a, s, ptr[v->buf], true, v->buf, 0);
+  }
+  for (int b = 0; b < p->nbufs; b++) {
+    if (!written[b]) continue;
+    ptr[b] = arena_printf(a, "out_ptr%d", nout++);
+    tri_arg(a, s, ptr[b], true, b, 0);
+  }
+  if (ws)
+    for (int r = 0; r < k->nreds; r++) {
+      const char *nm = arena_printf(a, "ws_ptr%d", r);
+      ptr[P->tk->ws[r]] = nm;
+      tri_arg(a, s, nm, true, P->tk->ws[r], 0);
+    }
+  return ptr;
+}
+
+void tri_signature(StrBuf *sb, const TSig *s) {
+  sb_printf(sb, "\n@triton.jit\ndef %s(", s->L.kernel);
+  for (int i = 0; i < s->L.nargs; i++)
+    sb_printf(sb, "%s%s%s", i ? ", " : "", s->L.args[i].name, s->L.args[i].is_ptr ? "" : ": tl.constexpr");
+  sb_puts(sb, "):\n");
+}
+
+void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s) {
+  TritonLaunch *n = ARENA_ARRAY(a, TritonLaunch, plan->nlaunches + 1);
+  if (plan->nlaunches) memcpy(n, plan->launches, sizeof(TritonLaunch) * (size_t)plan->nlaunches);
+  n[plan->nlaunches++] = s->L;
+  plan->launches = n;
+}
+
+/* ------------------------------------------------------ the tile model */
+
+static int64_t x_numel(const Kernel *k) {
+  int64_t n = 1;
+  for (int i = 0; i < k->nx; i++) n *= k->axes[k->x[i]].size;
+  return n;
+}
+
+/* |stride| of the flat x index in a load: its innermost x axis's. */
+static int64_t x_stride(const Kernel *k, const KVal *v) {
+  for (int i = k->nx - 1; i >= 0; i--) {
+    int64_t c = abs64(ix_coef(v->index, k->x[i]));
+    if (c) return c;
+  }
+  return 0;
+}
+
+/* The group's heaviest load (most bytes per point; the first on ties). */
+static int group_lead(const Kernel *k, int g) {
+  int lead = -1;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || v->scope != g) continue;
+    if (lead < 0 || dtype_size(v->dtype) > dtype_size(k->vals[lead].dtype)) lead = i;
+  }
+  return lead;
+}
+
+/* Bytes the NPU keeps in its UB per element of group g's sub-tile: loads
+ * twice (DMA double buffering), plus an f32 copy of half loads and a
+ * permuted copy; every computed value; per reduction the accumulator,
+ * the masked value and its reshape; one byte of mask. */
+static int64_t npu_elem_bytes(const Kernel *k, int g) {
+  int64_t b = 1;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->scope != g || v->op == OP_CONST) continue;
+    if (v->op == OP_INPUT) b += 2 * dtype_size(v->dtype) + (is_half(v->dtype) ? 4 : 0) + rsize(v->dtype);
+    else b += rsize(v->dtype);
+  }
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g) b += 3 * rsize(k->reds[r].dtype);
+  return b < 8 ? 8 : b;
+}
+
+typedef struct Dim {
+  int axis;       /* -1: the flat x dim */
+  int64_t size;
+  int64_t stride; /* in the lead load; 0: not read by it */
+} Dim;
+
+/* The dims of group g (x first, then its axes), ordered innermost first
+ * in the lead load's memory order; dims it does not read go last. */
+static int fill_order(const Kernel *k, const TKernel *tk, int g, int lead, Dim *d) {
+  int n = 0;
+  d[n++] = (Dim){-1, tk->xnumel, lead >= 0 ? x_stride(k, &k->vals[lead]) : 0};
+  for (int i = 0; i < tk->g[g].naxes; i++) {
+    int ax = tk->g[g].axes[i];
+    d[n++] = (Dim){ax, k->axes[ax].size, lead >= 0 ? abs64(ix_coef(k->vals[lead].index, ax)) : 0};
+  }
+  /* stable insertion sort: stride ascending, 0 last; the reversed IR
+   * order among unread dims (inner axes first) */
+  for (int i = 1; i < n; i++) {
+    Dim t = d[i];
+    int j = i;
+    while (j > 0) {
+      int64_t a = d[j - 1].stride, b = t.stride;
+      bool before = b && (!a || b < a);
+      if (!before) break;
+      d[j] = d[j - 1];
+      j--;
+    }
+    d[j] = t;
+  }
+  return n;
+}
+
+/* Fill group g's r sub-blocks with `budget` elements per sub-tile, given
+ * x's sub-block xs, in fill order. */
+static void npu_fill_r(const Kernel *k, TKernel *tk, int g, int64_t budget, int64_t xs) {
+  TGroup *G = &tk->g[g];
+  Dim d[COIL_MAX_DIMS + 1];
+  int n = fill_order(k, tk, g, group_lead(k, g), d);
+  int64_t rem = budget / xs;
+  if (rem < 1) rem = 1;
+  for (int i = 0; i < n; i++) {
+    if (d[i].axis < 0) continue;
+    int64_t s = pow2_ceil(d[i].size);
+    if (s > rem) s = rem;
+    rem /= s;
+    for (int j = 0; j < G->naxes; j++)
+      if (G->axes[j] == d[i].axis) G->sub[j] = s;
+  }
+}
+
+/* Given the x sub-block xs: the r sub-blocks, X0BLOCK, and the split. */
+static void npu_layout(const Kernel *k, const TritonOptions *o, TKernel *tk, int64_t xs) {
+  const int64_t cores = o->npu_cores;
+  tk->x0sub = xs;
+  for (int g = 0; g < k->ngroups; g++) {
+    npu_fill_r(k, tk, g, tk->g[g].budget, xs);
+    tk->g[g].split_axis = -1;
+  }
+  int64_t xt = cdiv(tk->xnumel, xs);
+  tk->nsplit = 1;
+  if (xt >= cores) {
+    tk->x0block = xs * cdiv(xt, cores);
+    tk->xprogs = cdiv(tk->xnumel, tk->x0block);
+    return;
+  }
+  tk->x0block = xs;
+  tk->xprogs = xt;
+  int64_t work = 0;
+  for (int g = 0; g < k->ngroups; g++)
+    if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
+  int64_t want = cores / xt;
+  if (!k->ngroups || want < 2 || work < ((int64_t)1 << 15)) return;
+  /* Split each group along its axis with the most sub-blocks. */
+  int64_t ns = 1;
+  for (int g = 0; g < k->ngroups; g++) {
+    TGroup *G = &tk->g[g];
+    int best = 0;
+    for (int i = 1; i < G->naxes; i++)
+      if (cdiv(k->axes[G->axes[i]].size, G->sub[i]) > cdiv(k->axes[G->axes[best]].size, G->sub[best])) best = i;
+    G->split_axis = best;
+    int64_t size = k->axes[G->axes[best]].size, sub = G->sub[best];
+    int64_t iters = cdiv(size, sub);
+    int64_t w = want < iters ? want : iters;
+    G->split_chunk = cdiv(iters, w) * sub;
+    int64_t parts = cdiv(size, G->split_chunk);
+    if (parts > ns) ns = parts;
+  }
+  if (ns >= 2) tk->nsplit = ns;
+  else
+    for (int g = 0; g < k->ngroups; g++) tk->g[g].split_axis = -1;
+}
+
+static void npu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
+  const int64_t ub = (int64_t)o->npu_ub_kb * 1024, cores = o->npu_cores;
+  const int64_t cap = (int64_t)1 << 15;
+  int64_t xs = pow2_ceil(tk->xnumel), xs_min = 1;
+  for (int g = 0; g < k->ngroups; g++) {
+    TGroup *G = &tk->g[g];
+    G->elem_bytes = npu_elem_bytes(k, g);
+    G->budget = pow2_floor(ub / G->elem_bytes);
+    if (G->budget > cap) G->budget = cap;
+    if (G->budget < 1) G->budget = 1;
+    int lead = group_lead(k, g);
+    Dim d[COIL_MAX_DIMS + 1];
+    int n = fill_order(k, tk, g, lead, d);
+    int64_t rem = G->budget;
+    for (int i = 0; i < n; i++) {
+      int64_t s = pow2_ceil(d[i].size);
+      if (s > rem) s = rem;
+      rem /= s;
+      if (d[i].axis < 0 && s < xs) xs = s;
+      /* the x sub-block keeps DMA runs of 32 bytes when x is innermost */
+      if (d[i].axis < 0 && i == 0 && d[i].stride == 1 && lead >= 0) {
+        int64_t m = 32 / dtype_size(k->vals[lead].dtype);
+        if (m > xs_min) xs_min = m;
+      }
+    }
+  }
+  if (!k->ngroups) {
+    /* pointwise: every value of the kernel lives in the sub-tile */
+    int64_t b = 1;
+    for (int i = 0; i < k->nvals; i++)
+      if (k->vals[i].op != OP_CONST) b += k->vals[i].op == OP_INPUT ? 2 * dtype_size(k->vals[i].dtype) + 4 : rsize(k->vals[i].dtype);
+    int64_t budget = pow2_floor(ub / b);
+    if (budget > cap) budget = cap;
+    if (xs > budget) xs = budget;
+  }
+  if (xs_min > xs) xs_min = xs;
+  /* The x sub-block that keeps the most cores busy (programs over x, times
+   * the split parts when x alone has too few); the larger on ties, for
+   * longer DMA runs. */
+  double best = -1;
+  int64_t best_xs = xs;
+  for (int64_t cand = xs; cand >= xs_min; cand /= 2) {
+    npu_layout(k, o, tk, cand);
+    int64_t progs = tk->xprogs * tk->nsplit;
+    double util = (double)progs / (double)(cdiv(progs, cores) * cores);
+    if (util > best + 1e-9) {
+      best = util;
+      best_xs = cand;
+    }
+  }
+  npu_layout(k, o, tk, best_xs);
+  if (tk->nsplit > 1) {
+    tk->csub_s = pow2_ceil(tk->nsplit) < 64 ? pow2_ceil(tk->nsplit) : 64;
+    int64_t cx = 4096 / tk->csub_s, px = pow2_ceil(tk->xnumel);
+    tk->csub_x = cx < px ? cx : px;
+    int64_t ct = cdiv(tk->xnumel, tk->csub_x);
+    tk->cx0block = tk->csub_x * (ct > cores ? cdiv(ct, cores) : 1);
+  }
+}
+
+/* GPU: bytes of the loads of group g that are unit-stride along the
+ * innermost x axis (wx) or the group's innermost r axis (wr). */
+static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
+  const int64_t sms = o->gpu_sms;
+  int64_t wx = 0, wr = 0;
+  int xin = k->nx ? k->x[k->nx - 1] : -1;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || v->scope < 0) continue;
+    const KGroup *G = &k->groups[v->scope];
+    if (xin >= 0 && ix_coef(v->index, xin) == 1) wx += dtype_size(v->dtype);
+    if (ix_coef(v->index, G->axes[G->naxes - 1]) == 1) wr += dtype_size(v->dtype);
+  }
+  tk->x_contig = wx > 0 && wx >= wr;
+  int64_t px = pow2_ceil(tk->xnumel);
+  tk->nsplit = 1;
+  if (!k->ngroups) {
+    tk->xblock = px < 1024 ? px : 1024;
+    tk->num_warps = tk->xblock >= 1024 ? 4 : tk->xblock >= 256 ? 2 : 1;
+    tk->xprogs = cdiv(tk->xnumel, tk->xblock);
+    return;
+  }
+  int64_t rmax = 1;
+  if (tk->x_contig) {
+    /* column tiles: x along the unit stride, 8192 elements a step */
+    tk->xblock = px < 128 ? px : 128;
+    for (int g = 0; g < k->ngroups; g++) {
+      TGroup *G = &tk->g[g];
+      int64_t r = 8192 / tk->xblock, pr = pow2_ceil(G->numel);
+      G->rblock = r < pr ? r : pr;
+    }
+  } else {
+    /* row tiles: a whole row when it fits in 2048, else 2048 a step */
+    for (int g = 0; g < k->ngroups; g++) {
+      TGroup *G = &tk->g[g];
+      int64_t pr = pow2_ceil(G->numel);
+      G->rblock = pr < 2048 ? pr : 2048;
+      if (G->rblock > rmax) rmax = G->rblock;
+    }
+    int64_t xb = 2048 / rmax;
+    tk->xblock = xb < px ? xb : px;
+    if (tk->xblock < 1) tk->xblock = 1;
+    while (tk->xblock > 1 && cdiv(tk->xnumel, tk->xblock) < 2 * sms) tk->xblock /= 2;
+  }
+  for (int g = 0; g < k->ngroups; g++) {
+    TGroup *G = &tk->g[g];
+    if (G->rblock > rmax) rmax = G->rblock;
+    G->persistent = G->rblock >= G->numel;
+    G->rchunk = G->numel;
+  }
+  tk->xprogs = cdiv(tk->xnumel, tk->xblock);
+  int64_t work = 0;
+  for (int g = 0; g < k->ngroups; g++)
+    if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
+  if (tk->xprogs < sms && work >= ((int64_t)1 << 16)) {
+    int64_t want = cdiv(4 * sms, tk->xprogs), ns = 1;
+    for (int g = 0; g < k->ngroups; g++) {
+      TGroup *G = &tk->g[g];
+      int64_t c = cdiv(cdiv(G->numel, want), G->rblock) * G->rblock;
+      G->rchunk = c;
+      if (cdiv(G->numel, c) > ns) ns = cdiv(G->numel, c);
+    }
+    if (ns >= 2) {
+      tk->nsplit = ns;
+      for (int g = 0; g < k->ngroups; g++) tk->g[g].persistent = false;
+    } else {
+      for (int g = 0; g < k->ngroups; g++) tk->g[g].rchunk = tk->g[g].numel;
+    }
+  }
+  int64_t tile = tk->xblock * rmax;
+  int64_t w = tk->x_contig ? tile / 2048 : tile / 256;
+  tk->num_warps = (int)(w < 2 ? 2 : w > 8 ? 8 : w);
+  if (tk->nsplit > 1) {
+    tk->cxblock = px < 32 ? px : 32;
+    int64_t s = pow2_ceil(tk->nsplit), cap = 2048 / tk->cxblock;
+    tk->csblock = s < cap ? s : cap;
+    tk->cnum_warps = 2;
+  }
+}
+
+static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarget t, const TritonOptions *o,
+                         TKernel *tk) {
+  memset(tk, 0, sizeof *tk);
+  tk->xnumel = x_numel(k);
+  tk->g = ARENA_ARRAY(a, TGroup, k->ngroups + 1);
+  for (int g = 0; g < k->ngroups; g++) {
+    TGroup *G = &tk->g[g];
+    G->naxes = k->groups[g].naxes;
+    G->numel = 1;
+    G->split_axis = -1;
+    for (int i = 0; i < G->naxes; i++) {
+      G->axes[i] = k->groups[g].axes[i];
+      G->sub[i] = 1;
+      G->numel *= k->axes[G->axes[i]].size;
+    }
+  }
+  tk->lead_load = -1;
+  for (int g = 0; g < k->ngroups && tk->lead_load < 0; g++) tk->lead_load = group_lead(k, g);
+  tk->wide = !tri_fits_int32(a, p, k);
+  if (t == TRITON_NPU) npu_model(k, o, tk);
+  else gpu_model(k, o, tk);
+  tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
+  if (tk->nsplit <= 1) return;
+  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + k->nreds + 1);
+  memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
+  plan->scratch = ns;
+  for (int r = 0; r < k->nreds; r++) {
+    tk->ws[r] = plan->nbufs + plan->nscratch;
+    plan->scratch[plan->nscratch++] =
+        (TritonScratch){arena_printf(a, "%s_part%d", k->name, r), k->reds[r].dtype, tk->nsplit * tk->xnumel};
+  }
+}
+
+static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan, StrBuf *sb,
+                         unsigned *helpers) {
+  const Program *p = &c->program;
+  *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
+  plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
+  for (int i = 0; i < p->nkernels; i++) {
+    model_kernel(a, p, &p->kernels[i], t, o, &plan->kern[i]);
+    add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);
+  }
+  for (int i = 0; i < p->nkernels; i++) {
+    const Kernel *k = &p->kernels[i];
+    TPrint P = {.sb = sb, .p = p, .k = k, .tk = &plan->kern[i], .target = t, .a = a, .helpers = helpers};
+    P.mark = ARENA_ARRAY(a, bool, k->nvals + 1);
+    if (t == TRITON_NPU) emit_triton_npu_kernel(&P, plan, i);
+    else emit_triton_gpu_kernel(&P, plan, i);
+  }
+}
+
+CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
+  StrBuf sb = {0};
+  unsigned helpers = 0;
+  plan_kernels(a, c, t, o, plan, &sb, &helpers);
+  sb_free(&sb);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ the dump */
+
+static void dump_names(StrBuf *sb, const Kernel *k, const int *axes, int n) {
+  for (int i = 0; i < n; i++) sb_printf(sb, " %s[%lld]", k->axes[axes[i]].name, (long long)k->axes[axes[i]].size);
+}
+
+void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
+  const Program *p = &c->program;
+  const TritonOptions *o = &plan->opt;
+  if (plan->target == TRITON_NPU)
+    sb_printf(sb, "tile model: triton-npu, %d vector cores, unified buffer %d KiB (%d bytes) per core, 32-byte DMA alignment\n",
+              o->npu_cores, o->npu_ub_kb, o->npu_ub_kb * 1024);
+  else
+    sb_printf(sb, "tile model: triton-gpu, %d multiprocessors; column tiles 8192 elements a step (64 per thread), "
+                  "row tiles up to 2048; split below %d x blocks into ~%d blocks\n",
+              o->gpu_sms, o->gpu_sms, 4 * o->gpu_sms);
+  for (int i = 0; i < p->nkernels; i++) {
+    const Kernel *k = &p->kernels[i];
+    const TKernel *tk = &plan->kern[i];
+    sb_printf(sb, "kernel %s\n  x:", k->name);
+    dump_names(sb, k, k->x, k->nx);
+    sb_printf(sb, "%s -> x numel %lld%s\n", k->nx ? "" : " (one point)", (long long)tk->xnumel,
+              tk->wide ? ", int64 indices" : "");
+    for (int g = 0; g < k->ngroups; g++) {
+      const TGroup *G = &tk->g[g];
+      sb_printf(sb, "  group %d:", g);
+      dump_names(sb, k, G->axes, G->naxes);
+      sb_printf(sb, " -> %lld points", (long long)G->numel);
+      int lead = group_lead(k, g);
+      if (lead >= 0) sb_printf(sb, "; lead load v%d (%s %s)", lead, p->bufs[k->vals[lead].buf].name, dtype_name(k->vals[lead].dtype));
+      sb_puts(sb, "\n");
+      if (plan->target == TRITON_NPU) {
+        Dim d[COIL_MAX_DIMS + 1];
+        int n = fill_order(k, tk, g, lead, d);
+        sb_printf(sb, "    UB: %lld bytes per element -> %lld elements per sub-tile\n", (long long)G->elem_bytes,
+                  (long long)G->budget);
+        sb_puts(sb, "    fill order (innermost first):");
+        for (int j = 0; j < n; j++)
+          sb_printf(sb, " %s(stride %lld)", d[j].axis < 0 ? "x0" : k->axes[d[j].axis].name, (long long)d[j].stride);
+        sb_puts(sb, "\n    sub-blocks: X0BLOCK_SUB ");
+        sb_printf(sb, "%lld", (long long)tk->x0sub);
+        int64_t el = tk->x0sub;
+        for (int j = 0; j < G->naxes; j++) {
+          sb_printf(sb, " x R%sBLOCK_SUB %lld", k->axes[G->axes[j]].name + 1, (long long)G->sub[j]);
+          el *= G->sub[j];
+        }
+        sb_printf(sb, " = %lld elements, %lld of %lld UB bytes", (long long)el, (long long)(el * G->elem_bytes),
+                  (long long)o->npu_ub_kb * 1024);
+        if (lead >= 0 && n) {
+          int64_t run = d[0].axis < 0 ? tk->x0sub : 1;
+          for (int j = 0; j < G->naxes; j++)
+            if (G->axes[j] == d[0].axis) run = G->sub[j];
+          if (d[0].stride == 1)
+            sb_printf(sb, "; innermost DMA run %lld bytes%s", (long long)(run * dtype_size(k->vals[lead].dtype)),
+                      run * dtype_size(k->vals[lead].dtype) % 32 == 0 ? " (32-byte aligned)" : "");
+        }
+        sb_puts(sb, "\n");
+        if (G->split_axis >= 0)
+          sb_printf(sb, "    split along %s: chunks of %lld (R%s_CHUNK)\n", k->axes[G->axes[G->split_axis]].name,
+                    (long long)G->split_chunk, k->axes[G->axes[G->split_axis]].name + 1);
+      } else {
+        sb_printf(sb, "    RBLOCK %lld%s", (long long)G->rblock, G->persistent ? " (persistent: one block holds the range)" : "");
+        if (tk->nsplit > 1) sb_printf(sb, ", chunks of %lld (RSPLIT_CHUNK)", (long long)G->rchunk);
+        sb_puts(sb, "\n");
+      }
+    }
+    if (plan->target == TRITON_NPU) {
+      sb_printf(sb, "  X0BLOCK %lld, X0BLOCK_SUB %lld -> %lld program%s over x", (long long)tk->x0block, (long long)tk->x0sub,
+                (long long)tk->xprogs, tk->xprogs == 1 ? "" : "s");
+      if (tk->nsplit > 1)
+        sb_printf(sb, " < %d cores: split into %lld parts -> %lld programs; combine X0BLOCK %lld, X0BLOCK_SUB %lld, S_SUB %lld",
+                  o->npu_cores, (long long)tk->nsplit, (long long)(tk->xprogs * tk->nsplit), (long long)tk->cx0block,
+                  (long long)tk->csub_x, (long long)tk->csub_s);
+      sb_puts(sb, "\n");
+    } else {
+      sb_printf(sb, "  %s; XBLOCK %lld -> %lld block%s over x, num_warps %d", !k->ngroups ? "pointwise" : tk->x_contig ? "column tile (x is unit-stride)" : "row tile",
+                (long long)tk->xblock, (long long)tk->xprogs, tk->xprogs == 1 ? "" : "s", tk->num_warps);
+      if (tk->nsplit > 1)
+        sb_printf(sb, "; split into %lld parts -> %lld blocks; combine XBLOCK %lld, SBLOCK %lld", (long long)tk->nsplit,
+                  (long long)(tk->xprogs * tk->nsplit), (long long)tk->cxblock, (long long)tk->csblock);
+      sb_puts(sb, "\n");
+    }
+  }
+  sb_puts(sb, "launches:\n");
+  for (int i = 0; i < plan->nlaunches; i++) {
+    const TritonLaunch *L = &plan->launches[i];
+    sb_printf(sb, "  %d. %s grid (%lld, %lld, %lld) num_warps %d:", i, L->kernel, (long long)L->grid[0], (long long)L->grid[1],
+              (long long)L->grid[2], L->num_warps);
+    for (int j = 0; j < L->nargs; j++) {
+      const TritonArg *A = &L->args[j];
+      if (A->is_ptr)
+        sb_printf(sb, " %s=%s", A->name, A->buf < plan->nbufs ? p->bufs[A->buf].name : plan->scratch[A->buf - plan->nbufs].name);
+      else sb_printf(sb, " %s=%lld", A->name, (long long)A->value);
+    }
+    sb_puts(sb, "\n");
+  }
+  for (int i = 0; i < plan->nscratch; i++)
+    sb_printf(sb, "scratch %d: %s %s[%lld]\n", plan->nbufs + i, plan->scratch[i].name, dtype_name(plan->scratch[i].dtype),
+              (long long)plan->scratch[i].numel);
+}
+
+/* ---------------------------------------------------------- the module */
+
+static const struct {
+  unsigned bit;
+  const char *text;
+} helper_text[] = {
+    {TH_ROUND_BF16,
+     "@triton.jit\n"
+     "def coil_round_bf16(x):\n"
+     "    # x (f32) rounded to the nearest bf16, ties to even, kept in f32\n"
+     "    u = x.to(tl.uint32, bitcast=True)\n"
+     "    r = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000\n"
+     "    r = tl.where(x != x, u | 0x400000, r)\n"
+     "    return r.to(tl.float32, bitcast=True)\n"},
+    {TH_MAXIMUM,
+     "@triton.jit\n"
+     "def coil_maximum(a, b):\n"
+     "    # torch.maximum and amax: NaN wins\n"
+     "    return tl.where((a != a) | (a > b), a, b)\n"},
+    {TH_MINIMUM,
+     "@triton.jit\n"
+     "def coil_minimum(a, b):\n"
+     "    return tl.where((a != a) | (a < b), a, b)\n"},
+    {TH_MUL,
+     "@triton.jit\n"
+     "def coil_mul(a, b):\n"
+     "    return a * b\n"},
+    {TH_TANH,
+     "@triton.jit\n"
+     "def coil_tanh(x):\n"
+     "    # Cephes' rational approximations below 0.625, 1 - 2/(e^2|x| + 1) above\n"
+     "    a = tl.abs(x)\n"
+     "    z = x * x\n"
+     "    if x.dtype == tl.float64:\n"
+     "        p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z - 1.61468768441708447952e3\n"
+     "        q = ((z + 1.12811678491632931402e2) * z + 2.23548839060100448583e3) * z + 4.84406305325125486048e3\n"
+     "        small = x + x * z * (p / q)\n"
+     "    else:\n"
+     "        small = ((((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z\n"
+     "                  + 1.33314422036e-1) * z - 3.33332819422e-1) * z * x + x\n"
+     "    big = 1.0 - 2.0 / (tl.exp(2.0 * a) + 1.0)\n"
+     "    big = tl.where(x < 0, -big, big)\n"
+     "    return tl.where(a < 0.625, small, big)\n"},
+    {TH_POW,
+     "@triton.jit\n"
+     "def coil_pow(a, b):\n"
+     "    # C's pow: exp(b log|a|), negated for odd integer b when a < 0\n"
+     "    r = tl.exp(b * tl.log(tl.abs(a)))\n"
+     "    bint = tl.floor(b) == b\n"
+     "    odd = bint & (tl.floor(b * 0.5) != b * 0.5)\n"
+     "    r = tl.where((a < 0) & odd, -r, r)\n"
+     "    r = tl.where((a < 0) & (bint == 0), float(\"nan\"), r)\n"
+     "    return tl.where(b == 0, 1.0, r)\n"},
+    {TH_IPOW,
+     "@triton.jit\n"
+     "def coil_ipow(b, e):\n"
+     "    # integer power by squaring; negative exponents as C's ipow\n"
+     "    r = b * 0 + 1\n"
+     "    x = b\n"
+     "    k = e\n"
+     "    for _ in tl.static_range(63):\n"
+     "        r = tl.where((k & 1) != 0, r * x, r)\n"
+     "        x = x * x\n"
+     "        k = k >> 1\n"
+     "    neg = tl.where(b == 1, 1, tl.where(b == -1, 1 - 2 * (e & 1), 0))\n"
+     "    return tl.where(e < 0, neg, r)\n"},
+};
+
+CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o) {
+  Arena a = {0};
+  TritonPlan plan;
+  StrBuf kernels = {0};
+  unsigned helpers = 0;
+  plan_kernels(&a, c, target, o, &plan, &kernels, &helpers);
+  const Graph *g = &c->graph;
+  sb_printf(out, "# Generated by coil: coil emit --target %s%s %s --fn %s\n", triton_target_name(target),
+            o->harness ? " --harness" : "", c->module.file, g->fn_name);
+  if (target == TRITON_NPU)
+    sb_puts(out, "# NPU dialect (Ascend): per program X0BLOCK outputs in X0BLOCK_SUB sub-blocks, one loop per\n"
+                 "# reduction axis, a [X0BLOCK_SUB, R...BLOCK_SUB product] accumulator per reduction.\n");
+  else
+    sb_puts(out, "# GPU dialect (NVIDIA): [XBLOCK, RBLOCK] tiles over flattened reduction axes, persistent\n"
+                 "# reductions where a block holds the range, split reductions for few outputs.\n");
+  sb_puts(out, "# Every size is a tl.constexpr, so TRITON_INTERPRET=1 runs the kernels too.\n");
+  sb_puts(out, "import torch\nimport triton\nimport triton.language as tl\n\n");
+  for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
+    if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
+  sb_puts(out, kernels.data ? kernels.data : "");
+  triton_module_tables(out, c, &plan);
+  if (o->harness) triton_harness(out, c, &plan);
+  sb_free(&kernels);
+  arena_free(&a);
+  return NULL;
+}
+
+static bool wants_stage(const char *dump, const char *stage) {
+  if (!strcmp(dump, "all")) return true;
+  size_t n = strlen(stage);
+  for (const char *p = dump; (p = strstr(p, stage)); p += n)
+    if ((p == dump || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) return true;
+  return false;
+}
+
+CoilErr *triton_emit_file(const CompileOptions *co, TritonTarget target, const TritonOptions *o, StrBuf *out) {
+  CompileOptions cc = *co;
+  cc.dump_out = co->dump ? out : NULL;
+  Compiled comp;
+  CoilErr *e = compile_source(&cc, &comp);
+  if (!e) {
+    if (co->dump) {
+      if (wants_stage(co->dump, "triton")) {
+        Arena a = {0};
+        TritonPlan plan;
+        e = triton_plan(&a, &comp, target, o, &plan);
+        if (!e) {
+          sb_printf(out, "=== triton\n");
+          triton_plan_dump(out, &comp, &plan);
+        }
+        arena_free(&a);
+      }
+    } else {
+      e = emit_triton(out, &comp, target, o);
+    }
+  }
+  compiled_free(&comp);
+  return e;
+}
+
+/* ------------------------------------------------------------- python */
+
+void tri_pystr(StrBuf *sb, const char *s) {
+  sb_putc(sb, '\'');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '\\') sb_puts(sb, "\\\\");
+    else if (*p == '\'') sb_puts(sb, "\\'");
+    else if (*p == '\n') sb_puts(sb, "\\n");
+    else if (*p == '\r') sb_puts(sb, "\\r");
+    else if (*p == '\t') sb_puts(sb, "\\t");
+    else if (*p < 32 || *p == 127) sb_printf(sb, "\\x%02x", *p);
+    else sb_putc(sb, (char)*p);
+  }
+  sb_putc(sb, '\'');
+}

@@ -1,0 +1,203 @@
+/* coil's Triton backends: the NPU dialect (Ascend, the seed's fixed DSL)
+ * and the GPU dialect (NVIDIA), behind one tile model.
+ *
+ *   sched_triton.c     the tile model (cores, on-chip buffer, alignment,
+ *                      SMs), block sizes, split reductions, the launch
+ *                      plan, the -d triton dump, shared value printing
+ *                      and emit_triton(), which assembles the module
+ *   emit_triton_npu.c  one kernel in the NPU dialect
+ *   emit_triton_gpu.c  one kernel in the GPU dialect
+ *   harness.c          the Python around the kernels: COIL_* tables,
+ *                      coil_launch(), and with --harness the standalone
+ *                      script (inputs, eager check, timing)
+ *
+ * Requires compiled programs (compile_source); reads the kernel IR and
+ * never changes it.  Every size is static, so numels, loop counts and
+ * blocks are tl.constexpr: Triton's interpreter runs the kernels. */
+#ifndef COIL_TRITON_H
+#define COIL_TRITON_H
+
+#include "coil.h"
+
+/* ------------------------------------------------------ the public API */
+
+typedef enum TritonTarget { TRITON_NPU, TRITON_GPU } TritonTarget;
+
+typedef struct TritonOptions {
+  int npu_cores; /* vector cores (default 40) */
+  int npu_ub_kb; /* on-chip unified buffer per core, KiB (default 192) */
+  int gpu_sms;   /* streaming multiprocessors (default 132, an H200) */
+  bool harness;  /* append the standalone script */
+} TritonOptions;
+
+void triton_options_default(TritonOptions *o);
+/* "triton-npu" / "triton-gpu" */
+bool triton_target_from_name(const char *name, TritonTarget *t);
+const char *triton_target_name(TritonTarget t);
+
+/* One argument of a launch, in the kernel's parameter order. */
+typedef struct TritonArg {
+  const char *name; /* the kernel's parameter name */
+  bool is_ptr;
+  int buf;          /* is_ptr: a Program buffer id, or nbufs + k for scratch k */
+  int64_t value;    /* !is_ptr: the tl.constexpr value */
+} TritonArg;
+
+typedef struct TritonLaunch {
+  const char *kernel; /* the @triton.jit function */
+  int src;            /* the Program kernel it computes */
+  bool combine;       /* the second kernel of a split reduction */
+  int64_t grid[3];
+  int num_warps;
+  TritonArg *args;
+  int nargs;
+} TritonLaunch;
+
+/* Scratch buffers hold the partial results of split reductions:
+ * [nsplit, x numel] in the accumulation dtype.  Nothing needs to be
+ * initialized: every element is written before it is read. */
+typedef struct TritonScratch {
+  const char *name;
+  DType dtype;
+  int64_t numel;
+} TritonScratch;
+
+typedef struct TKernel TKernel;
+
+typedef struct TritonPlan {
+  TritonTarget target;
+  TritonOptions opt;
+  int nbufs; /* Program buffers; scratch k has buffer id nbufs + k */
+  TritonScratch *scratch;
+  int nscratch;
+  TritonLaunch *launches; /* in launch order */
+  int nlaunches;
+  TKernel *kern; /* per Program kernel: the chosen tiles */
+} TritonPlan;
+
+/* Choose tiles and launches for every kernel of a compiled program. */
+CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan);
+/* The tile model's inputs and choices, as `coil emit -d triton` prints them. */
+void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
+/* Print the complete Python module (with --harness: the standalone script). */
+CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o);
+/* Compile co->file and emit.  With co->dump set, *out gets the dumps of
+ * those stages (coil's, and "triton": the tile model) instead of the module. */
+CoilErr *triton_emit_file(const CompileOptions *co, TritonTarget target, const TritonOptions *o, StrBuf *out);
+
+/* ------------------------------------- internal to the Triton backend */
+
+/* A reduction group's tiling.  Axes are the group's r axes outer to inner
+ * (the IR's order); that is also their order in the tile. */
+typedef struct TGroup {
+  int naxes;
+  int axes[COIL_MAX_DIMS];
+  int64_t numel;                  /* product of the axis sizes */
+  /* NPU */
+  int64_t sub[COIL_MAX_DIMS];     /* R<k>BLOCK_SUB per axis */
+  int split_axis;                 /* index into axes, or -1 */
+  int64_t split_chunk;            /* elements of that axis per split */
+  int64_t elem_bytes;             /* the model's bytes per tile element */
+  int64_t budget;                 /* the model's elements per sub-tile */
+  /* GPU */
+  int64_t rblock;
+  int64_t rchunk;                 /* elements of the flat r range per split */
+  bool persistent;                /* one block covers the whole range */
+} TGroup;
+
+struct TKernel {
+  int64_t xnumel;
+  int64_t nsplit;  /* > 1: the partial kernel + a combine kernel */
+  int64_t xprogs;  /* programs along x */
+  TGroup *g;       /* per group */
+  int lead_load;   /* the value whose memory order leads the tile (-1) */
+  bool x_contig;   /* the lead load is unit-stride along x */
+  bool wide;       /* some index can pass 2^31: int64 indices */
+  /* NPU */
+  int64_t x0block, x0sub;
+  int64_t csub_x, csub_s; /* combine kernel: X0BLOCK_SUB, S_SUB */
+  int64_t cx0block;
+  /* GPU */
+  int64_t xblock;
+  int num_warps;
+  int64_t cxblock, csblock; /* combine kernel */
+  int cnum_warps;
+  /* scratch buffer ids of the partials, per reduction (split only) */
+  int *ws;
+};
+
+/* Shared printing of kernel values (sched_triton.c). */
+typedef struct TPrint {
+  StrBuf *sb;
+  const Program *p;
+  const Kernel *k;
+  const TKernel *tk;
+  TritonTarget target;
+  Arena *a;
+  int rank;              /* every value is a tensor of this rank */
+  const char *const *in; /* per buffer: its pointer parameter, or NULL */
+  bool *mark;
+  unsigned *helpers;     /* which coil_* helpers the module needs */
+} TPrint;
+
+enum { /* helper functions a module may need */
+  TH_ROUND_BF16 = 1u << 0,
+  TH_MAXIMUM = 1u << 1,
+  TH_MINIMUM = 1u << 2,
+  TH_MUL = 1u << 3,
+  TH_TANH = 1u << 4,
+  TH_POW = 1u << 5,
+  TH_IPOW = 1u << 6,
+};
+
+const char *tri_rtype(DType t); /* register type: tl.float32 for bf16 */
+const char *tri_stype(DType t); /* storage type: tl.bfloat16 */
+const char *tri_torch(DType t); /* "bfloat16" */
+/* "[1, 1, 1]" for rank 3 */
+const char *tri_ones(Arena *a, int rank);
+/* The expression of value i converted to dtype `to`, as PyTorch converts. */
+void tri_operand(TPrint *P, int i, DType to);
+/* `tmpI = ...` for a value that is not a load or a reduction result. */
+void tri_value(TPrint *P, int i, const char *indent);
+/* Mark value i and everything it reads. */
+void tri_mark(TPrint *P, int i);
+/* The reduction's identity as a Python literal, its combine of two tiles,
+ * and its reduction of a tile along dim 1. */
+const char *tri_identity(const KRed *r);
+void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b);
+void tri_reduce(TPrint *P, const KRed *r, const char *acc);
+/* The value that holds reduction r's result, or -1. */
+int tri_red_value(const Kernel *k, int r);
+/* Convert a value to a buffer's storage dtype for tl.store. */
+void tri_store_value(TPrint *P, int val, DType buf);
+/* True when every index of the kernel, over tiles padded up to twice the
+ * axis sizes, stays below 2^31. */
+bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k);
+
+/* A launch under construction: its arguments are the kernel's parameters. */
+typedef struct TSig {
+  TritonLaunch L;
+  int cap;
+} TSig;
+void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value);
+/* Pointer parameters: in_ptrN for the buffers the marked loads read,
+ * out_ptrN for the buffers the kernel's stores write (when `stores`),
+ * ws_ptrR for the split partials (when `ws`).  Returns the parameter name
+ * per buffer id. */
+const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws);
+void tri_signature(StrBuf *sb, const TSig *s);
+void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s);
+
+/* The kernel printers.  Each prints the @triton.jit function(s) of one
+ * Program kernel and appends its launches to the plan. */
+void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel);
+void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel);
+
+/* harness.c: the tables, coil_launch() and (harness) the script. */
+void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
+void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
+
+/* A Python string literal of s (single quotes, escapes). */
+void tri_pystr(StrBuf *sb, const char *s);
+
+#endif

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Run emitted Triton modules under Triton's interpreter and check them
+against eager PyTorch on the CPU.
+
+    python3 tests/triton_interp/run.py LIST [--timeout S]
+
+LIST has one line per module: "NAME PATH", PATH a script written by
+`coil emit --target triton-npu|triton-gpu --harness`.  Each is imported
+(its main() does not run) and its coil_check('cpu') draws the inputs by
+coil run's rules, runs every kernel in COIL_LAUNCHES through
+TRITON_INTERPRET=1 on torch CPU tensors, runs the original function in
+eager PyTorch, and compares every output (count, shape, dtype, values
+within dtype tolerances).  Prints "ok NAME" or "FAIL NAME: why" per line.
+One process imports torch and triton once for the whole list.
+
+If triton cannot be imported, every line is a FAIL: the suite must not
+pass without running anything."""
+import importlib.util
+import os
+import signal
+import sys
+import time
+import traceback
+
+os.environ["TRITON_INTERPRET"] = "1"
+
+
+class Timeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main():
+    args = sys.argv[1:]
+    timeout = 120
+    if "--timeout" in args:
+        i = args.index("--timeout")
+        timeout = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(args[0]) as f:
+        work = [line.split() for line in f if line.strip()]
+    try:
+        import torch  # noqa: F401
+        import triton  # noqa: F401
+        import triton.language  # noqa: F401
+    except Exception as e:  # the suite must fail, not skip
+        for name, _ in work:
+            print(f"FAIL {name}: cannot import torch and triton: {type(e).__name__}: {e}", flush=True)
+        return 0
+    signal.signal(signal.SIGALRM, on_alarm)
+    slow = []
+    for n, (name, path) in enumerate(work):
+        t0 = time.time()
+        signal.alarm(timeout)
+        try:
+            mod = load(path, f"coil_triton_{n}")
+            problems = mod.coil_check("cpu")
+            if problems:
+                print(f"FAIL {name}: " + " | ".join(problems)[:600], flush=True)
+            else:
+                print(f"ok {name}", flush=True)
+        except Timeout:
+            print(f"FAIL {name}: over {timeout} s in the interpreter", flush=True)
+        except Exception as e:
+            tb = traceback.extract_tb(e.__traceback__)
+            where = f" at {tb[-1].filename}:{tb[-1].lineno}" if tb else ""
+            msg = str(e).replace("\n", " ")[:500]
+            print(f"FAIL {name}: {type(e).__name__}: {msg}{where}", flush=True)
+        finally:
+            signal.alarm(0)
+        slow.append((time.time() - t0, name))
+    if os.environ.get("COIL_TRITON_TIMES"):
+        for t, name in sorted(slow, reverse=True)[:15]:
+            print(f"# {t:6.2f} s {name}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
