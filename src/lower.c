@@ -116,6 +116,12 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
   const GNode *x = n->in[0];
   int64_t sizes[COIL_MAX_DIMS];
   int nr = 0;
+  /* An empty reduction is its identity (the graph refuses empty amax/amin). */
+  for (int d = 0; d < x->ndim; d++)
+    if (n->rmask >> d & 1 && x->shape[d] == 0) {
+      KVal c = {.op = OP_CONST, .dtype = n->dtype, .cdtype = n->dtype, .fval = n->op == OP_PROD, .ival = n->op == OP_PROD};
+      return add_val(L, c);
+    }
   for (int d = 0; d < x->ndim; d++)
     if (n->rmask >> d & 1 && x->shape[d] > 1) sizes[nr++] = x->shape[d];
   IExpr *sidx[COIL_MAX_DIMS];
@@ -252,7 +258,11 @@ CoilErr *lower_program(Arena *a, const Fusion *f, Program *p) {
   *p = (Program){.g = f->g, .bufs = f->bufs, .nbufs = f->nbufs};
   p->kernels = ARENA_ARRAY(a, Kernel, f->nkernels + 1);
   for (int i = 0; i < f->nkernels; i++) {
-    CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[i], i);
+    /* Roots with no elements need no kernel: nothing reads an empty buffer
+     * except through a reduction over its empty dim, which is a constant. */
+    const GNode *r0 = f->kernels[i].roots[0];
+    if (shape_numel(r0->ndim, r0->shape) == 0) continue;
+    CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[p->nkernels], i);
     if (e) return e;
     p->nkernels++;
   }
