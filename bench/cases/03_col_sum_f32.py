@@ -1,0 +1,5 @@
+"""Column reduction: the sum of each column (unit-stride x axis, strided r)."""
+
+
+def col_sum(x: "f32[8192, 8192]"):
+    return x.sum(dim=0)

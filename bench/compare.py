@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""coil's benchmark table: every bench/cases/*.py timed by `coil bench --json`,
+and beside it, in the same run on the same machine, PyTorch eager and
+torch.compile (Inductor's C++/OpenMP CPU backend) on tensors of the same
+shapes, dtypes and distributions.
+
+    python3 bench/compare.py [--coil build/coil] [--cases SUBSTR,...] [--json OUT]
+                             [--no-torch] [--runs N]
+
+Times are medians of at least --runs calls after warm-up; torch.compile's
+first call (the compile, cached by Inductor on disk) is made before timing.
+The fraction is coil's bandwidth over the read ceiling that coil bench
+measures in the same process (1.0 = at the machine's read bandwidth)."""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DTYPES = {"f32": "float32", "f64": "float64", "bf16": "bfloat16", "f16": "float16",
+          "i32": "int32", "i64": "int64", "bool": "bool"}
+
+
+def parse_annotation(text):
+    """'bf16[2, 3] uniform(1, 2)' -> (dtype, shape, dist, lo, hi)."""
+    m = re.match(r"\s*(\w+)\s*\[([^\]]*)\]\s*(.*)$", text)
+    if not m:
+        raise ValueError("bad annotation: %r" % text)
+    dtype, dims, rest = m.group(1), m.group(2), m.group(3).strip()
+    shape = [int(d) for d in dims.split(",") if d.strip()]
+    dist, lo, hi = "randn", 0.0, 1.0
+    if rest:
+        d = re.match(r"(\w+)\s*(?:\(\s*([^,]+)\s*,\s*([^)]+)\))?", rest)
+        dist = d.group(1)
+        if d.group(2):
+            lo, hi = float(d.group(2)), float(d.group(3))
+    return dtype, shape, dist, lo, hi
+
+
+def make_input(torch, annot, gen):
+    dtype, shape, dist, lo, hi = parse_annotation(annot)
+    tdt = getattr(torch, DTYPES[dtype])
+    if dist == "uniform":
+        t = torch.rand(shape, generator=gen) * (hi - lo) + lo
+    elif dist == "ones":
+        t = torch.ones(shape)
+    elif dist == "arange":
+        t = torch.arange(int(torch.tensor(shape).prod().item()), dtype=torch.float64).reshape(shape)
+    else:
+        t = torch.randn(shape, generator=gen)
+    return t.to(tdt).contiguous()
+
+
+def load_case(path):
+    """The case's one annotated function."""
+    spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    fns = [v for v in vars(mod).values()
+           if callable(v) and getattr(v, "__module__", None) == mod.__name__
+           and getattr(v, "__annotations__", None)]
+    if len(fns) != 1:
+        raise ValueError("%s: expected one annotated function, found %d" % (path, len(fns)))
+    return fns[0]
+
+
+def time_calls(fn, args, runs, min_s=0.5, warm=2):
+    for _ in range(warm):
+        fn(*args)
+    times = []
+    t_end = time.perf_counter() + min_s
+    while len(times) < runs or (time.perf_counter() < t_end and len(times) < 200):
+        t0 = time.perf_counter()
+        fn(*args)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times), min(times)
+
+
+def coil_bench(coil, path, runs):
+    out = subprocess.run([coil, "bench", "--json", "--runs", str(runs), path],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("coil bench %s failed (%d): %s" % (path, out.returncode, out.stderr.strip()[-400:]))
+    return json.loads(out.stdout)
+
+
+def fmt(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--coil", default=os.path.join(HERE, "..", "build", "coil"))
+    ap.add_argument("--cases", default="", help="comma-separated substrings of case names")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--json", help="also write every measurement to this file")
+    ap.add_argument("--no-torch", action="store_true", help="coil only")
+    a = ap.parse_args()
+
+    paths = sorted(glob.glob(os.path.join(HERE, "cases", "*.py")))
+    if a.cases:
+        keys = a.cases.split(",")
+        paths = [p for p in paths if any(k in os.path.basename(p) for k in keys)]
+    torch = None
+    if not a.no_torch:
+        try:
+            import torch
+        except ImportError:
+            print("torch is not installed: coil only", file=sys.stderr)
+
+    rows = []
+    if torch is not None:
+        print("torch %s, %d threads; Inductor CPU backend (C++/OpenMP)" % (torch.__version__, torch.get_num_threads()),
+              flush=True)
+    for path in paths:
+        name = os.path.basename(path)[:-3]
+        row = {"case": name}
+        try:
+            row["coil"] = coil_bench(a.coil, path, a.runs)
+        except Exception as e:  # keep going: one broken case must not hide the rest
+            print("%s: %s" % (name, e), file=sys.stderr)
+            row["error"] = str(e)
+            rows.append(row)
+            continue
+        if torch is not None:
+            fn = load_case(path)
+            gen = torch.Generator().manual_seed(0)
+            args = [make_input(torch, fn.__annotations__[p], gen) for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
+            with torch.no_grad():
+                row["eager_ms"], row["eager_min_ms"] = time_calls(fn, args, a.runs)
+                t0 = time.perf_counter()
+                compiled = torch.compile(fn, backend="inductor", dynamic=False)
+                compiled(*args)
+                row["compile_first_call_s"] = time.perf_counter() - t0
+                row["compiled_ms"], row["compiled_min_ms"] = time_calls(compiled, args, a.runs)
+            del args
+        c = row["coil"]
+        row["vs_eager"] = row["eager_ms"] / c["kernel_ms"] if "eager_ms" in row else None
+        row["vs_compile"] = row["compiled_ms"] / c["kernel_ms"] if "compiled_ms" in row else None
+        rows.append(row)
+        print("  %-28s coil %8.2f ms  %5.2f of ceiling  eager %s ms  compile %s ms" % (
+            name, c["kernel_ms"], c["fraction"], fmt(row.get("eager_ms"), ".2f"), fmt(row.get("compiled_ms"), ".2f")),
+            file=sys.stderr, flush=True)
+
+    ok = [r for r in rows if "coil" in r]
+    print()
+    hdr = "%-28s %9s %7s %6s %9s %9s %8s %8s" % ("case", "coil ms", "GB/s", "frac", "eager ms", "compile", "vs eager",
+                                                 "vs comp")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        if "coil" not in r:
+            print("%-28s  ERROR: %s" % (r["case"], r["error"][:60]))
+            continue
+        c = r["coil"]
+        print("%-28s %9.2f %7.1f %6.2f %9s %9s %8s %8s" % (
+            r["case"], c["kernel_ms"], c["gbps"], c["fraction"], fmt(r.get("eager_ms"), ".2f"),
+            fmt(r.get("compiled_ms"), ".2f"), fmt(r.get("vs_eager"), ".1f") + ("x" if r.get("vs_eager") else ""),
+            fmt(r.get("vs_compile"), ".2f") + ("x" if r.get("vs_compile") else "")))
+    if ok:
+        fr = [r["coil"]["fraction"] for r in ok]
+        ceil = [r["coil"]["ceiling_gbps"] for r in ok]
+        print()
+        print("read ceiling (coil bench, per case): median %.1f GB/s, range %.1f-%.1f" % (
+            statistics.median(ceil), min(ceil), max(ceil)))
+        print("fraction of ceiling: median %.2f, min %.2f (%s)" % (
+            statistics.median(fr), min(fr), min(ok, key=lambda r: r["coil"]["fraction"])["case"]))
+        vc = [r["vs_compile"] for r in ok if r.get("vs_compile")]
+        ve = [r["vs_eager"] for r in ok if r.get("vs_eager")]
+        if vc:
+            worst = min((r for r in ok if r.get("vs_compile")), key=lambda r: r["vs_compile"])
+            print("coil vs torch.compile: median %.2fx, min %.2fx (%s)" % (statistics.median(vc), min(vc), worst["case"]))
+        if ve:
+            print("coil vs eager: median %.1fx, min %.1fx" % (statistics.median(ve), min(ve)))
+        comp = [r["coil"]["compile_c_ms"] for r in ok]
+        cold = [r["coil"]["cc_ms"] for r in ok]
+        cached = [r["coil"]["cached_compile_ms"] for r in ok]
+        print("compile: parse to C max %.1f ms; cold cc max %.0f ms; cached max %.1f ms" % (max(comp), max(cold), max(cached)))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0 if len(ok) == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
