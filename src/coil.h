@@ -604,6 +604,7 @@ typedef struct RunOptions {
   double rtol, atol;
   bool has_rtol, has_atol, equal_nan;
   bool quiet;
+  const char *target; /* NULL or "c": the C backend; "triton-npu", "triton-gpu" */
 } RunOptions;
 
 /* Materialized tensors of one run. */
@@ -613,6 +614,9 @@ typedef struct Tensors {
 } Tensors;
 
 CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t);
+/* Run the program's kernels through a Triton backend and coil's Triton
+ * executor on the CPU (run_triton.c); target "triton-npu" or "triton-gpu". */
+CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, double *ms);
 CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t);
 void tensors_free(Tensors *t);
 /* Compile, run, check, print.  *status: 0 all outputs pass, 1 a mismatch. */

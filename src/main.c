@@ -49,6 +49,9 @@ static const char RUN_HELP[] =
     "                         (bf16 as f32 arrays)\n"
     "  --rtol R, --atol A     override the tolerances\n"
     "  --equal-nan            NaN in both the result and the reference counts as equal\n"
+    "  --target T             c (default: C kernels built with cc), or triton-npu / triton-gpu:\n"
+    "                         the Triton module `coil emit --target T` prints, run by coil's own\n"
+    "                         Triton executor on the CPU and checked the same way\n"
     "\n"
     "The check is |got - ref| <= atol + rtol * |ref| per element (as torch.testing.assert_close).\n"
     "Default tolerances by output dtype (rtol, atol): f64 1e-7, 1e-7; f32 1.3e-6, 1e-5;\n"
@@ -199,6 +202,10 @@ int main(int argc, char **argv) {
     if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }
     int st = parse_common(cmd, rest, rargv, &c, true);
     if (st >= 0) return st;
+    TritonTarget tt;
+    if (c.target && strcmp(c.target, "c") && !triton_target_from_name(c.target, &tt))
+      return usage_error(cmd, "unknown target '%s' (targets: c, triton-npu, triton-gpu)", c.target);
+    c.ro.target = c.target;
     int status;
     CoilErr *e = run_command(&c.co, &c.ro, &status);
     if (e) return fail(e);

@@ -205,7 +205,7 @@ static CoilErr *save_all(const Compiled *c, const RunOptions *o, Tensors *t) {
   return NULL;
 }
 
-static void describe(const Compiled *c) {
+static void describe(const Compiled *c, const char *target) {
   const Program *p = &c->program;
   printf("%s: %d kernel%s (", c->graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s");
   for (int i = 0; i < p->nkernels; i++) {
@@ -236,7 +236,8 @@ static void describe(const Compiled *c) {
     if (!k->nx) printf("1");
     for (int a = 0; a < k->nx; a++) printf("%s%lld", a ? "x" : "", (long long)k->axes[k->x[a]].size);
   }
-  printf("), cpu, %d thread%s\n", omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s");
+  if (target && strcmp(target, "c")) printf("), %s through coil's Triton executor on the cpu\n", target);
+  else printf("), cpu, %d thread%s\n", omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s");
 }
 
 int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV *ref64, double rtol, double atol,
@@ -319,13 +320,21 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   CoilErr *e = compile_source(co, &c);
   if (!e) e = check_memory(&c.program);
   if (e) { compiled_free(&c); return e; }
-  JitLib lib;
-  if ((e = jit_compile(c.c_source.data, &lib))) { compiled_free(&c); return e; }
+  bool triton = ro->target && strcmp(ro->target, "c");
+  JitLib lib = {0};
+  if (!triton && (e = jit_compile(c.c_source.data, &lib))) { compiled_free(&c); return e; }
   Tensors t = {0};
   if ((e = run_make_inputs(&c, ro, &t))) goto done;
-  double t0 = coil_now_ms();
-  if ((e = run_kernels(&c, &lib, &t))) goto done;
-  double kernel_ms = coil_now_ms() - t0;
+  double t0 = coil_now_ms(), kernel_ms;
+  if (triton) {
+    /* Outputs start as NaN, so an element the kernels never write fails. */
+    for (int i = 0; i < c.program.nbufs; i++)
+      if (c.program.bufs[i].kind != BUF_INPUT) memset(t.bufs[i], 0xff, (size_t)c.program.bufs[i].numel * dtype_size(c.program.bufs[i].dtype));
+    if ((e = run_triton_kernels(&c, ro->target, &t, &kernel_ms))) goto done;
+  } else {
+    if ((e = run_kernels(&c, &lib, &t))) goto done;
+    kernel_ms = coil_now_ms() - t0;
+  }
 
   const Graph *g = &c.graph;
   void **inputs = calloc((size_t)g->ninputs + 1, sizeof(void *));
@@ -347,7 +356,7 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   double ref_ms = coil_now_ms() - r0;
   int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
 
-  if (!ro->quiet) describe(&c);
+  if (!ro->quiet) describe(&c, ro->target);
   bool all_ok = true;
   for (int k = 0; k < g->noutputs; k++) {
     int bi = -1;
@@ -393,7 +402,7 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   }
   if (!ro->quiet)
     printf("compile %.1f ms (%s), kernels %.1f ms, reference %.0f ms\n", c.compile_ms + lib.compile_ms,
-           lib.cached ? "cached" : "cc", kernel_ms, ref_ms);
+           triton ? "no cc" : lib.cached ? "cached" : "cc", kernel_ms, ref_ms);
   printf("check=%s\n", all_ok ? "passed" : "FAILED");
   *status = all_ok ? 0 : 1;
   if (ro->save_dir) e = save_all(&c, ro, &t);

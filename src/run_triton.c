@@ -1,0 +1,60 @@
+/* Running the Triton backends' kernels on the CPU, through coil's own
+ * Triton executor (tx_*.c): `coil run --target triton-npu|triton-gpu`.
+ *
+ * The module is the one `coil emit --target ...` prints; the launch plan
+ * binds each kernel argument to a Program buffer (or to a scratch buffer
+ * for split reductions), so the executor reads and writes the same
+ * tensors the C backend would, and the same check follows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+#include "triton.h"
+#include "tx.h"
+
+CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, double *ms) {
+  TritonTarget tt;
+  if (!triton_target_from_name(target, &tt)) return coil_error("unknown target '%s' (targets: c, triton-npu, triton-gpu)", target);
+  TritonOptions opt;
+  triton_options_default(&opt);
+  Arena a = {0};
+  TritonPlan plan;
+  CoilErr *e = triton_plan(&a, c, tt, &opt, &plan);
+  StrBuf mod = {0};
+  if (!e) e = emit_triton(&mod, c, tt, &opt);
+  TxModule *m = NULL;
+  char *name = arena_printf(&a, "%s [coil emit --target %s]", c->module.file, target);
+  if (!e) e = tx_module_parse(name, mod.data, &m);
+  void **scratch = calloc((size_t)plan.nscratch + 1, sizeof(void *));
+  for (int s = 0; !e && s < plan.nscratch; s++) {
+    size_t bytes = (size_t)(plan.scratch[s].numel ? plan.scratch[s].numel : 1) * (size_t)dtype_size(plan.scratch[s].dtype);
+    if (!(scratch[s] = malloc(bytes))) e = coil_error("out of memory for scratch %s", plan.scratch[s].name);
+  }
+  double t0 = coil_now_ms();
+  for (int l = 0; !e && l < plan.nlaunches; l++) {
+    const TritonLaunch *L = &plan.launches[l];
+    TxArg *args = ARENA_ARRAY(&a, TxArg, L->nargs + 1);
+    for (int i = 0; i < L->nargs; i++) {
+      const TritonArg *ta = &L->args[i];
+      args[i].name = ta->name;
+      if (!ta->is_ptr) {
+        args[i].kind = TX_INT;
+        args[i].ival = ta->value;
+      } else if (ta->buf < plan.nbufs) {
+        const Buffer *b = &c->program.bufs[ta->buf];
+        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = b->dtype, .data = t->bufs[ta->buf], .numel = b->numel};
+      } else {
+        const TritonScratch *s = &plan.scratch[ta->buf - plan.nbufs];
+        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = s->dtype, .data = scratch[ta->buf - plan.nbufs], .numel = s->numel};
+      }
+    }
+    e = tx_module_run(m, L->kernel, L->grid, args, L->nargs, NULL);
+  }
+  if (ms) *ms = coil_now_ms() - t0;
+  for (int s = 0; s < plan.nscratch; s++) free(scratch[s]);
+  free(scratch);
+  if (m) tx_module_free(m);
+  sb_free(&mod);
+  arena_free(&a);
+  return e;
+}
