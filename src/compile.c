@@ -29,7 +29,7 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
   double t0 = coil_now_ms();
 
-  if ((e = parse_module(a, o->file, src, &c->module))) return e;
+  if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;
   if ((e = graph_build(a, &c->module, o->fn, o->args, o->nargs, &c->graph))) return e;
   if (wants(o, "parse")) {
     header(o, "parse");

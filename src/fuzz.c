@@ -384,13 +384,20 @@ static CoilErr *write_text(const char *path, const char *text) {
 }
 
 /* Run one compiled case in this process: 0 pass, 1 mismatch. */
-static int run_case(const Compiled *cp, JitLib *lib, uint64_t seed, char *why, size_t nwhy) {
+static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_t seed, char *why, size_t nwhy) {
   RunOptions ro = {.seed = seed, .equal_nan = true, .quiet = true};
   Tensors t = {0};
   CoilErr *e = run_make_inputs(cp, &ro, &t);
-  if (!e) e = run_kernels(cp, lib, &t);
+  if (!e && strcmp(target, "c")) {
+    for (int i = 0; i < cp->program.nbufs; i++)
+      if (cp->program.bufs[i].kind != BUF_INPUT)
+        memset(t.bufs[i], 0xff, (size_t)cp->program.bufs[i].numel * (size_t)dtype_size(cp->program.bufs[i].dtype));
+    e = run_triton_kernels(cp, target, &t, NULL);
+  } else if (!e) {
+    e = run_kernels(cp, lib, &t);
+  }
   if (e) {
-    snprintf(why, nwhy, "%s", e->msg);
+    snprintf(why, nwhy, "[%s] %s", target, e->msg);
     coil_error_free(e);
     tensors_free(&t);
     return 1;
@@ -422,7 +429,7 @@ static int run_case(const Compiled *cp, JitLib *lib, uint64_t seed, char *why, s
     CheckStats cs;
     if (check_output(b, t.bufs[i], ref[b->index], ref64[b->index], rtol, atol, true, true, &cs)) {
       bool fl = dtype_is_float(b->dtype);
-      snprintf(why, nwhy, "out%d: %lld of %lld elements differ; first at %lld: got %.9g, expected %.9g", b->index,
+      snprintf(why, nwhy, "[%s] out%d: %lld of %lld elements differ; first at %lld: got %.9g, expected %.9g", target, b->index,
                (long long)cs.bad, (long long)b->numel, (long long)cs.first, run_load_value(b->dtype, t.bufs[i], cs.first),
                fl ? ref[b->index][cs.first].f : (double)ref[b->index][cs.first].i);
       status = 1;
@@ -436,6 +443,9 @@ static int run_case(const Compiled *cp, JitLib *lib, uint64_t seed, char *why, s
 
 /* Compile and run one source file in a child process.  0 pass, 1 fail
  * (why filled), 2 coil rejected it. */
+static const char *targets[3];
+static int ntargets;
+
 static int check_file(const char *path, uint64_t seed, char *why, size_t nwhy) {
   int fds[2];
   if (pipe(fds)) return 1;
@@ -450,7 +460,8 @@ static int check_file(const char *path, uint64_t seed, char *why, size_t nwhy) {
     JitLib lib = {0};
     if (e) { snprintf(msg, sizeof msg, "coil rejected the function: %s", e->msg); st = 2; }
     else if ((e = jit_compile(cp.c_source.data, &lib))) { snprintf(msg, sizeof msg, "%s", e->msg); st = 1; }
-    else st = run_case(&cp, &lib, seed, msg, sizeof msg);
+    else
+      for (int k = 0; k < ntargets && !st; k++) st = run_case(&cp, &lib, targets[k], seed, msg, sizeof msg);
     if (write(fds[1], msg, strlen(msg)) < 0) st = 1;
     _exit(st);
   }
@@ -493,12 +504,13 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
 }
 
 static const char FUZZ_HELP[] =
-    "usage: coil fuzz [--seed S] [--count N] [--target c] [--out DIR] [--batch B] [-v]\n"
+    "usage: coil fuzz [--seed S] [--count N] [--target c|triton-npu|triton-gpu|all] [--out DIR] [--batch B] [-v]\n"
     "\n"
     "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
     "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
     "function writes a minimised reproducer DIR/fuzz_SEED_I.py (default DIR: .) and exits 1.\n"
-    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch.\n";
+    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch.\n"
+    "The Triton targets run the emitted module through coil's Triton executor.\n";
 
 int fuzz_main(int argc, char **argv) {
   uint64_t seed = 1;
@@ -520,8 +532,14 @@ int fuzz_main(int argc, char **argv) {
     if (end && *end) { fprintf(stderr, "coil fuzz: %s needs a number, got '%s'\n", a, v); return 2; }
     i++;
   }
-  if (strcmp(target, "c")) {
-    fprintf(stderr, "coil fuzz: target '%s' is not available (targets: c)\n", target);
+  if (!strcmp(target, "all")) {
+    targets[0] = "c", targets[1] = "triton-npu", targets[2] = "triton-gpu";
+    ntargets = 3;
+  } else if (!strcmp(target, "c") || !strcmp(target, "triton-npu") || !strcmp(target, "triton-gpu")) {
+    targets[0] = target;
+    ntargets = 1;
+  } else {
+    fprintf(stderr, "coil fuzz: unknown target '%s' (targets: c, triton-npu, triton-gpu, all)\n", target);
     return 2;
   }
   if (count < 1 || batch < 1) { fprintf(stderr, "coil fuzz: --count and --batch must be positive\n"); return 2; }
@@ -599,7 +617,8 @@ int fuzz_main(int argc, char **argv) {
       pid_t pid = fork();
       if (pid == 0) {
         close(fds[0]);
-        int st = run_case(&cps[j], &lib, seed + (uint64_t)(base + j), why, sizeof why);
+        int st = 0;
+        for (int k = 0; k < ntargets && !st; k++) st = run_case(&cps[j], &lib, targets[k], seed + (uint64_t)(base + j), why, sizeof why);
         if (write(fds[1], why, strlen(why)) < 0) st = 1;
         _exit(st);
       }
