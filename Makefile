@@ -40,7 +40,8 @@ check-asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -g" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" check
 
 # libFuzzer targets (clang): the front end and the Triton executor's parser.
-# `make fuzz` runs each for FUZZ_SECONDS with AddressSanitizer and UBSan.
+# `make fuzz` runs each for FUZZ_SECONDS with AddressSanitizer and UBSan,
+# seeded from the repository's own Python files (new finds go to a temp dir).
 FUZZCC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZFLAGS   = -g -O1 -std=c11 -fopenmp -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -53,9 +54,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBSRC) $(HDRS)
 fuzz: $(FUZZTARGETS)
 	@for t in frontend triton; do \
 	  work=$$(mktemp -d); \
-	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	  case $$t in frontend) seeds="examples tests/run tests/errors tests/golden";; *) seeds=tests/triton;; esac; \
+	  echo "== fuzz_$$t for $(FUZZ_SECONDS) s (seed corpus: $$seeds)"; \
 	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
-	    -print_final_stats=1 $$work tests/fuzz/corpus_$$t >$$work.log 2>&1; \
+	    -print_final_stats=1 $$work $$seeds >$$work.log 2>&1; \
 	  rc=$$?; tail -n 12 $$work.log; rm -rf $$work $$work.log; \
 	  [ $$rc -eq 0 ] || { echo "fuzz_$$t FAILED"; exit 1; }; \
 	done
