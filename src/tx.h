@@ -78,6 +78,14 @@ int tx_main(int argc, char **argv);
 /* ------------------------------------------------------ shared internals */
 
 #define TX_MAX_DIMS 8    /* rank of a block */
+
+/* coil's dtypes plus uint32, which a kernel reaches only through casts and
+ * Python ints in [2^31, 2^32) (coil's own bf16 rounding helper bitcasts
+ * fp32 to uint32 and back).  No kernel argument is ever uint32. */
+#define DT_TX_U32 ((DType)DT_COUNT)
+#define TX_NDTYPES (DT_COUNT + 1)
+int tx_dtype_size(DType t);
+bool tx_is_int(DType t);      /* int32, int64, uint32 (not int1) */
 #define TX_MAX_TUPLE 16  /* items of a tuple or list value */
 #define TX_MAX_NUMEL 1048576 /* Triton's TRITON_MAX_TENSOR_NUMEL */
 
@@ -257,6 +265,9 @@ typedef struct TxExec {
 
 _Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Call a def of the module or a builtin with positional args (borrowed);
+ * the result is owned.  For tl.reduce's combine functions. */
+TxVal tx_call(TxExec *ex, SrcLoc loc, TxVal fn, TxVal *args, int nargs);
 
 /* ----------------------------------------------------------- tx_tensor.c */
 
@@ -273,6 +284,11 @@ struct TxTensor {
   int64_t shape[TX_MAX_DIMS];
   int64_t stride[TX_MAX_DIMS]; /* in elements; 0 along broadcast dims */
   char *data;
+  bool from_mem;      /* computed from loaded values: integer arithmetic on
+                         it is data arithmetic and wraps as in Triton; on
+                         the rest (program ids, aranges, constants, scalar
+                         arguments) it is index arithmetic, and int32
+                         overflow is an error */
   TxTensor *base;     /* a view keeps its owner alive */
   void *chunk;        /* an owner's pooled storage; NULL: inline */
   TxTensor *next_free;

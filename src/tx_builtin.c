@@ -380,6 +380,107 @@ static TxVal bi_reduce(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) 
   return tensor_val(out);
 }
 
+/* tl.reduce(input, axis, combine_fn, keep_dims): input is a block or a
+ * tuple of blocks of one shape; combine_fn takes two sets of values and
+ * returns one.  Tile at a time, as a tree: the combine function gets the
+ * lower and the upper halves of the reduced axis (lane j with lane
+ * j + n/2), so a reduction over n lanes is log2(n) calls on blocks.  This
+ * is the pairing of a GPU's butterfly reduction; like Triton, it assumes
+ * the combine function is associative and commutative. */
+static TxTensor *half(TxExec *ex, TxTensor *t, int axis, bool upper) {
+  int64_t shape[TX_MAX_DIMS];
+  memcpy(shape, t->shape, sizeof(int64_t) * (size_t)t->ndim);
+  int64_t h = shape[axis] / 2;
+  shape[axis] = h;
+  TxTensor *v = tx_view(ex, t, t->ndim, shape, t->stride);
+  if (upper) v->data += h * t->stride[axis] * tx_dtype_size(t->dtype);
+  return v;
+}
+
+static TxVal bi_user_reduce(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
+  TxTensor *cur[TX_MAX_TUPLE / 2];
+  int k;
+  bool tuple = A(0).kind == TV_TUPLE;
+  if (tuple) {
+    k = A(0).tup->n;
+    if (k == 0 || k > TX_MAX_TUPLE / 2) tx_fail(ex, loc, "reduce: 1 to %d inputs", TX_MAX_TUPLE / 2);
+    for (int i = 0; i < k; i++) cur[i] = need_tensor(ex, loc, b, A(0).tup->items[i], "input");
+  } else {
+    k = 1;
+    cur[0] = need_tensor(ex, loc, b, A(0), "input");
+  }
+  for (int i = 1; i < k; i++)
+    if (cur[i]->ndim != cur[0]->ndim ||
+        memcmp(cur[i]->shape, cur[0]->shape, sizeof(int64_t) * (size_t)cur[0]->ndim))
+      tx_fail(ex, loc, "reduce: all inputs must have the same shape");
+  if (A(2).kind != TV_FUNC && A(2).kind != TV_BUILTIN)
+    tx_fail(ex, loc, "reduce: combine_fn must be a function, got %s", tx_val_kind_name(A(2)));
+  int axis;
+  if (!GIVEN(1)) {
+    /* axis None: over every element */
+    for (int i = 0; i < k; i++) {
+      TxTensor *c = tx_contiguous(ex, cur[i]);
+      int64_t n = c->numel, st = 1;
+      TxTensor *flat = tx_view(ex, c, 1, &n, &st);
+      tx_release(ex, c);
+      tx_release(ex, cur[i]);
+      cur[i] = flat;
+    }
+    axis = 0;
+  } else {
+    axis = norm_axis(ex, loc, need_int(ex, loc, b, A(1), "axis"), cur[0]->ndim);
+  }
+  if (cur[0]->ndim == 0) tx_fail(ex, loc, "reduce: cannot reduce a scalar");
+  while (cur[0]->shape[axis] > 1) {
+    TxVal cargs[TX_MAX_TUPLE];
+    for (int i = 0; i < k; i++) {
+      cargs[i] = tensor_val(half(ex, cur[i], axis, false));
+      cargs[k + i] = tensor_val(half(ex, cur[i], axis, true));
+    }
+    TxVal r = tx_call(ex, loc, A(2), cargs, 2 * k);
+    for (int i = 0; i < 2 * k; i++) tx_val_release(ex, cargs[i]);
+    int64_t want = cur[0]->shape[axis] / 2;
+    for (int i = 0; i < k; i++) {
+      TxVal ri = tuple ? (r.kind == TV_TUPLE && r.tup->n == k ? r.tup->items[i] : (TxVal){0}) : r;
+      if (tuple && r.kind != TV_TUPLE)
+        tx_fail(ex, loc, "reduce: combine_fn must return a tuple of %d values", k);
+      TxTensor *t = need_tensor(ex, loc, b, ri, "the combined value");
+      if (t->ndim != cur[i]->ndim || t->shape[axis] != want) {
+        /* A combine function may return a scalar: broadcast it. */
+        int64_t shape[TX_MAX_DIMS];
+        memcpy(shape, cur[i]->shape, sizeof(int64_t) * (size_t)cur[i]->ndim);
+        shape[axis] = want;
+        int nd;
+        int64_t bs[TX_MAX_DIMS];
+        tx_broadcast_shape(ex, loc, cur[i]->ndim, shape, t->ndim, t->shape, &nd, bs);
+        TxTensor *v = tx_broadcast_view(ex, t, cur[i]->ndim, shape);
+        tx_release(ex, t);
+        t = v;
+      }
+      tx_release(ex, cur[i]);
+      cur[i] = t;
+    }
+    tx_val_release(ex, r);
+  }
+  bool keep = need_bool(ex, loc, A(3));
+  for (int i = 0; i < k && !keep; i++) {
+    int64_t shape[TX_MAX_DIMS], st[TX_MAX_DIMS];
+    int nd = 0;
+    for (int d = 0; d < cur[i]->ndim; d++)
+      if (d != axis) {
+        shape[nd] = cur[i]->shape[d];
+        st[nd++] = cur[i]->stride[d];
+      }
+    TxTensor *v = tx_view(ex, cur[i], nd, shape, st);
+    tx_release(ex, cur[i]);
+    cur[i] = v;
+  }
+  if (!tuple) return tensor_val(cur[0]);
+  TxTuple *tup = tx_tuple_new(ex, k);
+  for (int i = 0; i < k; i++) tup->items[i] = tensor_val(cur[i]);
+  return (TxVal){.kind = TV_TUPLE, .tup = tup};
+}
+
 /* ----------------------------------------------------------------- shapes */
 
 static TxVal bi_reshape(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
@@ -725,6 +826,7 @@ static const TxBuiltin builtins[] = {
      bi_reduce, R_MIN},
     {"argmax", TL | ME, "input,axis,tie_break_left=,keep_dims=", bi_reduce, R_ARGMAX},
     {"argmin", TL | ME, "input,axis,tie_break_left=,keep_dims=", bi_reduce, R_ARGMIN},
+    {"reduce", TL | ME, "input,axis,combine_fn,keep_dims=", bi_user_reduce, 0},
     {"max2", HE, "input,axis", bi_reduce, R_MAX},
     {"min2", HE, "input,axis", bi_reduce, R_MIN},
     {"reshape", TL | ME, "input,*shape,can_reorder=", bi_reshape, 0},
@@ -820,7 +922,7 @@ static const struct {
 } dtypes[] = {
     {"float16", DT_F16}, {"bfloat16", DT_BF16}, {"float32", DT_F32},
     {"float64", DT_F64}, {"int1", DT_BOOL},     {"int32", DT_I32},
-    {"int64", DT_I64},
+    {"int64", DT_I64},       {"uint32", DT_TX_U32},
 };
 
 bool tx_ns_lookup(int ns, const char *name, TxVal *out) {

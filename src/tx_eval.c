@@ -105,6 +105,12 @@ static TxVal call_func(TxExec *ex, SrcLoc loc, TxFunc *f, TxVal *args, int nargs
   return callee.ret;
 }
 
+TxVal tx_call(TxExec *ex, SrcLoc loc, TxVal fn, TxVal *args, int nargs) {
+  if (fn.kind == TV_FUNC) return call_func(ex, loc, fn.def, args, nargs, NULL);
+  if (fn.kind == TV_BUILTIN) return tx_builtin_call(ex, loc, fn.fn, args, nargs, NULL);
+  tx_fail(ex, loc, "'%s' object is not callable", tx_val_kind_name(fn));
+}
+
 static TxVal eval_call(TxExec *ex, Frame *fr, TxNode *n) {
   TxVal argv[MAXARGS + 1];
   const char *kwv[MAXARGS + 1];

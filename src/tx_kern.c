@@ -22,6 +22,7 @@ typedef struct KCtx {
 static TxTensor *run2(TxExec *ex, DType out, TxTensor *a, TxTensor *b,
                       int ndim, const int64_t *shape, TxLoopFn fn, KCtx *c) {
   TxTensor *o = tx_tensor_new(ex, out, ndim, shape);
+  o->from_mem = a->from_mem || (b && b->from_mem);
   TxIter it;
   tx_iter_init(&it, ndim, shape);
   tx_iter_add(&it, o);
@@ -157,6 +158,20 @@ FLOATOPS(double, f64, fmod, pow)
   BINLOOP(max_##SUF, T, T, x > y ? x : y)
 INTOPS(int32_t, i32, 32)
 INTOPS(int64_t, i64, 64)
+/* uint32: wraps (unsigned arithmetic is never index arithmetic here);
+ * // and % are unsigned; >> is logical. */
+BINLOOP(add_u32, uint32_t, uint32_t, x + y)
+BINLOOP(sub_u32, uint32_t, uint32_t, x - y)
+BINLOOP(mul_u32, uint32_t, uint32_t, x * y)
+BINLOOP(div_u32, uint32_t, uint32_t, y == 0 ? (bad = 1, 0u) : x / y)
+BINLOOP(mod_u32, uint32_t, uint32_t, y == 0 ? (bad = 1, 0u) : x % y)
+BINLOOP(and_u32, uint32_t, uint32_t, x & y)
+BINLOOP(or_u32, uint32_t, uint32_t, x | y)
+BINLOOP(xor_u32, uint32_t, uint32_t, x ^ y)
+BINLOOP(shl_u32, uint32_t, uint32_t, y >= 32 ? 0u : x << y)
+BINLOOP(shr_u32, uint32_t, uint32_t, y >= 32 ? 0u : x >> y)
+BINLOOP(min_u32, uint32_t, uint32_t, x < y ? x : y)
+BINLOOP(max_u32, uint32_t, uint32_t, x > y ? x : y)
 BINLOOP(and_b, uint8_t, uint8_t, x & y)
 BINLOOP(or_b, uint8_t, uint8_t, x | y)
 BINLOOP(xor_b, uint8_t, uint8_t, x ^ y)
@@ -175,9 +190,11 @@ CMPOPS(int32_t, i32)
 CMPOPS(int64_t, i64)
 CMPOPS(float, f32)
 CMPOPS(double, f64)
+CMPOPS(uint32_t, u32)
 
-enum { KB, KI32, KI64, KF32, KF64, KCOUNT };
+enum { KB, KI32, KI64, KF32, KF64, KU32, KCOUNT };
 static int kind_of(DType t) {
+  if (t == DT_TX_U32) return KU32;
   switch (t) {
   case DT_BOOL: return KB;
   case DT_I32: return KI32;
@@ -189,26 +206,26 @@ static int kind_of(DType t) {
 }
 
 static const TxLoopFn binops[TXO_COUNT][KCOUNT] = {
-    [TXO_ADD] = {0, add_i32, add_i64, add_f32, add_f64},
-    [TXO_SUB] = {0, sub_i32, sub_i64, sub_f32, sub_f64},
-    [TXO_MUL] = {0, mul_i32, mul_i64, mul_f32, mul_f64},
-    [TXO_DIV] = {0, 0, 0, div_f32, div_f64},
-    [TXO_FLOORDIV] = {0, div_i32, div_i64, 0, 0},
-    [TXO_MOD] = {0, mod_i32, mod_i64, mod_f32, mod_f64},
-    [TXO_POW] = {0, 0, 0, pow_f32, pow_f64},
-    [TXO_AND] = {and_b, and_i32, and_i64, 0, 0},
-    [TXO_OR] = {or_b, or_i32, or_i64, 0, 0},
-    [TXO_XOR] = {xor_b, xor_i32, xor_i64, 0, 0},
-    [TXO_SHL] = {0, shl_i32, shl_i64, 0, 0},
-    [TXO_SHR] = {0, shr_i32, shr_i64, 0, 0},
-    [TXO_LT] = {lt_b, lt_i32, lt_i64, lt_f32, lt_f64},
-    [TXO_LE] = {le_b, le_i32, le_i64, le_f32, le_f64},
-    [TXO_GT] = {gt_b, gt_i32, gt_i64, gt_f32, gt_f64},
-    [TXO_GE] = {ge_b, ge_i32, ge_i64, ge_f32, ge_f64},
-    [TXO_EQ] = {eq_b, eq_i32, eq_i64, eq_f32, eq_f64},
-    [TXO_NE] = {ne_b, ne_i32, ne_i64, ne_f32, ne_f64},
-    [TXO_MIN] = {min_b, min_i32, min_i64, min_f32, min_f64},
-    [TXO_MAX] = {max_b, max_i32, max_i64, max_f32, max_f64},
+    [TXO_ADD] = {0, add_i32, add_i64, add_f32, add_f64, add_u32},
+    [TXO_SUB] = {0, sub_i32, sub_i64, sub_f32, sub_f64, sub_u32},
+    [TXO_MUL] = {0, mul_i32, mul_i64, mul_f32, mul_f64, mul_u32},
+    [TXO_DIV] = {0, 0, 0, div_f32, div_f64, 0},
+    [TXO_FLOORDIV] = {0, div_i32, div_i64, 0, 0, div_u32},
+    [TXO_MOD] = {0, mod_i32, mod_i64, mod_f32, mod_f64, mod_u32},
+    [TXO_POW] = {0, 0, 0, pow_f32, pow_f64, 0},
+    [TXO_AND] = {and_b, and_i32, and_i64, 0, 0, and_u32},
+    [TXO_OR] = {or_b, or_i32, or_i64, 0, 0, or_u32},
+    [TXO_XOR] = {xor_b, xor_i32, xor_i64, 0, 0, xor_u32},
+    [TXO_SHL] = {0, shl_i32, shl_i64, 0, 0, shl_u32},
+    [TXO_SHR] = {0, shr_i32, shr_i64, 0, 0, shr_u32},
+    [TXO_LT] = {lt_b, lt_i32, lt_i64, lt_f32, lt_f64, lt_u32},
+    [TXO_LE] = {le_b, le_i32, le_i64, le_f32, le_f64, le_u32},
+    [TXO_GT] = {gt_b, gt_i32, gt_i64, gt_f32, gt_f64, gt_u32},
+    [TXO_GE] = {ge_b, ge_i32, ge_i64, ge_f32, ge_f64, ge_u32},
+    [TXO_EQ] = {eq_b, eq_i32, eq_i64, eq_f32, eq_f64, eq_u32},
+    [TXO_NE] = {ne_b, ne_i32, ne_i64, ne_f32, ne_f64, ne_u32},
+    [TXO_MIN] = {min_b, min_i32, min_i64, min_f32, min_f64, min_u32},
+    [TXO_MAX] = {max_b, max_i32, max_i64, max_f32, max_f64, max_u32},
 };
 
 static bool is_cmp(TxOp op) { return op >= TXO_LT && op <= TXO_NE; }
@@ -223,8 +240,8 @@ static void report_int_error(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
   for (int64_t i = 0; i < numel; i++) {
     tx_unravel(i, ndim, shape, idx);
     char *pa = tx_elem_bcast(a, ndim, idx), *pb = tx_elem_bcast(b, ndim, idx);
-    int64_t x = a->dtype == DT_I32 ? *(int32_t *)pa : *(int64_t *)pa;
-    int64_t y = b->dtype == DT_I32 ? *(int32_t *)pb : *(int64_t *)pb;
+    int64_t x = a->dtype == DT_I32 ? *(int32_t *)pa : a->dtype == DT_TX_U32 ? *(uint32_t *)pa : *(int64_t *)pa;
+    int64_t y = b->dtype == DT_I32 ? *(int32_t *)pb : b->dtype == DT_TX_U32 ? *(uint32_t *)pb : *(int64_t *)pb;
     char where[128], shp[128];
     tx_fmt_shape(where, sizeof where, ndim, idx);
     tx_fmt_shape(shp, sizeof shp, ndim, shape);
@@ -275,7 +292,10 @@ TxTensor *tx_k_binary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a,
             tx_op_spelling(op), tx_dtype_name(a->dtype));
   KCtx c = {0};
   TxTensor *o = run2(ex, is_cmp(op) ? DT_BOOL : a->dtype, a, b, ndim, shape, fn, &c);
-  if (c.bad) report_int_error(ex, loc, op, a, b, ndim, shape);
+  /* Division by zero is always an error; int32 overflow only in index
+   * arithmetic (data arithmetic wraps, as on the GPU). */
+  bool div = op == TXO_FLOORDIV || op == TXO_MOD;
+  if (c.bad && (div || !o->from_mem)) report_int_error(ex, loc, op, a, b, ndim, shape);
   return tx_bool_uniform(ex, o);
 }
 
@@ -319,12 +339,16 @@ UNLOOP(lnot_i32, int32_t, uint8_t, x == 0)
 UNLOOP(lnot_i64, int64_t, uint8_t, x == 0)
 UNLOOP(lnot_f32, float, uint8_t, x == 0)
 UNLOOP(lnot_f64, double, uint8_t, x == 0)
+UNLOOP(neg_u32, uint32_t, uint32_t, 0u - x)
+UNLOOP(inv_u32, uint32_t, uint32_t, ~x)
+UNLOOP(abs_u32, uint32_t, uint32_t, x)
+UNLOOP(lnot_u32, uint32_t, uint8_t, x == 0)
 
 static const TxLoopFn unops[TXO_COUNT][KCOUNT] = {
-    [TXO_NEG] = {0, neg_i32, neg_i64, neg_f32, neg_f64},
-    [TXO_INVERT] = {inv_b, inv_i32, inv_i64, 0, 0},
-    [TXO_ABS] = {0, abs_i32, abs_i64, abs_f32, abs_f64},
-    [TXO_LNOT] = {lnot_b, lnot_i32, lnot_i64, lnot_f32, lnot_f64},
+    [TXO_NEG] = {0, neg_i32, neg_i64, neg_f32, neg_f64, neg_u32},
+    [TXO_INVERT] = {inv_b, inv_i32, inv_i64, 0, 0, inv_u32},
+    [TXO_ABS] = {0, abs_i32, abs_i64, abs_f32, abs_f64, abs_u32},
+    [TXO_LNOT] = {lnot_b, lnot_i32, lnot_i64, lnot_f32, lnot_f64, lnot_u32},
 };
 
 TxTensor *tx_k_unary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a) {
@@ -340,7 +364,7 @@ TxTensor *tx_k_unary(TxExec *ex, SrcLoc loc, TxOp op, TxTensor *a) {
   KCtx c = {0};
   TxTensor *o = run2(ex, op == TXO_LNOT ? DT_BOOL : a->dtype, a, NULL, a->ndim,
                      a->shape, fn, &c);
-  if (c.bad) {
+  if (c.bad && !a->from_mem) {
     for (int64_t i = 0; i < a->numel; i++)
       if (tx_get_i64(a, i) == INT32_MIN) {
         char at[300] = "", idx[100], shp[100];
@@ -386,13 +410,14 @@ TxTensor *tx_k_where(TxExec *ex, TxTensor *c, TxTensor *x, TxTensor *y,
   if (tx_is_splat(c))
     return tx_broadcast_view(ex, *(const uint8_t *)c->data ? x : y, ndim, shape);
   TxTensor *o = tx_tensor_new(ex, x->dtype, ndim, shape);
+  o->from_mem = c->from_mem || x->from_mem || y->from_mem;
   TxIter it;
   tx_iter_init(&it, ndim, shape);
   tx_iter_add(&it, o);
   tx_iter_add(&it, c);
   tx_iter_add(&it, x);
   tx_iter_add(&it, y);
-  int es = dtype_size(x->dtype);
+  int es = tx_dtype_size(x->dtype);
   tx_iter_run(&it, es == 1 ? where1 : es == 2 ? where2 : es == 4 ? where4 : where8, NULL);
   return o;
 }
@@ -463,6 +488,7 @@ TxTensor *tx_k_math(TxExec *ex, TxMath fn, TxTensor *a) {
   coil_assert(a->dtype == DT_F32 || a->dtype == DT_F64);
   MathCtx c = {fn};
   TxTensor *o = tx_tensor_new(ex, a->dtype, a->ndim, a->shape);
+  o->from_mem = a->from_mem;
   TxIter it;
   tx_iter_init(&it, a->ndim, a->shape);
   tx_iter_add(&it, o);
@@ -502,6 +528,7 @@ TxTensor *tx_k_isclass(TxExec *ex, int which, TxTensor *a) {
   TxTensor *d = tx_contiguous(ex, c);
   tx_release(ex, c);
   TxTensor *o = tx_tensor_new(ex, DT_BOOL, a->ndim, a->shape);
+  o->from_mem = a->from_mem;
   const double *x = (const double *)d->data;
   for (int64_t i = 0; i < a->numel; i++)
     ((uint8_t *)o->data)[i] = which == 0 ? isnan(x[i]) : which == 1 ? isinf(x[i]) : isfinite(x[i]);
@@ -525,6 +552,7 @@ TxTensor *tx_k_fma(TxExec *ex, TxTensor *a, TxTensor *b, TxTensor *c,
                    int ndim, const int64_t *shape) {
   coil_assert(a->dtype == b->dtype && b->dtype == c->dtype);
   TxTensor *o = tx_tensor_new(ex, a->dtype, ndim, shape);
+  o->from_mem = a->from_mem || b->from_mem || c->from_mem;
   TxIter it;
   tx_iter_init(&it, ndim, shape);
   tx_iter_add(&it, o);
@@ -585,6 +613,9 @@ REDLOOP(rmin_f32, float, FMINN)
 REDLOOP(rmin_f64, double, FMINN)
 REDLOOP(rmin_i32, int32_t, IMIN)
 REDLOOP(rmin_i64, int64_t, IMIN)
+REDLOOP(rsum_u32, uint32_t, ADD)
+REDLOOP(rmax_u32, uint32_t, IMAX)
+REDLOOP(rmin_u32, uint32_t, IMIN)
 
 /* argmax/argmin: operands are the index output, the running best value
  * (both stride 0 along the axis), the input, and the position along the
@@ -614,6 +645,8 @@ ARGLOOP(amin_f32, float, LT)
 ARGLOOP(amin_f64, double, LT)
 ARGLOOP(amin_i32, int32_t, LT)
 ARGLOOP(amin_i64, int64_t, LT)
+ARGLOOP(amax_u32, uint32_t, GT)
+ARGLOOP(amin_u32, uint32_t, LT)
 
 static void fill(TxTensor *o, TxRed r) {
   int64_t n = o->numel;
@@ -638,6 +671,11 @@ static void fill(TxTensor *o, TxRed r) {
     for (int64_t i = 0; i < n; i++) ((int64_t *)o->data)[i] = v;
     break;
   }
+  case DT_TX_U32: {
+    uint32_t v = r == R_SUM ? 0 : r == R_MAX ? 0 : UINT32_MAX;
+    for (int64_t i = 0; i < n; i++) ((uint32_t *)o->data)[i] = v;
+    break;
+  }
   default: coil_unreachable("fill");
   }
 }
@@ -656,6 +694,7 @@ TxTensor *tx_k_reduce(TxExec *ex, TxRed r, TxTensor *a, int axis,
   }
   bool arg = r == R_ARGMAX || r == R_ARGMIN;
   TxTensor *acc = tx_tensor_new(ex, arg ? DT_I32 : a->dtype, a->ndim, kshape);
+  acc->from_mem = a->from_mem;
   TxIter it;
   tx_iter_init(&it, a->ndim, a->shape);
   tx_iter_add(&it, acc);
@@ -663,9 +702,9 @@ TxTensor *tx_k_reduce(TxExec *ex, TxRed r, TxTensor *a, int axis,
     fill(acc, r);
     tx_iter_add(&it, a);
     static const TxLoopFn fns[3][KCOUNT] = {
-        {0, rsum_i32, rsum_i64, rsum_f32, rsum_f64},
-        {0, rmax_i32, rmax_i64, rmax_f32, rmax_f64},
-        {0, rmin_i32, rmin_i64, rmin_f32, rmin_f64}};
+        {0, rsum_i32, rsum_i64, rsum_f32, rsum_f64, rsum_u32},
+        {0, rmax_i32, rmax_i64, rmax_f32, rmax_f64, rmax_u32},
+        {0, rmin_i32, rmin_i64, rmin_f32, rmin_f64, rmin_u32}};
     tx_iter_run(&it, fns[r][k], NULL);
   } else {
     coil_assert(axis >= 0);
@@ -679,8 +718,8 @@ TxTensor *tx_k_reduce(TxExec *ex, TxRed r, TxTensor *a, int axis,
     ps[axis] = 4;
     tx_iter_add_raw(&it, pos->data, ps);
     static const TxLoopFn fns[2][KCOUNT] = {
-        {0, amax_i32, amax_i64, amax_f32, amax_f64},
-        {0, amin_i32, amin_i64, amin_f32, amin_f64}};
+        {0, amax_i32, amax_i64, amax_f32, amax_f64, amax_u32},
+        {0, amin_i32, amin_i64, amin_f32, amin_f64, amin_u32}};
     tx_iter_run(&it, fns[r - R_ARGMAX][k], NULL);
     tx_release(ex, best);
     tx_release(ex, pos);
@@ -838,7 +877,7 @@ static _Noreturn void report_oob(TxExec *ex, SrcLoc loc, const char *what,
 TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
                     TxTensor *other, int ndim, const int64_t *shape) {
   const TxArg *arg = &ex->args[ptr->ptr];
-  int es = dtype_size(arg->dtype);
+  int es = tx_dtype_size(arg->dtype);
   if (mask && tx_is_splat(mask)) {
     if (!*(const uint8_t *)mask->data) {
       /* Nothing is read: the block is `other` (or zeros). */
@@ -852,6 +891,7 @@ TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
     mask = NULL;
   }
   TxTensor *o = tx_tensor_new(ex, arg->dtype, ndim, shape);
+  o->from_mem = true;
   static const uint8_t one = 1;
   int64_t zs[TX_MAX_DIMS] = {0};
   TxIter it;
@@ -874,7 +914,7 @@ TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
 void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
                 TxTensor *mask) {
   const TxArg *arg = &ex->args[ptr->ptr];
-  int es = dtype_size(arg->dtype);
+  int es = tx_dtype_size(arg->dtype);
   coil_assert(val->dtype == arg->dtype);
   if (mask && tx_is_splat(mask)) {
     if (!*(const uint8_t *)mask->data) return;

@@ -798,16 +798,14 @@ static int stmt_end(TxTok *toks, int n, int i) {
   return i;
 }
 
+/* a.b.c, built in the arena: a parse error jumps out of here. */
 static const char *dotted(Parser *P) {
-  StrBuf sb = {0};
   TxTok *t = expect_kind(P, TXT_NAME, "a module name");
-  sb_printf(&sb, "%.*s", t->len, t->p);
+  const char *s = arena_strndup(P->a, t->p, (size_t)t->len);
   while (accept(P, ".")) {
     t = expect_kind(P, TXT_NAME, "a module name");
-    sb_printf(&sb, ".%.*s", t->len, t->p);
+    s = arena_printf(P->a, "%s.%.*s", s, t->len, t->p);
   }
-  const char *s = arena_strdup(P->a, sb.data);
-  sb_free(&sb);
   return s;
 }
 

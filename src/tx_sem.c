@@ -24,7 +24,7 @@ const char *tx_dtype_name(DType t) {
   case DT_BF16: return "bf16";
   case DT_F32: return "fp32";
   case DT_F64: return "fp64";
-  default: return "?";
+  default: return t == DT_TX_U32 ? "uint32" : "?";
   }
 }
 
@@ -187,6 +187,7 @@ static DType scalar_dtype(TxExec *ex, SrcLoc loc, TxVal v) {
   if (v.kind == TV_BOOL) return DT_BOOL;
   if (v.kind == TV_INT) {
     if (v.i >= INT32_MIN && v.i <= INT32_MAX) return DT_I32;
+    if (v.i > INT32_MAX && v.i <= (int64_t)UINT32_MAX) return DT_TX_U32;
     return DT_I64;
   }
   double a = fabs(v.f);
@@ -198,14 +199,20 @@ static DType scalar_dtype(TxExec *ex, SrcLoc loc, TxVal v) {
   return DT_F64;
 }
 
+/* Triton's kinds: bool < uint < int < float. */
 static int kind_rank(DType t) {
-  return t == DT_BOOL ? 0 : dtype_is_int(t) ? 2 : 3;
+  return t == DT_BOOL ? 0 : t == DT_TX_U32 ? 1 : tx_is_int(t) ? 2 : 3;
 }
 
+static int int_width(DType t) { return t == DT_BOOL ? 1 : t == DT_I64 ? 64 : 32; }
+
+/* integer_promote_impl: the usual arithmetic conversions of C. */
 static DType int_promote(DType a, DType b) {
-  int ra = a == DT_BOOL ? 1 : a == DT_I32 ? 32 : 64;
-  int rb = b == DT_BOOL ? 1 : b == DT_I32 ? 32 : 64;
-  return ra >= rb ? a : b;
+  int ra = int_width(a), rb = int_width(b);
+  bool ua = a == DT_TX_U32, ub = b == DT_TX_U32;
+  if (ua == ub) return ra > rb ? a : b;
+  if (ua) return ra >= rb ? a : b;
+  return rb >= ra ? b : a;
 }
 
 /* computation_type_impl */
@@ -223,6 +230,11 @@ static DType computation_type(TxExec *ex, SrcLoc loc, DType a, bool a_weak,
   if (a == DT_BF16 && b == DT_BF16) return DT_BF16;
   if (a == DT_BF16 || b == DT_BF16) return DT_F32;
   if (fa || fb) tx_fail(ex, loc, "unexpected type %s and %s", tx_dtype_name(a), tx_dtype_name(b));
+  if (div_or_mod && (a == DT_TX_U32) != (b == DT_TX_U32))
+    tx_fail(ex, loc,
+            "Cannot use /, #, or %% with %s and %s because they have different signedness;"
+            "this is unlikely to result in a useful answer. Cast them to the same signedness.",
+            tx_dtype_name(a), tx_dtype_name(b));
   return int_promote(a, b);
 }
 
@@ -232,6 +244,11 @@ static TxTensor *scalar_as(TxExec *ex, SrcLoc loc, TxVal v, DType t) {
   if (v.kind == TV_FLOAT) return tx_scalar_f64(ex, DT_F64, v.f); /* unreachable by rules */
   if (t == DT_I32 && (v.i < INT32_MIN || v.i > INT32_MAX))
     tx_fail(ex, loc, "Scalar %lld is out of range for type int32", (long long)v.i);
+  if (t == DT_TX_U32 && v.i < 0)
+    tx_fail(ex, loc, "Cannot perform a binary operation between an unsigned tensor and a "
+                     "negative scalar. Perform a explicit cast on one of them.");
+  if (t == DT_TX_U32 && v.i > (int64_t)UINT32_MAX)
+    tx_fail(ex, loc, "Scalar %lld is out of range for type uint32", (long long)v.i);
   if (t == DT_BOOL && v.kind != TV_BOOL && v.i != 0 && v.i != 1)
     tx_fail(ex, loc, "Scalar %lld is out of range for type int1", (long long)v.i);
   return tx_scalar_i64(ex, t, v.i);
@@ -560,7 +577,7 @@ bool tx_sem_truth(TxExec *ex, SrcLoc loc, TxVal v) {
 int64_t tx_sem_int(TxExec *ex, SrcLoc loc, TxVal v, const char *what) {
   if (v.kind == TV_INT || v.kind == TV_BOOL) return v.i;
   if (v.kind == TV_TENSOR && v.t->ndim == 0 && v.t->ptr < 0 &&
-      (dtype_is_int(v.t->dtype) || v.t->dtype == DT_BOOL))
+      (tx_is_int(v.t->dtype) || v.t->dtype == DT_BOOL))
     return tx_get_i64(v.t, 0);
   tx_fail(ex, loc, "%s must be an integer, got %s", what, tx_val_kind_name(v));
 }

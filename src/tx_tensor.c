@@ -69,6 +69,9 @@ void tx_pool_free(TxPool *p) {
   free(p);
 }
 
+int tx_dtype_size(DType t) { return t == DT_TX_U32 ? 4 : dtype_size(t); }
+bool tx_is_int(DType t) { return t == DT_TX_U32 || dtype_is_int(t); }
+
 static TxTensor *header(TxExec *ex) {
   TxPool *p = ex->pool;
   if (!p->free_t) {
@@ -87,6 +90,7 @@ static TxTensor *header(TxExec *ex) {
   t->ptr = -1;
   t->base = NULL;
   t->chunk = NULL;
+  t->from_mem = false;
   return t;
 }
 
@@ -119,7 +123,7 @@ TxTensor *tx_tensor_new(TxExec *ex, DType dt, int ndim, const int64_t *shape) {
     n *= shape[d];
   }
   t->numel = n;
-  size_t bytes = (size_t)n * (size_t)dtype_size(dt);
+  size_t bytes = (size_t)n * (size_t)tx_dtype_size(dt);
   if (bytes <= sizeof t->inl) {
     t->data = (char *)t->inl;
   } else {
@@ -136,6 +140,7 @@ TxTensor *tx_scalar_i64(TxExec *ex, DType dt, int64_t v) {
   case DT_BOOL: *(uint8_t *)t->data = v != 0; break;
   case DT_I32: *(int32_t *)t->data = (int32_t)v; break;
   case DT_I64: *(int64_t *)t->data = v; break;
+  case DT_TX_U32: *(uint32_t *)t->data = (uint32_t)v; break;
   default: coil_unreachable("tx_scalar_i64: not an int dtype");
   }
   return t;
@@ -211,6 +216,7 @@ TxTensor *tx_view(TxExec *ex, TxTensor *t, int ndim, const int64_t *shape,
   TxTensor *v = header(ex);
   v->dtype = t->dtype;
   v->ptr = t->ptr;
+  v->from_mem = t->from_mem;
   v->ndim = ndim;
   v->numel = 1;
   for (int d = 0; d < ndim; d++) {
@@ -256,6 +262,7 @@ TxTensor *tx_bool_uniform(TxExec *ex, TxTensor *t) {
   const uint8_t *d = (const uint8_t *)t->data;
   if (memchr(d, d[0] ^ 1, (size_t)t->numel)) return t;
   TxTensor *s = tx_scalar_i64(ex, DT_BOOL, d[0]);
+  s->from_mem = t->from_mem;
   TxTensor *v = tx_broadcast_view(ex, s, t->ndim, t->shape);
   tx_release(ex, s);
   tx_release(ex, t);
@@ -281,7 +288,7 @@ char *tx_elem_bcast(const TxTensor *t, int ndim, const int64_t *idx) {
   int64_t off = 0;
   for (int d = 0; d < t->ndim; d++)
     if (t->shape[d] != 1) off += idx[d + ndim - t->ndim] * t->stride[d];
-  return t->data + off * dtype_size(t->dtype);
+  return t->data + off * tx_dtype_size(t->dtype);
 }
 
 static double load_f64(DType dt, const char *p) {
@@ -289,6 +296,7 @@ static double load_f64(DType dt, const char *p) {
   case DT_BOOL: return *(const uint8_t *)p;
   case DT_I32: return *(const int32_t *)p;
   case DT_I64: return (double)*(const int64_t *)p;
+  case DT_TX_U32: return *(const uint32_t *)p;
   case DT_F16: return f16_to_f32(*(const uint16_t *)p);
   case DT_BF16: return bf16_to_f32(*(const uint16_t *)p);
   case DT_F32: return *(const float *)p;
@@ -307,6 +315,7 @@ int64_t tx_get_i64(const TxTensor *t, int64_t i) {
   case DT_BOOL: return *(const uint8_t *)p;
   case DT_I32: return *(const int32_t *)p;
   case DT_I64: return *(const int64_t *)p;
+  case DT_TX_U32: return *(const uint32_t *)p;
   default: return (int64_t)load_f64(t->dtype, p);
   }
 }
@@ -344,7 +353,7 @@ void tx_iter_add(TxIter *it, const TxTensor *t) {
   coil_assert(t->ndim <= it->ndim);
   int64_t s[TX_MAX_DIMS];
   int lead = it->ndim - t->ndim;
-  int64_t es = dtype_size(t->dtype);
+  int64_t es = tx_dtype_size(t->dtype);
   for (int d = 0; d < it->ndim; d++) {
     if (d < lead) {
       s[d] = 0;
@@ -430,6 +439,12 @@ void tx_iter_run(TxIter *it, TxLoopFn fn, void *ctx) {
 /* ------------------------------------------------------------------ casts */
 
 static inline int32_t wrap_i32(int64_t x) { return (int32_t)(uint32_t)(uint64_t)x; }
+static inline uint32_t wrap_u32(int64_t x) { return (uint32_t)(uint64_t)x; }
+static inline uint32_t sat_u32(double x) {
+  if (x != x || x <= 0) return 0;
+  if (x >= 4294967295.0) return UINT32_MAX;
+  return (uint32_t)x;
+}
 static inline int64_t wrap_i64(int64_t x) { return x; }
 static inline int32_t sat_i32(double x) {
   if (x != x) return 0;
@@ -446,6 +461,7 @@ static inline int64_t sat_i64(double x) {
 
 #define TO_I32(v) _Generic((v), float: sat_i32, double: sat_i32, default: wrap_i32)(v)
 #define TO_I64(v) _Generic((v), float: sat_i64, double: sat_i64, default: wrap_i64)(v)
+#define TO_U32(v) _Generic((v), float: sat_u32, double: sat_u32, default: wrap_u32)(v)
 
 #define LD_BOOL(p) (*(const uint8_t *)(p))
 #define LD_I32(p) (*(const int32_t *)(p))
@@ -454,6 +470,7 @@ static inline int64_t sat_i64(double x) {
 #define LD_BF16(p) bf16_to_f32(*(const uint16_t *)(p))
 #define LD_F32(p) (*(const float *)(p))
 #define LD_F64(p) (*(const double *)(p))
+#define LD_U32(p) (*(const uint32_t *)(p))
 
 #define ST_BOOL(p, v) (*(uint8_t *)(p) = (uint8_t)((v) != 0))
 #define ST_I32(p, v) (*(int32_t *)(p) = TO_I32(v))
@@ -462,6 +479,7 @@ static inline int64_t sat_i64(double x) {
 #define ST_BF16(p, v) (*(uint16_t *)(p) = f32_to_bf16((float)(v)))
 #define ST_F32(p, v) (*(float *)(p) = (float)(v))
 #define ST_F64(p, v) (*(double *)(p) = (double)(v))
+#define ST_U32(p, v) (*(uint32_t *)(p) = TO_U32(v))
 
 #define SZ_BOOL 1
 #define SZ_I32 4
@@ -470,6 +488,7 @@ static inline int64_t sat_i64(double x) {
 #define SZ_BF16 2
 #define SZ_F32 4
 #define SZ_F64 8
+#define SZ_U32 4
 
 #define CASTFN(S, D)                                                           \
   static inline void cast_##S##_##D##_row(int64_t n, char **p, const int64_t *s, \
@@ -487,7 +506,7 @@ static inline int64_t sat_i64(double x) {
   TX_OUTER(cast_##S##_##D)
 #define CASTROW(S)                                                             \
   CASTFN(S, BOOL) CASTFN(S, I32) CASTFN(S, I64) CASTFN(S, F16)                 \
-  CASTFN(S, BF16) CASTFN(S, F32) CASTFN(S, F64)
+  CASTFN(S, BF16) CASTFN(S, F32) CASTFN(S, F64) CASTFN(S, U32)
 CASTROW(BOOL)
 CASTROW(I32)
 CASTROW(I64)
@@ -495,13 +514,18 @@ CASTROW(F16)
 CASTROW(BF16)
 CASTROW(F32)
 CASTROW(F64)
+CASTROW(U32)
 
 #define CASTENT(S)                                                             \
   {cast_##S##_BOOL, cast_##S##_I32, cast_##S##_I64, cast_##S##_F16,            \
-   cast_##S##_BF16, cast_##S##_F32, cast_##S##_F64}
-static const TxLoopFn casts[DT_COUNT][DT_COUNT] = {
+   cast_##S##_BF16, cast_##S##_F32, cast_##S##_F64, cast_##S##_U32}
+/* Rows and columns in DType order, uint32 last. */
+static const TxLoopFn casts[TX_NDTYPES][TX_NDTYPES] = {
     CASTENT(BOOL), CASTENT(I32), CASTENT(I64), CASTENT(F16),
-    CASTENT(BF16), CASTENT(F32), CASTENT(F64)};
+    CASTENT(BF16), CASTENT(F32), CASTENT(F64), CASTENT(U32)};
+_Static_assert(DT_BOOL == 0 && DT_I32 == 1 && DT_I64 == 2 && DT_F16 == 3 && DT_BF16 == 4 &&
+                   DT_F32 == 5 && DT_F64 == 6 && DT_COUNT == 7,
+               "the cast table follows coil's DType order");
 
 static inline void copy_bytes_row(int64_t n, char **p, const int64_t *s, void *ctx) {
   int64_t es = *(int64_t *)ctx;
@@ -525,11 +549,12 @@ TxTensor *tx_contiguous(TxExec *ex, TxTensor *t) {
   }
   TxTensor *o = tx_tensor_new(ex, t->dtype, t->ndim, t->shape);
   o->ptr = t->ptr;
+  o->from_mem = t->from_mem;
   TxIter it;
   tx_iter_init(&it, t->ndim, t->shape);
   tx_iter_add(&it, o);
   tx_iter_add(&it, t);
-  int64_t es = dtype_size(t->dtype);
+  int64_t es = tx_dtype_size(t->dtype);
   tx_iter_run(&it, copy_bytes, &es);
   return o;
 }
@@ -540,6 +565,7 @@ TxTensor *tx_cast(TxExec *ex, TxTensor *t, DType to) {
     return t;
   }
   TxTensor *o = tx_tensor_new(ex, to, t->ndim, t->shape);
+  o->from_mem = t->from_mem;
   TxIter it;
   tx_iter_init(&it, t->ndim, t->shape);
   tx_iter_add(&it, o);
@@ -549,9 +575,9 @@ TxTensor *tx_cast(TxExec *ex, TxTensor *t, DType to) {
 }
 
 TxTensor *tx_bitcast(TxExec *ex, SrcLoc loc, TxTensor *t, DType to) {
-  if (dtype_size(t->dtype) != dtype_size(to))
+  if (tx_dtype_size(t->dtype) != tx_dtype_size(to))
     tx_fail(ex, loc, "Cannot bitcast data-type of size %d to data-type of size %d",
-            dtype_size(t->dtype) * 8, dtype_size(to) * 8);
+            tx_dtype_size(t->dtype) * 8, tx_dtype_size(to) * 8);
   TxTensor *c = tx_contiguous(ex, t);
   TxTensor *v = tx_view(ex, c, c->ndim, c->shape, c->stride);
   tx_release(ex, c);

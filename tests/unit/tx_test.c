@@ -34,7 +34,7 @@ static CoilErr *runk(const char *src, int64_t g0, int64_t g1) {
       {"n", TX_INT, DT_I32, NULL, 0, OUTN, 0},
   };
   int64_t grid[3] = {g0, g1, 1};
-  return tx_run_source("k.py", src, NULL, grid, args, 5);
+  return tx_run_source("k.py", src, strstr(src, "def k(") ? "k" : NULL, grid, args, 5);
 }
 
 /* The kernels' common header: every parameter above, in one signature. */
@@ -441,6 +441,125 @@ static void test_control(void) {
              "the truth value of a block with more than one element is ambiguous");
 }
 
+/* ------------------------------------------------- coil's own helpers */
+
+/* The helpers coil's Triton printers emit (src/sched_triton.c), verbatim:
+ * the executor must run what coil generates. */
+static const char *coil_helpers =
+    "@triton.jit\n"
+    "def coil_round_bf16(x):\n"
+    "    # x (f32) rounded to the nearest bf16, ties to even, kept in f32\n"
+    "    u = x.to(tl.uint32, bitcast=True)\n"
+    "    r = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000\n"
+    "    r = tl.where(x != x, u | 0x400000, r)\n"
+    "    return r.to(tl.float32, bitcast=True)\n"
+    "@triton.jit\n"
+    "def coil_maximum(a, b):\n"
+    "    # torch.maximum and amax: NaN wins\n"
+    "    return tl.where((a != a) | (a > b), a, b)\n"
+    "@triton.jit\n"
+    "def coil_mul(a, b):\n"
+    "    return a * b\n"
+    "@triton.jit\n"
+    "def coil_ipow(b, e):\n"
+    "    # integer power by squaring; negative exponents as C's ipow\n"
+    "    r = b * 0 + 1\n"
+    "    x = b\n"
+    "    k = e\n"
+    "    for _ in tl.static_range(63):\n"
+    "        r = tl.where((k & 1) != 0, r * x, r)\n"
+    "        x = x * x\n"
+    "        k = k >> 1\n"
+    "    neg = tl.where(b == 1, 1, tl.where(b == -1, 1 - 2 * (e & 1), 0))\n"
+    "    return tl.where(e < 0, neg, r)\n"
+    "@triton.jit\n"
+    "def argmax_combine(v1, i1, v2, i2):\n"
+    "    take = (v2 > v1) | ((v2 == v1) & (i2 < i1))\n"
+    "    return tl.where(take, v2, v1), tl.where(take, i2, i1)\n";
+
+static void test_coil_helpers(void) {
+  char src[8192];
+  /* bf16 rounding through uint32 bit tricks, against coil's C rounding */
+  float vals[8] = {1.00390625f, 1.01171875f, -3.3333333f, 65504.5f, 1e-30f, -0.0f, 3.0e38f, 0.1f};
+  snprintf(src, sizeof src,
+           "%s\n@triton.jit\n" K
+           "    i = tl.arange(0, 8)\n"
+           "    v = tl.load(in_ptr + i)\n"
+           "    tl.store(out_ptr + i, coil_round_bf16(v))\n",
+           coil_helpers);
+  {
+    for (int i = 0; i < 8; i++) in[i] = vals[i];
+    /* runk() resets in[]; run by hand to keep these inputs */
+    TxArg args[] = {{"out_ptr", TX_PTR, DT_F32, out, OUTN, 0, 0},
+                    {"iout_ptr", TX_PTR, DT_I32, iout, OUTN, 0, 0},
+                    {"in_ptr", TX_PTR, DT_F32, in, OUTN, 0, 0},
+                    {"bin_ptr", TX_PTR, DT_BF16, bin, OUTN, 0, 0},
+                    {"n", TX_INT, DT_I32, NULL, 0, OUTN, 0}};
+    int64_t grid[3] = {1, 1, 1};
+    CoilErr *e = tx_run_source("h.py", src, "k", grid, args, 5);
+    bool ok = !e;
+    if (e) snprintf(why, sizeof why, "%s", e->msg);
+    for (int i = 0; ok && i < 8; i++) {
+      float want = bf16_to_f32(f32_to_bf16(vals[i]));
+      if (memcmp(&out[i], &want, 4)) {
+        snprintf(why, sizeof why, "round(%g) = %g, want %g", vals[i], out[i], want);
+        ok = false;
+      }
+    }
+    coil_error_free(e);
+    report("coil_round_bf16_via_uint32", ok);
+  }
+  float w[4] = {NAN, 31, 40320, 44};
+  snprintf(src, sizeof src,
+           "%s\n@triton.jit\n" K
+           "    x = (tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]).to(tl.float32)\n"
+           "    x = tl.where(x == 3.0, float('nan'), x)\n"
+           "    m = tl.reduce(x, 1, coil_maximum)\n"
+           "    tl.store(out_ptr + tl.arange(0, 2), m.reshape(4, 1).reshape(2, 2).sum(1) * 0 + tl.reduce(x, 1, coil_maximum, keep_dims=True).reshape(4).reshape(2, 2).max(1))\n"
+           "    p = tl.reduce(tl.arange(1, 9).to(tl.float32), 0, coil_mul)\n"
+           "    tl.store(out_ptr + 2, p)\n"
+           "    v = tl.load(in_ptr + tl.arange(0, 8)) %% 5\n"
+           "    best, idx = tl.reduce((v, tl.arange(0, 8)), 0, argmax_combine)\n"
+           "    tl.store(out_ptr + 3, (best * 10 + idx).to(tl.float32))\n",
+           coil_helpers);
+  expect_f("tl_reduce_with_jit_combine", src, 4, w, 0);
+  /* ipow's x = x * x overflows int32 on data by design: it must wrap. */
+  int32_t wi[4] = {1, 3, 2187, -2147483648};
+  snprintf(src, sizeof src,
+           "%s\n@triton.jit\n" K
+           "    i = tl.arange(0, 4)\n"
+           "    b = tl.load(in_ptr + 3 + i * 0).to(tl.int32)\n"
+           "    e = tl.where(i == 0, 0, tl.where(i == 1, 1, tl.where(i == 2, 7, 0)))\n"
+           "    r = coil_ipow(b, e)\n"
+           "    big = tl.load(in_ptr + 2 + i * 0).to(tl.int32) * 1073741824\n"
+           "    tl.store(iout_ptr + i, tl.where(i == 3, big, r))\n",
+           coil_helpers);
+  expect_i("data_int32_arithmetic_wraps", src, 4, wi);
+  expect_err("index_int32_overflow_still_reported",
+             K "    b = tl.load(in_ptr + 3).to(tl.int32)\n"
+               "    i = tl.program_id(0) + 2147483647 + b * 0\n"
+               "    j = tl.program_id(0) + 2147483647\n"
+               "    k = j + 1\n",
+             "k.py:5:11:", "int32 overflow in index arithmetic: 2147483647 + 1");
+  /* -1.0f is 0xBF800000: a logical shift, not an arithmetic one */
+  int32_t wu[4] = {(int32_t)((0xBF800000u >> 17) & 0xFFFF), 1, 65535, 3};
+  expect_i("uint32_promotion",
+           K "    x = tl.full([1], -1.0, tl.float32).to(tl.uint32, bitcast=True)\n"
+             "    h = (x >> 17) & 0xFFFF\n"
+             "    tl.static_assert(h.dtype == tl.uint32)\n"
+             "    tl.store(iout_ptr + tl.arange(0, 1), h.to(tl.int32) - 0x7fff + 0x7fff)\n"
+             "    y = tl.full([1], 0xFFFF0000, tl.uint32)\n"
+             "    tl.store(iout_ptr + 1 + tl.arange(0, 1), (y > 5).to(tl.int32))\n"
+             "    tl.store(iout_ptr + 2 + tl.arange(0, 1), (y >> 16).to(tl.int32))\n"
+             "    z = y + 0x10003\n"
+             "    tl.store(iout_ptr + 3 + tl.arange(0, 1), z.to(tl.int32))\n",
+           4, wu);
+  expect_err("uint32_signedness_error",
+             K "    y = tl.full([1], 7, tl.uint32)\n    z = y // 2\n",
+             "k.py:3:11:", "Cannot use /, #, or % with uint32 and int32 because they have "
+                           "different signedness");
+}
+
 static void test_args(void) {
   /* Missing argument and unknown parameter are errors of the call. */
   TxArg a[] = {{"x_ptr", TX_PTR, DT_F32, out, OUTN, 0, 0}};
@@ -491,6 +610,7 @@ int main(void) {
   test_promotion();
   test_masks();
   test_control();
+  test_coil_helpers();
   test_args();
   return failures ? 1 : 0;
 }
