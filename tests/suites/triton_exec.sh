@@ -75,4 +75,12 @@ if command -v python3 >/dev/null 2>&1; then
 else
   echo "FAIL compare_triton: python3 not found"
 fi
+# coil's own Triton output (both dialects, several examples) run by the
+# executor, launch by launch, against Triton's interpreter and PyTorch.
+if [ "$TX" = "$COIL" ]; then
+  python3 $T/run_emitted.py "$COIL" 2>"$tmp/err" || [ $? -eq 1 ] ||
+    echo "FAIL run_emitted: crashed: $(tail -3 "$tmp/err")"
+else
+  echo "FAIL run_emitted: $COIL does not run triton-run"
+fi
 exit 0
