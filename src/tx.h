@@ -228,6 +228,11 @@ typedef struct TxAlias {
   const char *name, *path; /* `import triton.language as tl`: tl -> path */
 } TxAlias;
 
+typedef struct TxGlobal {
+  const char *name;  /* NAME = 128, or NAME = tl.constexpr(128), at top level */
+  TxVal val;
+} TxGlobal;
+
 struct TxModule {
   Arena arena;
   const char *file, *src;
@@ -235,10 +240,13 @@ struct TxModule {
   int nfuncs;
   TxAlias *aliases;
   int naliases;
+  TxGlobal *globals;
+  int nglobals;
 };
 
-/* Parse a module: its defs (with or without decorators) and imports; any
- * other top-level statement is skipped.  A def that fails to parse keeps
+/* Parse a module: its defs (with or without decorators), imports and
+ * numeric constants (kernels read them as constexpr globals); any other
+ * top-level statement is skipped.  A def that fails to parse keeps
  * its error in TxFunc.err, so one bad helper does not stop another kernel. */
 CoilErr *tx_parse_module(TxModule *m);
 TxFunc *tx_module_find(const TxModule *m, const char *name);

@@ -684,7 +684,12 @@ static void resolve_expr(Parser *P, TxNode *n) {
       }
     TxVal v;
     const char *path;
-    if (find_alias(P->m, n->name, &path)) {
+    int g = -1; /* the last assignment of a module constant wins */
+    for (int i = P->m->nglobals - 1; i >= 0 && g < 0; i--)
+      if (!strcmp(P->m->globals[i].name, n->name)) g = i;
+    if (g >= 0) {
+      v = P->m->globals[g].val;
+    } else if (find_alias(P->m, n->name, &path)) {
       v = (TxVal){.kind = TV_MODULE, .s = path};
     } else if (tx_module_find(P->m, n->name)) {
       v = (TxVal){.kind = TV_FUNC, .def = tx_module_find(P->m, n->name)};
@@ -858,6 +863,49 @@ static void parse_import(Parser *P) {
   }
 }
 
+/* NAME [':' annotation] '=' value NEWLINE, where value is a number, True,
+ * False, or constexpr(number) however the constexpr is spelled: a global a
+ * kernel may read.  Anything else at top level is not a constant. */
+static void parse_global(Parser *P, TxModule *m) {
+  TxTok *t = &P->toks[P->pos], *end = &P->toks[P->end];
+  const char *name = arena_strndup(P->a, t->p, (size_t)t->len);
+  t++;
+  if (t < end && tx_tok_is(t, ":")) {
+    while (t < end && !tx_tok_is(t, "=") && t->kind != TXT_NEWLINE) t++;
+  }
+  if (t >= end || !tx_tok_is(t, "=")) return;
+  t++;
+  int parens = 0;
+  while (t < end && t->kind == TXT_NAME && !tx_tok_is(t, "True") && !tx_tok_is(t, "False")) {
+    bool last = tx_tok_is(t, "constexpr");
+    t++;
+    if (last && t < end && tx_tok_is(t, "(")) {
+      t++;
+      parens = 1;
+      break;
+    }
+    if (t >= end || !tx_tok_is(t, ".")) return;
+    t++;
+  }
+  bool neg = t < end && tx_tok_is(t, "-");
+  if (neg) t++;
+  if (t >= end) return;
+  TxVal v;
+  if (t->kind == TXT_INT) v = (TxVal){.kind = TV_INT, .i = neg ? -t->ival : t->ival};
+  else if (t->kind == TXT_FLOAT) v = (TxVal){.kind = TV_FLOAT, .f = neg ? -t->fval : t->fval};
+  else if (!neg && (tx_tok_is(t, "True") || tx_tok_is(t, "False")))
+    v = (TxVal){.kind = TV_BOOL, .i = tx_tok_is(t, "True")};
+  else return;
+  t++;
+  if (parens && (t >= end || !tx_tok_is(t, ")"))) return;
+  t += parens;
+  if (t < end && t->kind != TXT_NEWLINE) return;
+  TxGlobal *g = ARENA_ARRAY(&m->arena, TxGlobal, m->nglobals + 1);
+  if (m->nglobals) memcpy(g, m->globals, sizeof(TxGlobal) * (size_t)m->nglobals);
+  g[m->nglobals++] = (TxGlobal){name, v};
+  m->globals = g;
+}
+
 /* def NAME '(' [param (',' param)*] ')' ['->' test] ':' suite
  * param: NAME [':' test] ['=' test] */
 static void parse_def(Parser *P, TxFunc *f) {
@@ -969,6 +1017,11 @@ CoilErr *tx_parse_module(TxModule *m) {
       m->funcs[m->nfuncs++] = f;
       decorated = false;
     } else {
+      if (t->kind == TXT_NAME) {
+        P.pos = i;
+        P.end = end;
+        parse_global(&P, m);
+      }
       decorated = false;
     }
     i = end;

@@ -430,6 +430,15 @@ static void test_control(void) {
            "    tl.store(out_ptr + 4 + r, tl.cdiv(n, 32) + tl.math.abs(-one))\n"
            "    tl.store(out_ptr + 5 + r, (one * 3) ** 2)\n",
            6, w4, 1e-6);
+  float wg[3] = {128, -2.5f, 1};
+  expect_f("module_constants",
+           "import triton\nimport triton.language as tl\n"
+           "BLOCK = tl.constexpr(128)\nSCALE: tl.constexpr = -2.5\nFLAG = True\n"
+           "OTHER = some_call(3)\n\n" K
+           "    tl.store(out_ptr, BLOCK * 1.0)\n"
+           "    tl.store(out_ptr + 1, SCALE)\n"
+           "    tl.store(out_ptr + 2, 1.0 if FLAG else 0.0)\n",
+           3, wg, 0);
   expect_err("name_error", K "    x = y + 1\n", "k.py:2:9:", "name 'y' is not defined");
   expect_err("unsupported_tl_function", K "    x = tl.foo(1)\n", "k.py:2:9:",
              "'triton.language.foo' is not supported by coil's Triton executor");
