@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regression tests: each tests/regress/*.py reproduced a bug (its header
-# says which).  coil run must pass, and its saved outputs must match PyTorch.
+# says which).  coil run must pass on every target (C, and the two Triton
+# dialects through coil's executor), and the C outputs must match PyTorch.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in tests/regress/*.py; do
@@ -12,4 +13,8 @@ for f in tests/regress/*.py; do
   else
     echo "ok regress/$name"
   fi
+  for t in triton-npu triton-gpu; do
+    if "$COIL" run "$f" --target $t >"$tmp/$name.$t.log" 2>&1; then echo "ok regress/$name/$t"
+    else echo "FAIL regress/$name/$t: $(tail -n 2 "$tmp/$name.$t.log" | tr '\n' ' ')"; fi
+  done
 done
