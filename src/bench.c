@@ -283,11 +283,11 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
 
   if (o.json) {
     printf("{\"name\": \"%s\", \"file\": \"%s\", \"kernels\": %d, \"threads\": %d, \"runs\": %d, "
-           "\"kernel_ms\": %.4f, \"kernel_ms_min\": %.4f, \"kernel_ms_max\": %.4f, \"kernel_ms_iqr\": %.4f, "
-           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"gbps\": %.3f, \"ceiling_gbps\": %.3f, "
-           "\"read_ms\": %.4f, \"floor_ms\": %.4f, \"fraction\": %.4f, "
-           "\"compile_ms\": %.2f, \"compile_c_ms\": %.3f, \"cc_ms\": %.2f, \"cached_compile_ms\": %.3f, \"cached_compile_c_ms\": %.3f, "
-           "\"peak_rss_mb\": %.1f}\n",
+           "\"kernel_ms\": %.9g, \"kernel_ms_min\": %.9g, \"kernel_ms_max\": %.9g, \"kernel_ms_iqr\": %.9g, "
+           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"gbps\": %.9g, \"ceiling_gbps\": %.9g, "
+           "\"read_ms\": %.9g, \"floor_ms\": %.9g, \"fraction\": %.9g, "
+           "\"compile_ms\": %.9g, \"compile_c_ms\": %.9g, \"cc_ms\": %.9g, \"cached_compile_ms\": %.9g, \"cached_compile_c_ms\": %.9g, "
+           "\"peak_rss_mb\": %.9g}\n",
            c.graph.fn_name, o.co.file, p->nkernels, threads, runs, kms, kt[0], kt[runs - 1], iqr, (long long)bytes,
            (long long)in_bytes, (long long)out_bytes, gbps, ceil_gbps, rms, floor_ms, fraction, cold_ms, c_ms, cc_ms, cached_ms,
            cached_c_ms, rss_mb);

@@ -140,6 +140,7 @@ static void set_vdep(Emit *E, int ax) {
     const KVal *v = &k->vals[i];
     bool d = false;
     if (v->op == OP_INPUT) d = ax >= 0 && ix_mentions(v->index, ax);
+    else if (op_info[v->op].kind == OK_REDUCE) d = true; /* spelled acc[xi] */
     for (int j = 0; j < v->narg; j++) d |= E->vdep[v->arg[j]];
     E->vdep[i] = d;
   }
@@ -167,10 +168,7 @@ static void store_conv(StrBuf *sb, DType t, int val) {
   else sb_printf(sb, "v%d", val);
 }
 
-static void emit_epilogue(Emit *E, const char *indent, const char *red_acc) {
-  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
-  for (int s = 0; s < E->k->nstores; s++) mark_from(E, E->k->stores[s].val);
-  emit_marked(E, indent, red_acc, ALL);
+static void emit_stores(Emit *E, const char *indent) {
   for (int s = 0; s < E->k->nstores; s++) {
     const KStore *st = &E->k->stores[s];
     sb_printf(E->sb, "%sb%d[", indent, st->buf);
@@ -179,6 +177,13 @@ static void emit_epilogue(Emit *E, const char *indent, const char *red_acc) {
     store_conv(E->sb, E->p->bufs[st->buf].dtype, st->val);
     sb_puts(E->sb, ";\n");
   }
+}
+
+static void emit_epilogue(Emit *E, const char *indent, const char *red_acc) {
+  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
+  for (int s = 0; s < E->k->nstores; s++) mark_from(E, E->k->stores[s].val);
+  emit_marked(E, indent, red_acc, ALL);
+  emit_stores(E, indent);
 }
 
 static int64_t x_points(const Kernel *k) {
@@ -273,13 +278,20 @@ static void split_range(Emit *E, const char *ind, const char *lo, const char *hi
 /* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
  * point updates the tile's XT block accumulators in one vector loop, with
  * what does not depend on the x lane computed once per r point. */
-static void emit_group_x(Emit *E, int g) {
+static void emit_group_x(Emit *E, int g, int xin) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   const KGroup *G = &k->groups[g];
   int64_t rb = E->s->rblock;
+  /* Digits: the r axes, the innermost one counted as rN_0; the loop over a
+   * run of it is a plain counted loop (no carry inside it). */
   Digits d = {.n = G->naxes};
   for (int i = 0; i < G->naxes; i++) d.name[i] = E->names[G->axes[i]], d.size[i] = k->axes[G->axes[i]].size;
+  const char *in = d.name[d.n - 1];
+  int64_t nin = d.size[d.n - 1];
+  d.name[d.n - 1] = arena_printf(E->a, "%s_0", in);
+  Digits outer = d;
+  outer.n--;
   sb_printf(sb, "      { /* group %d */\n", g);
   split_range(E, "        ", "lo", "hi", group_size(k, g, 0));
   digits_declare(E, "        ", &d);
@@ -287,15 +299,23 @@ static void emit_group_x(Emit *E, int g) {
   sb_printf(sb, "          const int64_t re = rb + %lld < hi ? rb + %lld : hi;\n", (long long)rb, (long long)rb);
   digits_decode(E, "          ", "rb", &d);
   declare_accs(E, "          ", g, "blk", "XT");
-  sb_puts(sb, "          for (int64_t rr = rb; rr < re; rr++) {\n");
+  sb_puts(sb, "          for (int64_t rr = rb; rr < re;) {\n");
+  sb_printf(sb, "            const int64_t run = re - rr < %lld - %s ? re - rr : %lld - %s;\n", (long long)nin, d.name[d.n - 1],
+            (long long)nin, d.name[d.n - 1]);
+  sb_printf(sb, "            for (int64_t %s = %s; %s < %s + run; %s++) {\n", in, d.name[d.n - 1], in, d.name[d.n - 1], in);
   mark_group(E, g);
-  emit_marked(E, "            ", "#error reduction result inside a loop %d", INVARIANT);
-  sb_puts(sb, "            for (int64_t xi = 0; xi < xn; xi++) {\n");
-  if (k->nx) sb_printf(sb, "              const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
-  emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
-  combine_into(E, "              ", g, "blk%d[xi]", "v%2$d");
-  sb_puts(sb, "            }\n");
-  digits_step(E, "            ", &d);
+  emit_marked(E, "              ", "#error reduction result inside a loop %d", INVARIANT);
+  sb_puts(sb, "              for (int64_t xi = 0; xi < xn; xi++) {\n");
+  if (xin >= 0) sb_printf(sb, "                const int64_t %s = xb + xi;\n", E->names[xin]);
+  emit_marked(E, "                ", "#error reduction result inside a loop %d", VARYING);
+  combine_into(E, "                ", g, "blk%d[xi]", "v%2$d");
+  sb_puts(sb, "              }\n            }\n");
+  sb_printf(sb, "            rr += run;\n            %s += run;\n", d.name[d.n - 1]);
+  if (outer.n) {
+    sb_printf(sb, "            if (%s == %lld) {\n              %s = 0;\n", d.name[d.n - 1], (long long)nin, d.name[d.n - 1]);
+    digits_step(E, "              ", &outer);
+    sb_puts(sb, "            }\n");
+  }
   sb_puts(sb, "          }\n");
   combine_into(E, "          for (int64_t xi = 0; xi < xn; xi++) ", g, "acc%d[xi]", "blk%d[xi]");
   sb_puts(sb, "        }\n      }\n");
@@ -335,7 +355,7 @@ static void emit_group_r(Emit *E, int g) {
   sb_puts(sb, "          int64_t ri = cb;\n");
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
-      sb_printf(sb, "          for (; ri + %d <= ce; ri += %d) {\n            for (int l = 0; l < %d; l++) {\n", L, L, L);
+      sb_printf(sb, "          for (; ri + %d <= ce; ri += %d) {\n            #pragma omp simd\n            for (int l = 0; l < %d; l++) {\n", L, L, L);
       sb_printf(sb, "              const int64_t %s = ri + l;\n", E->names[inner]);
     } else {
       if (n % L == 0) break; /* no tail */
@@ -347,83 +367,80 @@ static void emit_group_r(Emit *E, int g) {
     sb_puts(sb, "            }\n          }\n");
   }
   if (L > 1) {
-    sb_printf(sb, "          for (int s = %d; s > 0; s /= 2)\n            for (int l = 0; l < s; l++) {\n", L / 2);
-    combine_into(E, "              ", g, "lane%d[l]", "lane%d[l + s]");
-    sb_puts(sb, "            }\n");
+    /* Fold the lanes pairwise, one loop of constant length per level. */
+    for (int s = L / 2; s > 0; s /= 2) {
+      char fmt[64];
+      snprintf(fmt, sizeof fmt, "lane%%d[l + %d]", s);
+      sb_printf(sb, "          #pragma omp simd\n          for (int l = 0; l < %d; l++) {\n", s);
+      combine_into(E, "            ", g, "lane%d[l]", fmt);
+      sb_puts(sb, "          }\n");
+    }
   }
   combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]");
   digits_step(E, "          ", &d);
   sb_puts(sb, "        }\n      }\n");
 }
 
-/* Tasks: NT ranges of x tiles times NSPLIT parts of every reduction. */
-static void emit_kernel(Emit *E) {
-  StrBuf *sb = E->sb;
+/* How a kernel's x space is cut into tiles.  fixed: the kernel's first x
+ * axis is a row of a chain (below), set outside; the tiles cover the rest. */
+typedef struct Tiling {
+  bool vx;
+  int xin;         /* the vectorised x axis, or -1 */
+  int64_t xt, inner, ntx;
+  Digits td;       /* the tile digits */
+  int64_t tiles;
+} Tiling;
+
+static void plan_tiles(Emit *E, bool fixed, Tiling *T) {
   const Kernel *k = E->k;
-  const CSched *s = E->s;
-  int64_t nxt = x_points(k);
-  sb_printf(sb, "\nvoid %s(void *const *bufs) {\n", k->name);
-  bool *used = ARENA_ARRAY(E->a, bool, E->p->nbufs);
-  bool *stored = ARENA_ARRAY(E->a, bool, E->p->nbufs);
-  for (int i = 0; i < k->nvals; i++)
-    if (k->vals[i].op == OP_INPUT) used[k->vals[i].buf] = true;
-  for (int i = 0; i < k->nstores; i++) stored[k->stores[i].buf] = true;
-  for (int b = 0; b < E->p->nbufs; b++)
-    if (used[b] || stored[b])
-      sb_printf(sb, "  %s%s *restrict b%d = (%s%s *)bufs[%d]; /* %s */\n", stored[b] ? "" : "const ", dtype_c_storage(E->p->bufs[b].dtype),
-                b, stored[b] ? "" : "const ", dtype_c_storage(E->p->bufs[b].dtype), b, E->p->bufs[b].name);
-  int64_t ns = s->nsplit;
-  if (ns > 1) {
-    for (int r = 0; r < k->nreds; r++)
-      sb_printf(sb, "  %s *part%d = malloc(sizeof(%s) * %lld);\n  if (!part%d) abort();\n", acc_type(&k->reds[r]), r,
-                acc_type(&k->reds[r]), (long long)(ns * nxt), r);
-  }
-  bool vx = s->mode == VEC_X;
-  int xin = vx && k->nx ? k->x[k->nx - 1] : -1;
-  int64_t xt = vx ? s->xtile : 1;
-  int64_t inner = xin >= 0 ? k->axes[xin].size : 1;
-  int64_t ntx = (inner + xt - 1) / xt;
+  int first = fixed ? 1 : 0;
+  T->vx = E->s->mode == VEC_X;
+  T->xin = T->vx && k->nx > first ? k->x[k->nx - 1] : -1;
+  T->inner = T->xin >= 0 ? k->axes[T->xin].size : 1;
+  T->xt = T->xin >= 0 ? E->s->xtile : 1;
+  T->ntx = (T->inner + T->xt - 1) / T->xt;
   /* The tile digits: the outer x axes and the tile of the inner one
    * (VEC_X), or every x axis (VEC_R). */
-  Digits td = {.n = 0};
-  for (int i = 0; i < k->nx - (vx ? 1 : 0); i++) td.name[td.n] = E->names[k->x[i]], td.size[td.n++] = k->axes[k->x[i]].size;
-  if (vx && ntx > 1) td.name[td.n] = "tx_", td.size[td.n++] = ntx;
-  int64_t tiles = 1;
-  for (int i = 0; i < td.n; i++) tiles *= td.size[i];
-  int64_t nt = ns > 1 || tiles < 256 ? tiles : 256;
-  sb_printf(sb, "  enum { XT = %lld };\n", (long long)xt);
-  sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
-            (long long)(nt * ns));
-  if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
-  else sb_puts(sb, "    const int64_t xt = task;\n");
-  if (nt == tiles) sb_puts(sb, "    const int64_t t0 = xt, t1 = xt + 1;\n");
-  else
-    sb_printf(sb, "    const int64_t t0 = xt * INT64_C(%lld) / %lld, t1 = (xt + 1) * INT64_C(%lld) / %lld;\n", (long long)tiles,
-              (long long)nt, (long long)tiles, (long long)nt);
-  digits_declare(E, "    ", &td);
-  digits_decode(E, "    ", "t0", &td);
-  sb_puts(sb, "    for (int64_t tile = t0; tile < t1; tile++) {\n");
-  if (vx && ntx > 1) {
+  T->td = (Digits){.n = 0};
+  for (int i = first; i < k->nx - (T->xin >= 0 ? 1 : 0); i++)
+    T->td.name[T->td.n] = E->names[k->x[i]], T->td.size[T->td.n++] = k->axes[k->x[i]].size;
+  if (T->ntx > 1) T->td.name[T->td.n] = "tx_", T->td.size[T->td.n++] = T->ntx;
+  T->tiles = 1;
+  for (int i = 0; i < T->td.n; i++) T->tiles *= T->td.size[i];
+}
+
+/* One tile: accumulators, each group's loops, then the epilogue (or the
+ * partials when the reductions are split). */
+static void emit_tile(Emit *E, const Tiling *T) {
+  StrBuf *sb = E->sb;
+  const Kernel *k = E->k;
+  int64_t ns = E->s->nsplit;
+  if (T->ntx > 1) {
     sb_puts(sb, "      const int64_t xb = tx_ * XT;\n");
-    sb_printf(sb, "      const int64_t xn = %lld - xb < XT ? %lld - xb : XT;\n", (long long)inner, (long long)inner);
+    sb_printf(sb, "      const int64_t xn = %lld - xb < XT ? %lld - xb : XT;\n", (long long)T->inner, (long long)T->inner);
   } else {
-    sb_printf(sb, "      const int64_t xb = 0, xn = %lld;\n", (long long)inner);
+    sb_printf(sb, "      const int64_t xb = 0, xn = %lld;\n", (long long)T->inner);
   }
   sb_puts(sb, "      (void)xb;\n");
   for (int r = 0; r < k->nreds; r++)
     sb_printf(sb, "      %s acc%d[XT];\n      for (int64_t i = 0; i < XT; i++) acc%d[i] = %s;\n", acc_type(&k->reds[r]), r, r,
               identity(&k->reds[r]));
-  set_vdep(E, xin);
+  set_vdep(E, T->xin);
   for (int g = 0; g < k->ngroups; g++) {
-    if (vx) emit_group_x(E, g);
+    if (T->vx) emit_group_x(E, g, T->xin);
     else emit_group_r(E, g);
   }
   /* Finish the tile: epilogue, or partials when split. */
-  sb_puts(sb, "      for (int64_t xi = 0; xi < xn; xi++) {\n");
-  if (vx && k->nx) sb_printf(sb, "        const int64_t %s = xb + xi;\n", E->names[k->x[k->nx - 1]]);
-  set_vdep(E, -1);
   if (ns == 1) {
-    emit_epilogue(E, "        ", "acc%d[xi]");
+    memset(E->mark, 0, sizeof(bool) * (size_t)k->nvals);
+    for (int s = 0; s < k->nstores; s++) mark_from(E, k->stores[s].val);
+    emit_marked(E, "      ", "acc%d[xi]", INVARIANT);
+  }
+  sb_puts(sb, "      #pragma omp simd\n      for (int64_t xi = 0; xi < xn; xi++) {\n");
+  if (T->xin >= 0) sb_printf(sb, "        const int64_t %s = xb + xi;\n", E->names[T->xin]);
+  if (ns == 1) {
+    emit_marked(E, "        ", "acc%d[xi]", VARYING);
+    emit_stores(E, "        ");
   } else {
     sb_puts(sb, "        const int64_t xf = 0");
     int64_t stride = 1;
@@ -432,10 +449,57 @@ static void emit_kernel(Emit *E) {
       stride *= k->axes[k->x[i]].size;
     }
     sb_puts(sb, ";\n");
-    for (int r = 0; r < k->nreds; r++) sb_printf(sb, "        part%d[split * INT64_C(%lld) + xf] = acc%d[xi];\n", r, (long long)nxt, r);
+    for (int r = 0; r < k->nreds; r++)
+      sb_printf(sb, "        part%d[split * INT64_C(%lld) + xf] = acc%d[xi];\n", r, (long long)x_points(k), r);
   }
   sb_puts(sb, "      }\n");
-  digits_step(E, "      ", &td);
+}
+
+static void declare_bufs(Emit *E, const Kernel *ks, int n) {
+  bool *used = ARENA_ARRAY(E->a, bool, E->p->nbufs);
+  bool *stored = ARENA_ARRAY(E->a, bool, E->p->nbufs);
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < ks[j].nvals; i++)
+      if (ks[j].vals[i].op == OP_INPUT) used[ks[j].vals[i].buf] = true;
+    for (int i = 0; i < ks[j].nstores; i++) stored[ks[j].stores[i].buf] = true;
+  }
+  for (int b = 0; b < E->p->nbufs; b++)
+    if (used[b] || stored[b])
+      sb_printf(E->sb, "  %s%s *restrict b%d = (%s%s *)bufs[%d]; /* %s */\n", stored[b] ? "" : "const ",
+                dtype_c_storage(E->p->bufs[b].dtype), b, stored[b] ? "" : "const ", dtype_c_storage(E->p->bufs[b].dtype), b,
+                E->p->bufs[b].name);
+}
+
+/* One kernel, one function.  Tasks: NT ranges of x tiles times NSPLIT parts
+ * of every reduction. */
+static void emit_kernel(Emit *E) {
+  StrBuf *sb = E->sb;
+  const Kernel *k = E->k;
+  int64_t nxt = x_points(k), ns = E->s->nsplit;
+  sb_printf(sb, "\nvoid %s(void *const *bufs) {\n", k->name);
+  declare_bufs(E, k, 1);
+  if (ns > 1) {
+    for (int r = 0; r < k->nreds; r++)
+      sb_printf(sb, "  %s *part%d = malloc(sizeof(%s) * %lld);\n  if (!part%d) abort();\n", acc_type(&k->reds[r]), r,
+                acc_type(&k->reds[r]), (long long)(ns * nxt), r);
+  }
+  Tiling T;
+  plan_tiles(E, false, &T);
+  int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
+  sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
+  sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
+            (long long)(nt * ns));
+  if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
+  else sb_puts(sb, "    const int64_t xt = task;\n");
+  if (nt == T.tiles) sb_puts(sb, "    const int64_t t0 = xt, t1 = xt + 1;\n");
+  else
+    sb_printf(sb, "    const int64_t t0 = xt * INT64_C(%lld) / %lld, t1 = (xt + 1) * INT64_C(%lld) / %lld;\n", (long long)T.tiles,
+              (long long)nt, (long long)T.tiles, (long long)nt);
+  digits_declare(E, "    ", &T.td);
+  digits_decode(E, "    ", "t0", &T.td);
+  sb_puts(sb, "    for (int64_t tile = t0; tile < t1; tile++) {\n");
+  emit_tile(E, &T);
+  digits_step(E, "      ", &T.td);
   sb_puts(sb, "    }\n  }\n");
   if (ns > 1) {
     /* Combine the parts in split order: the same sums whatever the number
@@ -459,6 +523,114 @@ static void emit_kernel(Emit *E) {
     for (int r = 0; r < k->nreds; r++) sb_printf(sb, "  free(part%d);\n", r);
   }
   sb_puts(sb, "}\n");
+}
+
+/* Chains.  Consecutive kernels that share their first x axis (the rows),
+ * none split, where every buffer one of them writes and a later one reads
+ * is written and read a row at a time (row i's part of it lies in
+ * [c*i, c*i + c) for both), run row by row in one parallel loop: each row's
+ * data is still in cache when the next kernel of the chain reads it
+ * (softmax reads its input once from memory, not three times).  Each
+ * kernel computes exactly what it computes alone, in the same order; only
+ * the interleaving changes.  The chain is emitted into its first kernel's
+ * function; the others are left empty, so callers still call them all in
+ * order. */
+enum { CHAIN_MIN_ROWS = 64 };
+
+/* Does index e (of kernel k) keep row x0 of a buffer inside [c*x0, c*x0+c)?
+ * *c is set from the first index seen and checked against later ones. */
+static bool row_local(Arena *a, const Kernel *k, const IExpr *e, int64_t *c) {
+  int x0 = k->x[0];
+  int64_t coef = ix_coef(e, x0);
+  if (coef <= 0 || ix_mentions_nonlinear(e, x0)) return false;
+  if (*c && *c != coef) return false;
+  int64_t lo, hi;
+  ix_bounds(kernel_range(a, k), e, &lo, &hi);
+  hi -= coef * (k->axes[x0].size - 1);
+  if (lo < 0 || hi >= coef) return false;
+  *c = coef;
+  return true;
+}
+
+/* A kernel may run a row at a time unless it is split, or its rows are
+ * the vectorised axis of a reduction (a column reduction would then walk
+ * its columns one at a time). */
+static bool row_kernel(const Kernel *k, const CSched *s) {
+  return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups);
+}
+
+static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
+  const Kernel *kn = &p->kernels[next];
+  if (!row_kernel(kn, &s[next])) return false;
+  const Kernel *k0 = &p->kernels[first];
+  int64_t rows = k0->axes[k0->x[0]].size;
+  if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
+  for (int j = first; j < next; j++) {
+    const Kernel *kp = &p->kernels[j];
+    for (int st = 0; st < kp->nstores; st++) {
+      int buf = kp->stores[st].buf;
+      int64_t c = 0;
+      bool read = false;
+      for (int i = 0; i < kn->nvals; i++) {
+        if (kn->vals[i].op != OP_INPUT || kn->vals[i].buf != buf) continue;
+        read = true;
+        if (!row_local(a, kn, kn->vals[i].index, &c)) return false;
+      }
+      if (!read) continue;
+      for (int t = 0; t < kp->nstores; t++)
+        if (kp->stores[t].buf == buf && !row_local(a, kp, kp->stores[t].index, &c)) return false;
+    }
+  }
+  return true;
+}
+
+static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int first, int n) {
+  Arena a = {0};
+  const Kernel *k0 = &p->kernels[first];
+  Emit E0 = {.sb = sb, .p = p, .k = k0, .s = &sched[first], .a = &a};
+  int64_t rows = k0->axes[k0->x[0]].size, nt = rows < 256 ? rows : 256;
+  sb_printf(sb, "\n/* %s", k0->name);
+  for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
+  sb_puts(sb, ": one chain, run a row at a time. */\n");
+  sb_printf(sb, "void %s(void *const *bufs) {\n", k0->name);
+  declare_bufs(&E0, k0, n);
+  sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
+  if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
+  else
+    sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
+              (long long)nt, (long long)rows, (long long)nt);
+  sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
+  for (int j = 0; j < n; j++) {
+    const Kernel *k = &p->kernels[first + j];
+    Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a};
+    E.names = kernel_axis_names(&a, k);
+    E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    StrBuf body = {0};
+    E.sb = &body;
+    Tiling T;
+    plan_tiles(&E, true, &T);
+    sb_printf(&body, "{ /* %s */\n", k->name);
+    sb_printf(&body, "  const int64_t %s = row;\n  enum { XT = %lld };\n", E.names[k->x[0]], (long long)T.xt);
+    digits_declare(&E, "  ", &T.td);
+    for (int i = 0; i < T.td.n; i++) sb_printf(&body, "  %s = 0;\n", T.td.name[i]);
+    sb_printf(&body, "  for (int64_t tile = 0; tile < INT64_C(%lld); tile++) {\n", (long long)T.tiles);
+    emit_tile(&E, &T);
+    digits_step(&E, "      ", &T.td);
+    sb_puts(&body, "  }\n}\n");
+    /* Indent the kernel's block into the row loop. */
+    for (const char *l = body.data; l && *l;) {
+      const char *e = strchr(l, '\n');
+      size_t len = e ? (size_t)(e - l) : strlen(l);
+      sb_printf(sb, "      %.*s\n", (int)len, l);
+      l += len + (e ? 1 : 0);
+    }
+    sb_free(&body);
+  }
+  sb_puts(sb, "    }\n  }\n}\n");
+  for (int j = 1; j < n; j++)
+    sb_printf(sb, "\nvoid %s(void *const *bufs) { (void)bufs; /* computed by %s */ }\n", p->kernels[first + j].name, k0->name);
+  arena_free(&a);
 }
 
 static const char prelude[] =
@@ -485,18 +657,42 @@ static const char prelude[] =
     "#define c_rbf16(x) coil_bf16_to_f32(coil_f32_to_bf16(x))\n"
     "#define c_rf16(x) coil_f16_to_f32(coil_f32_to_f16(x))\n"
     "/* NaN-propagating max/min, as torch.maximum and amax. */\n"
-    "#define c_max(a, b) ((a) != (a) || (a) > (b) ? (a) : (b) != (b) ? (b) : (b))\n"
-    "#define c_min(a, b) ((a) != (a) || (a) < (b) ? (a) : (b) != (b) ? (b) : (b))\n"
+    "/* (a != a) | (a > b): no short circuit, so the select vectorises. */\n"
+    "#define c_max(a, b) (((a) != (a)) | ((a) > (b)) ? (a) : (b))\n"
+    "#define c_min(a, b) (((a) != (a)) | ((a) < (b)) ? (a) : (b))\n"
     "static inline float c_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
+    "/* expf without branches or calls, so loops that use it vectorise: Cody-Waite\n"
+    " * reduction by ln 2, Cephes' degree-6 polynomial (about 1 ulp), and 2^k applied\n"
+    " * in two halves so that results in the subnormal range round once. */\n"
+    "static inline float c_expf(float x) {\n"
+    "  float c = x != x ? 0.0f : x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x;\n"
+    "  float k = rintf(c * 1.44269504088896341f);\n"
+    "  float r = c - k * 0.693359375f;\n"
+    "  r = r - k * -2.12194440e-4f;\n"
+    "  float p = 1.9875691500e-4f;\n"
+    "  p = p * r + 1.3981999507e-3f;\n"
+    "  p = p * r + 8.3334519073e-3f;\n"
+    "  p = p * r + 4.1665795894e-2f;\n"
+    "  p = p * r + 1.6666665459e-1f;\n"
+    "  p = p * r + 5.0000001201e-1f;\n"
+    "  p = p * (r * r) + r + 1.0f;\n"
+    "  int32_t ki = (int32_t)k, k1 = ki / 2, k2 = ki - k1;\n"
+    "  uint32_t u1 = (uint32_t)(k1 + 127) << 23, u2 = (uint32_t)(k2 + 127) << 23;\n"
+    "  float s1, s2;\n"
+    "  memcpy(&s1, &u1, 4);\n"
+    "  memcpy(&s2, &u2, 4);\n"
+    "  float y = p * s1 * s2;\n"
+    "  return x != x ? x : y;\n"
+    "}\n"
     "static inline double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
-    "static inline float c_sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }\n"
+    "static inline float c_sigmoidf(float x) { return 1.0f / (1.0f + c_expf(-x)); }\n"
     "static inline double c_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
     "static inline int64_t c_ipow(int64_t b, int64_t e) { int64_t r = 1; if (e < 0) return b == 1 ? 1 : b == -1 ? (e & 1 ? -1 : 1) : 0;\n"
     "  while (e) { if (e & 1) r = (int64_t)((uint64_t)r * (uint64_t)b); b = (int64_t)((uint64_t)b * (uint64_t)b); e >>= 1; } return r; }\n"
     "static inline int32_t c_f2i32(double x) { return x != x || x >= 2147483648.0 || x < -2147483648.0 ? INT32_MIN : (int32_t)x; }\n"
     "static inline int64_t c_f2i64(double x) { return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x; }\n"
     "static inline int64_t c_iabs(int64_t x) { return x < 0 ? (int64_t)(0 - (uint64_t)x) : x; }\n"
-    "#define c_exp(x) _Generic((x), float: expf, default: exp)(x)\n"
+    "#define c_exp(x) _Generic((x), float: c_expf, default: exp)(x)\n"
     "#define c_log(x) _Generic((x), float: logf, default: log)(x)\n"
     "#define c_sqrt(x) _Generic((x), float: sqrtf, default: sqrt)(x)\n"
     "#define c_tanh(x) _Generic((x), float: tanhf, default: tanh)(x)\n"
@@ -513,14 +709,22 @@ void emit_c(StrBuf *sb, const Program *p, const CSched *sched) {
 }
 
 void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched) {
-  for (int i = 0; i < p->nkernels; i++) {
+  for (int i = 0; i < p->nkernels;) {
     Arena a = {0};
     const Kernel *k = &p->kernels[i];
-    Emit E = {.sb = sb, .p = p, .k = k, .s = &sched[i], .a = &a};
-    E.names = kernel_axis_names(&a, k);
-    E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
-    E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
-    emit_kernel(&E);
+    int n = 1;
+    if (row_kernel(k, &sched[i]))
+      while (i + n < p->nkernels && can_chain(&a, p, sched, i, i + n)) n++;
+    if (n > 1) {
+      emit_chain(sb, p, sched, i, n);
+    } else {
+      Emit E = {.sb = sb, .p = p, .k = k, .s = &sched[i], .a = &a};
+      E.names = kernel_axis_names(&a, k);
+      E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
+      E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
+      emit_kernel(&E);
+    }
     arena_free(&a);
+    i += n;
   }
 }

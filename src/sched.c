@@ -17,7 +17,7 @@
 #define CHUNK 4096
 /* VEC_X: r points per block flush, and the widest x tile. */
 #define RBLOCK 256
-#define MAX_XTILE 2048
+#define MAX_XTILE 16384
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 

@@ -1,0 +1,66 @@
+#!/bin/sh
+# bench_smoke: `coil bench` runs and reports what it promises.  Correctness
+# only: no time is ever compared with a bar here (timing belongs to
+# `make bench`), only that the fields exist, are numbers, are consistent
+# with each other, and that the byte count is the floor's (inputs read once,
+# outputs written once).  One line per check: ok NAME / FAIL NAME: why.
+: "${COIL:?COIL must name the coil binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export COIL_CACHE_DIR="$tmp/cache"
+case_py=examples/softmax.py   # f32[64, 1000] in, f32[64, 1000] out: 512000 bytes
+
+if "$COIL" bench --json --runs 10 --min-ms 0 "$case_py" >"$tmp/out.json" 2>"$tmp/err"; then
+  echo "ok bench/json_exit_0"
+else
+  echo "FAIL bench/json_exit_0: exit $?: $(head -c 300 "$tmp/err")"
+fi
+if python3 - "$tmp/out.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+need = ["kernel_ms", "bytes", "gbps", "ceiling_gbps", "fraction", "compile_ms", "cached_compile_ms", "peak_rss_mb"]
+bad = [k for k in need if not isinstance(d.get(k), (int, float)) or not math.isfinite(d[k]) or d[k] <= 0]
+if bad:
+    sys.exit("missing, non-numeric or non-positive: %s" % bad)
+if d["bytes"] != 512000:
+    sys.exit("bytes %r, expected 512000 (64x1000 f32 in + out)" % d["bytes"])
+if d["runs"] < 10:
+    sys.exit("only %d runs" % d["runs"])
+gbps = d["bytes"] / d["kernel_ms"] / 1e6
+if abs(gbps - d["gbps"]) > 1e-3 * gbps + 1e-3:
+    sys.exit("gbps %r is not bytes / kernel_ms (%r)" % (d["gbps"], gbps))
+if abs(d["fraction"] - d["gbps"] / d["ceiling_gbps"]) > 1e-3 * d["fraction"] + 1e-4:
+    sys.exit("fraction %r is not gbps / ceiling_gbps" % d["fraction"])
+if not d["kernel_ms_min"] <= d["kernel_ms"] <= d["kernel_ms_max"]:
+    sys.exit("median outside [min, max]")
+PY
+then echo "ok bench/json_fields"
+else echo "FAIL bench/json_fields: $(python3 -c 'print(open("'"$tmp/out.json"'").read()[:300])' 2>/dev/null)"
+fi
+# The private cold-build cache is removed; the user's cache is never written.
+if [ -z "$(ls -A "$COIL_CACHE_DIR" 2>/dev/null)" ]; then echo "ok bench/leaves_user_cache_alone"
+else echo "FAIL bench/leaves_user_cache_alone: $(ls "$COIL_CACHE_DIR" | head -3)"; fi
+
+if "$COIL" bench --runs 10 --min-ms 0 "$case_py" >"$tmp/out.txt" 2>&1 &&
+   grep -q '^kernels ' "$tmp/out.txt" && grep -q '^ceiling ' "$tmp/out.txt" &&
+   grep -q 'of the read ceiling' "$tmp/out.txt" && grep -q '^compile .* cold .* cached' "$tmp/out.txt" &&
+   grep -q '^memory .*peak RSS' "$tmp/out.txt"; then
+  echo "ok bench/text"
+else
+  echo "FAIL bench/text: $(head -c 300 "$tmp/out.txt")"
+fi
+
+# Several kernels (a multi-output function), --fn and --arg.
+if "$COIL" bench --json --runs 10 --min-ms 0 --arg 'x=f32[24, 16, 80] uniform(0.9, 1.1)' examples/reductions.py >"$tmp/r.json" 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["kernels"] >= 2 and d["bytes"] > 24*16*80*4 else 1)' "$tmp/r.json"; then
+  echo "ok bench/multi_kernel_arg"
+else
+  echo "FAIL bench/multi_kernel_arg: $(head -c 300 "$tmp/err") $(head -c 300 "$tmp/r.json")"
+fi
+
+"$COIL" bench --help >"$tmp/help" 2>&1 && grep -q -- '--json' "$tmp/help" && echo "ok bench/help" || echo "FAIL bench/help"
+"$COIL" bench --frobnicate "$case_py" >/dev/null 2>&1
+[ $? -eq 2 ] && echo "ok bench/bad_option_status_2" || echo "FAIL bench/bad_option_status_2"
+"$COIL" bench tests/errors/undefined_name.py >/dev/null 2>&1
+[ $? -eq 2 ] && echo "ok bench/user_error_status_2" || echo "FAIL bench/user_error_status_2"
+exit 0
