@@ -168,20 +168,34 @@ static void store_conv(StrBuf *sb, DType t, int val) {
   else sb_printf(sb, "v%d", val);
 }
 
+/* The value a store converts: a cast from f32 to the buffer's 16-bit float
+ * type is stored by converting its f32 operand once (rounding to bf16 and
+ * then converting to bf16 storage would round twice, to the same value). */
+static int stored_val(const Emit *E, const KStore *st) {
+  const KVal *v = &E->k->vals[st->val];
+  DType bt = E->p->bufs[st->buf].dtype;
+  if (v->op == OP_CAST && v->dtype == bt && (bt == DT_BF16 || bt == DT_F16) && E->k->vals[v->arg[0]].dtype == DT_F32) return v->arg[0];
+  return st->val;
+}
+
+static void mark_stores(Emit *E) {
+  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
+  for (int s = 0; s < E->k->nstores; s++) mark_from(E, stored_val(E, &E->k->stores[s]));
+}
+
 static void emit_stores(Emit *E, const char *indent) {
   for (int s = 0; s < E->k->nstores; s++) {
     const KStore *st = &E->k->stores[s];
     sb_printf(E->sb, "%sb%d[", indent, st->buf);
     ix_print(E->sb, st->index, E->names, true);
     sb_puts(E->sb, "] = ");
-    store_conv(E->sb, E->p->bufs[st->buf].dtype, st->val);
+    store_conv(E->sb, E->p->bufs[st->buf].dtype, stored_val(E, st));
     sb_puts(E->sb, ";\n");
   }
 }
 
 static void emit_epilogue(Emit *E, const char *indent, const char *red_acc) {
-  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
-  for (int s = 0; s < E->k->nstores; s++) mark_from(E, E->k->stores[s].val);
+  mark_stores(E);
   emit_marked(E, indent, red_acc, ALL);
   emit_stores(E, indent);
 }
@@ -381,6 +395,46 @@ static void emit_group_r(Emit *E, int g) {
   sb_puts(sb, "        }\n      }\n");
 }
 
+/* Vector width.  Streaming a row reduction of 4-byte elements reads memory
+ * faster with 128-bit loads than with 512-bit ones on the development
+ * machine (AMD Zen 4: a plain f32 row sum reaches the read ceiling at 128
+ * bits, about 75% of it at 512; measured in docs/bench.md), while
+ * arithmetic-heavy bodies (exp) and the x-vectorised schedule, which keeps
+ * its tile of accumulators in registers, need the widest vectors.  So a
+ * kernel whose vector loops all reduce rows, load elements of 4 bytes or
+ * more and do little arithmetic per element (cost below) asks for 128-bit
+ * vectors; every other kernel keeps the compiler's choice. */
+enum { NARROW_MIN_ROW = 1024 };
+
+static int op_cost(Op op) {
+  switch (op) {
+  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
+  case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
+  case OP_INPUT: case OP_CONST: return 0;
+  default: return 1;
+  }
+}
+
+static bool prefers_narrow(Emit *E) {
+  const Kernel *k = E->k;
+  if (E->s->mode != VEC_R || !k->ngroups) return false;
+  for (int g = 0; g < k->ngroups; g++) {
+    const KGroup *G = &k->groups[g];
+    if (k->axes[G->axes[G->naxes - 1]].size < NARROW_MIN_ROW) return false; /* short rows: the fold dominates */
+    set_vdep(E, G->axes[G->naxes - 1]);
+    mark_group(E, g);
+    int cost = 0;
+    for (int i = 0; i < k->nvals; i++) {
+      if (!E->mark[i] || !E->vdep[i]) continue;
+      if (k->vals[i].op == OP_INPUT && dtype_size(k->vals[i].dtype) < 4) return false;
+      cost += op_cost(k->vals[i].op);
+    }
+    for (int r = 0; r < k->nreds; r++) cost += k->reds[r].group == g;
+    if (cost > 4) return false;
+  }
+  return true;
+}
+
 /* How a kernel's x space is cut into tiles.  fixed: the kernel's first x
  * axis is a row of a chain (below), set outside; the tiles cover the rest. */
 typedef struct Tiling {
@@ -432,8 +486,7 @@ static void emit_tile(Emit *E, const Tiling *T) {
   }
   /* Finish the tile: epilogue, or partials when split. */
   if (ns == 1) {
-    memset(E->mark, 0, sizeof(bool) * (size_t)k->nvals);
-    for (int s = 0; s < k->nstores; s++) mark_from(E, k->stores[s].val);
+    mark_stores(E);
     emit_marked(E, "      ", "acc%d[xi]", INVARIANT);
   }
   sb_puts(sb, "      #pragma omp simd\n      for (int64_t xi = 0; xi < xn; xi++) {\n");
@@ -476,7 +529,7 @@ static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   int64_t nxt = x_points(k), ns = E->s->nsplit;
-  sb_printf(sb, "\nvoid %s(void *const *bufs) {\n", k->name);
+  sb_printf(sb, "\n%svoid %s(void *const *bufs) {\n", prefers_narrow(E) ? "COIL_NARROW " : "", k->name);
   declare_bufs(E, k, 1);
   if (ns > 1) {
     for (int r = 0; r < k->nreds; r++)
@@ -592,7 +645,15 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int fi
   sb_printf(sb, "\n/* %s", k0->name);
   for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
   sb_puts(sb, ": one chain, run a row at a time. */\n");
-  sb_printf(sb, "void %s(void *const *bufs) {\n", k0->name);
+  bool narrow = true;
+  for (int j = 0; j < n; j++) {
+    const Kernel *k = &p->kernels[first + j];
+    Emit Ej = {.p = p, .k = k, .s = &sched[first + j], .a = &a};
+    Ej.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    Ej.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    narrow &= prefers_narrow(&Ej);
+  }
+  sb_printf(sb, "%svoid %s(void *const *bufs) {\n", narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
   sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
   if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
@@ -654,6 +715,14 @@ static const char prelude[] =
     "  if (a < 0x38800000u) { float x; memcpy(&x, &a, 4); x += 0.5f; uint32_t v; memcpy(&v, &x, 4); return (uint16_t)(sign | (v - 0x3f000000u)); }\n"
     "  a += 0xc8000fffu + ((a >> 13) & 1u);\n"
     "  return (uint16_t)(sign | (a >> 13));\n}\n"
+    ;
+/* (Two strings: ISO C guarantees string literals of 4095 bytes only.) */
+static const char prelude2[] =
+    "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
+    "#define COIL_NARROW __attribute__((target(\"prefer-vector-width=128\")))\n"
+    "#else\n"
+    "#define COIL_NARROW\n"
+    "#endif\n"
     "#define c_rbf16(x) coil_bf16_to_f32(coil_f32_to_bf16(x))\n"
     "#define c_rf16(x) coil_f16_to_f32(coil_f32_to_f16(x))\n"
     "/* NaN-propagating max/min, as torch.maximum and amax. */\n"
@@ -664,25 +733,30 @@ static const char prelude[] =
     "/* expf without branches or calls, so loops that use it vectorise: Cody-Waite\n"
     " * reduction by ln 2, Cephes' degree-6 polynomial (about 1 ulp), and 2^k applied\n"
     " * in two halves so that results in the subnormal range round once. */\n"
+    "#ifdef __FMA__\n"
+    "#define c_fma(a, b, c) fmaf(a, b, c)\n"
+    "#else\n"
+    "#define c_fma(a, b, c) ((a) * (b) + (c))\n"
+    "#endif\n"
     "static inline float c_expf(float x) {\n"
-    "  float c = x != x ? 0.0f : x < -104.0f ? -104.0f : x > 89.0f ? 89.0f : x;\n"
+    "  float c = -104.0f > x ? -104.0f : x; /* max and min that keep a NaN */\n"
+    "  c = 89.0f < c ? 89.0f : c;\n"
     "  float k = rintf(c * 1.44269504088896341f);\n"
-    "  float r = c - k * 0.693359375f;\n"
-    "  r = r - k * -2.12194440e-4f;\n"
+    "  float r = c_fma(k, -0.693359375f, c);\n"
+    "  r = c_fma(k, 2.12194440e-4f, r);\n"
     "  float p = 1.9875691500e-4f;\n"
-    "  p = p * r + 1.3981999507e-3f;\n"
-    "  p = p * r + 8.3334519073e-3f;\n"
-    "  p = p * r + 4.1665795894e-2f;\n"
-    "  p = p * r + 1.6666665459e-1f;\n"
-    "  p = p * r + 5.0000001201e-1f;\n"
-    "  p = p * (r * r) + r + 1.0f;\n"
-    "  int32_t ki = (int32_t)k, k1 = ki / 2, k2 = ki - k1;\n"
+    "  p = c_fma(p, r, 1.3981999507e-3f);\n"
+    "  p = c_fma(p, r, 8.3334519073e-3f);\n"
+    "  p = c_fma(p, r, 4.1665795894e-2f);\n"
+    "  p = c_fma(p, r, 1.6666665459e-1f);\n"
+    "  p = c_fma(p, r, 5.0000001201e-1f);\n"
+    "  p = c_fma(p, r * r, r) + 1.0f;\n"
+    "  int32_t ki = (int32_t)(k == k ? k : 0.0f), k1 = ki / 2, k2 = ki - k1;\n"
     "  uint32_t u1 = (uint32_t)(k1 + 127) << 23, u2 = (uint32_t)(k2 + 127) << 23;\n"
     "  float s1, s2;\n"
     "  memcpy(&s1, &u1, 4);\n"
     "  memcpy(&s2, &u2, 4);\n"
-    "  float y = p * s1 * s2;\n"
-    "  return x != x ? x : y;\n"
+    "  return p * s1 * s2; /* a NaN stays NaN through p */\n"
     "}\n"
     "static inline double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
     "static inline float c_sigmoidf(float x) { return 1.0f / (1.0f + c_expf(-x)); }\n"
@@ -701,7 +775,10 @@ static const char prelude[] =
     "#define c_abs(x) _Generic((x), float: fabsf, double: fabs, default: c_iabs)(x)\n"
     "#define c_pow(a, b) _Generic((a), float: powf, double: pow, default: c_ipow)((a), (b))\n";
 
-void emit_c_prelude(StrBuf *sb) { sb_puts(sb, prelude); }
+void emit_c_prelude(StrBuf *sb) {
+  sb_puts(sb, prelude);
+  sb_puts(sb, prelude2);
+}
 
 void emit_c(StrBuf *sb, const Program *p, const CSched *sched) {
   emit_c_prelude(sb);
