@@ -504,17 +504,20 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
 }
 
 static const char FUZZ_HELP[] =
-    "usage: coil fuzz [--seed S] [--count N] [--target c|triton-npu|triton-gpu|all] [--out DIR] [--batch B] [-v]\n"
+    "usage: coil fuzz [--seed S] [--count N] [--seconds T] [--target c|triton-npu|triton-gpu|all]\n"
+    "                 [--out DIR] [--batch B] [-v]\n"
     "\n"
     "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
     "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
     "function writes a minimised reproducer DIR/fuzz_SEED_I.py (default DIR: .) and exits 1.\n"
-    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch.\n"
+    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch;\n"
+    "--seconds stops between batches once T seconds have passed.\n"
     "The Triton targets run the emitted module through coil's Triton executor.\n";
 
 int fuzz_main(int argc, char **argv) {
   uint64_t seed = 1;
   long count = 200, batch = 40;
+  double seconds = 0; /* 0: no time limit */
   const char *out = ".", *target = "c";
   bool verbose = false;
   for (int i = 1; i < argc; i++) {
@@ -526,6 +529,7 @@ int fuzz_main(int argc, char **argv) {
     if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
     else if (!strcmp(a, "--count")) count = strtol(v, &end, 10);
     else if (!strcmp(a, "--batch")) batch = strtol(v, &end, 10);
+    else if (!strcmp(a, "--seconds")) seconds = strtod(v, &end);
     else if (!strcmp(a, "--out")) out = v;
     else if (!strcmp(a, "--target")) target = v;
     else { fprintf(stderr, "coil fuzz: unknown option %s\n%s", a, FUZZ_HELP); return 2; }
@@ -550,6 +554,7 @@ int fuzz_main(int argc, char **argv) {
   long passed = 0;
   int failed = 0;
   for (long base = 0; base < count && !failed; base += batch) {
+    if (seconds > 0 && coil_now_ms() - t0 > seconds * 1e3) break; /* --seconds: stop between batches */
     long n = count - base < batch ? count - base : batch;
     Case *cases = calloc((size_t)n, sizeof(Case));
     Compiled *cps = calloc((size_t)n, sizeof(Compiled));
