@@ -289,6 +289,10 @@ static void split_range(Emit *E, const char *ind, const char *lo, const char *hi
               (long long)n, (long long)ns, hi, (long long)n, (long long)ns);
 }
 
+/* VEC_X: r points per pass of the x loop when the body allows it, and the
+ * smallest x tile worth it (a small tile keeps blk in registers anyway). */
+enum { R_UNROLL = 8, XT_UNROLL_MIN = 512 };
+
 /* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
  * point updates the tile's XT block accumulators in one vector loop, with
  * what does not depend on the x lane computed once per r point. */
@@ -316,14 +320,42 @@ static void emit_group_x(Emit *E, int g, int xin) {
   sb_puts(sb, "          for (int64_t rr = rb; rr < re;) {\n");
   sb_printf(sb, "            const int64_t run = re - rr < %lld - %s ? re - rr : %lld - %s;\n", (long long)nin, d.name[d.n - 1],
             (long long)nin, d.name[d.n - 1]);
-  sb_printf(sb, "            for (int64_t %s = %s; %s < %s + run; %s++) {\n", in, d.name[d.n - 1], in, d.name[d.n - 1], in);
   mark_group(E, g);
-  emit_marked(E, "              ", "#error reduction result inside a loop %d", INVARIANT);
-  sb_puts(sb, "              for (int64_t xi = 0; xi < xn; xi++) {\n");
-  if (xin >= 0) sb_printf(sb, "                const int64_t %s = xb + xi;\n", E->names[xin]);
-  emit_marked(E, "                ", "#error reduction result inside a loop %d", VARYING);
-  combine_into(E, "                ", g, "blk%d[xi]", "v%2$d");
-  sb_puts(sb, "              }\n            }\n");
+  /* Without per-r-point values (a column sum), U r points go through the
+   * x loop at once: blk[xi] is read and written once per U points and U
+   * rows stream side by side.  Each lane still adds its terms one by one
+   * in r order, so the sums are those of the plain loop. */
+  bool invariant = false;
+  for (int i = 0; i < k->nvals; i++) invariant |= E->mark[i] && !E->vdep[i] && k->vals[i].op != OP_CONST;
+  int U = invariant || XT_UNROLL_MIN > E->s->xtile ? 1 : R_UNROLL;
+  const char *ri = arena_printf(E->a, "%s_j", in);
+  sb_printf(sb, "            int64_t %s = %s;\n", ri, d.name[d.n - 1]);
+  for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
+    int u = pass == 0 ? U : 1;
+    sb_printf(sb, "            for (; %s + %d <= %s + run; %s += %d) {\n", ri, u, d.name[d.n - 1], ri, u);
+    if (pass == 1) {
+      sb_printf(sb, "              const int64_t %s = %s;\n", in, ri);
+      emit_marked(E, "              ", "#error reduction result inside a loop %d", INVARIANT);
+    }
+    sb_puts(sb, "              for (int64_t xi = 0; xi < xn; xi++) {\n");
+    if (xin >= 0) sb_printf(sb, "                const int64_t %s = xb + xi;\n", E->names[xin]);
+    if (pass == 1) {
+      emit_marked(E, "                ", "#error reduction result inside a loop %d", VARYING);
+      combine_into(E, "                ", g, "blk%d[xi]", "v%2$d");
+    } else {
+      for (int r = 0; r < k->nreds; r++)
+        if (k->reds[r].group == g) sb_printf(sb, "                %s t%d = blk%d[xi];\n", acc_type(&k->reds[r]), r, r);
+      for (int j = 0; j < u; j++) {
+        sb_printf(sb, "                {\n                  const int64_t %s = %s + %d;\n", in, ri, j);
+        emit_marked(E, "                  ", "#error reduction result inside a loop %d", ALL);
+        combine_into(E, "                  ", g, "t%d", "v%2$d");
+        sb_puts(sb, "                }\n");
+      }
+      for (int r = 0; r < k->nreds; r++)
+        if (k->reds[r].group == g) sb_printf(sb, "                blk%d[xi] = t%d;\n", r, r);
+    }
+    sb_puts(sb, "              }\n            }\n");
+  }
   sb_printf(sb, "            rr += run;\n            %s += run;\n", d.name[d.n - 1]);
   if (outer.n) {
     sb_printf(sb, "            if (%s == %lld) {\n              %s = 0;\n", d.name[d.n - 1], (long long)nin, d.name[d.n - 1]);

@@ -1,0 +1,28 @@
+#!/bin/sh
+# accuracy: long sums keep their precision.  The seed case's f32 sum over
+# 2x4096x64 = 524288 terms per output (tests/accuracy/seed_f32.py, the seed
+# without its final cast to bf16) must be within 1e-5 of the float64 result,
+# relative to the result's size (max |got - f64| <= 1e-5 * max |f64|; coil
+# run prints the first against its float64 evaluation).  Element by element
+# a relative bound cannot hold for outputs that cancel to near zero: the
+# products alone, rounded to f32 as PyTorch rounds them, already differ from
+# float64 by about 1e-3 in absolute terms.
+: "${COIL:?COIL must name the coil binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! "$COIL" run tests/accuracy/seed_f32.py --save "$tmp/out" >"$tmp/log" 2>&1; then
+  echo "FAIL accuracy/seed_f32_run: $(tail -n 3 "$tmp/log" | tr '\n' ' ')"
+  exit 0
+fi
+err=$(sed -n 's/^max abs err \([^,]*\),.*/\1/p' "$tmp/log")
+python3 - "$tmp/out/out0.npy" "$err" <<'PY' && echo "ok accuracy/seed_f32_within_1e-5" || echo "FAIL accuracy/seed_f32_within_1e-5"
+import sys
+import numpy as np
+out = np.load(sys.argv[1]).astype(np.float64)
+err = float(sys.argv[2])
+scale = np.abs(out).max()
+rel = err / scale
+print("max abs err vs float64 %.3g, max |out| %.6g, relative %.3g (bar 1e-5)" % (err, scale, rel))
+sys.exit(0 if rel <= 1e-5 else 1)
+PY
+exit 0
