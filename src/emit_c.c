@@ -258,13 +258,18 @@ static void mark_group(Emit *E, int g) {
     if (E->k->reds[r].group == g) mark_from(E, E->k->reds[r].src);
 }
 
+/* acc = combine(acc, val) for each reduction of group g; accfmt and valfmt
+ * take the reduction's index, or valfmt SRC: the value it reduces. */
+#define SRC NULL
+
 static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, const char *valfmt) {
   const Kernel *k = E->k;
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
     char acc[48], val[48];
     snprintf(acc, sizeof acc, accfmt, r);
-    snprintf(val, sizeof val, valfmt, r, k->reds[r].src);
+    if (valfmt) snprintf(val, sizeof val, valfmt, r);
+    else snprintf(val, sizeof val, "v%d", k->reds[r].src);
     sb_puts(E->sb, ind);
     combine(E->sb, &k->reds[r], acc, val);
     sb_puts(E->sb, "\n");
@@ -341,14 +346,14 @@ static void emit_group_x(Emit *E, int g, int xin) {
     if (xin >= 0) sb_printf(sb, "                const int64_t %s = xb + xi;\n", E->names[xin]);
     if (pass == 1) {
       emit_marked(E, "                ", "#error reduction result inside a loop %d", VARYING);
-      combine_into(E, "                ", g, "blk%d[xi]", "v%2$d");
+      combine_into(E, "                ", g, "blk%d[xi]", SRC);
     } else {
       for (int r = 0; r < k->nreds; r++)
         if (k->reds[r].group == g) sb_printf(sb, "                %s t%d = blk%d[xi];\n", acc_type(&k->reds[r]), r, r);
       for (int j = 0; j < u; j++) {
         sb_printf(sb, "                {\n                  const int64_t %s = %s + %d;\n", in, ri, j);
         emit_marked(E, "                  ", "#error reduction result inside a loop %d", ALL);
-        combine_into(E, "                  ", g, "t%d", "v%2$d");
+        combine_into(E, "                  ", g, "t%d", SRC);
         sb_puts(sb, "                }\n");
       }
       for (int r = 0; r < k->nreds; r++)
@@ -409,7 +414,7 @@ static void emit_group_r(Emit *E, int g) {
       sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
     }
     emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
-    combine_into(E, "              ", g, "lane%d[l]", "v%2$d");
+    combine_into(E, "              ", g, "lane%d[l]", SRC);
     sb_puts(sb, "            }\n          }\n");
   }
   if (L > 1) {
