@@ -173,10 +173,10 @@ static bool pow_special(TPrint *P, const KVal *v) {
   if (x == 1) sb_printf(sb, "%s", b);
   else if (x == 2) sb_printf(sb, "%s * %s", b, b);
   else if (x == 3) sb_printf(sb, "%s * %s * %s", b, b, b);
-  else if (fl && x == 0.5) sb_printf(sb, "tl.sqrt_rn(%s)", b);
+  else if (fl && x == 0.5) sb_printf(sb, v->cdtype == DT_F64 ? "tl.sqrt(%s)" : "tl.sqrt_rn(%s)", b);
   else if (fl && x == -1) sb_printf(sb, "1.0 / %s", b);
   else if (fl && x == -2) sb_printf(sb, "1.0 / (%s * %s)", b, b);
-  else if (fl && x == -0.5) sb_printf(sb, "1.0 / tl.sqrt_rn(%s)", b);
+  else if (fl && x == -0.5) sb_printf(sb, v->cdtype == DT_F64 ? "1.0 / tl.sqrt(%s)" : "1.0 / tl.sqrt_rn(%s)", b);
   else if (x == 0) sb_printf(sb, "tl.full(%s, 1, %s)", tri_ones(P->a, P->rank), tri_rtype(v->cdtype));
   else done = false;
   sb_free(&base);
@@ -193,9 +193,13 @@ static void op_expr(TPrint *P, const KVal *v) {
   case OP_MAXIMUM: *P->helpers |= TH_MAXIMUM; break;
   case OP_MINIMUM: *P->helpers |= TH_MINIMUM; break;
   case OP_TANH: *P->helpers |= TH_TANH; break;
+  case OP_SQRT:
+    /* tl.sqrt_rn takes f32 only; tl.sqrt is exact in f64 */
+    if (v->cdtype == DT_F64) tpl = "tl.sqrt(%0)";
+    break;
   case OP_RSQRT:
     /* tl.rsqrt is an approximation; in f64 that costs digits. */
-    if (v->cdtype == DT_F64) tpl = "1.0 / tl.sqrt_rn(%0)";
+    if (v->cdtype == DT_F64) tpl = "1.0 / tl.sqrt(%0)";
     break;
   case OP_POW:
     if (pow_special(P, v)) return;
@@ -281,8 +285,16 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
   switch (r->op) {
   case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
   case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
-  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "tl.reduce(%s, 1, coil_maximum)", acc); break;
-  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "tl.reduce(%s, 1, coil_minimum)", acc); break;
+  /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
+   * hardware's max keeps the number), so a NaN is looked for apart. */
+  case OP_AMAX:
+  case OP_AMIN: {
+    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
+    if (dtype_is_float(r->dtype))
+      sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
+    else sb_printf(P->sb, "%s(%s, 1)", f, acc);
+    break;
+  }
   default: coil_unreachable("not a reduction");
   }
 }
@@ -492,8 +504,10 @@ static void npu_layout(const Kernel *k, const TritonOptions *o, TKernel *tk, int
   int64_t work = 0;
   for (int g = 0; g < k->ngroups; g++)
     if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
-  int64_t want = cores / xt;
-  if (!k->ngroups || want < 2 || work < ((int64_t)1 << 15)) return;
+  /* as many parts as idle cores, each still worth 16384 elements */
+  int64_t want = cores / xt, by_work = work / (((int64_t)1 << 14) * xt);
+  if (want > by_work) want = by_work;
+  if (!k->ngroups || want < 2) return;
   /* Split each group along its axis with the most sub-blocks. */
   int64_t ns = 1;
   for (int g = 0; g < k->ngroups; g++) {
@@ -512,6 +526,26 @@ static void npu_layout(const Kernel *k, const TritonOptions *o, TKernel *tk, int
   if (ns >= 2) tk->nsplit = ns;
   else
     for (int g = 0; g < k->ngroups; g++) tk->g[g].split_axis = -1;
+}
+
+static double npu_cost(const Kernel *k, const TKernel *tk, int64_t cores) {
+  int64_t loops_x = cdiv(tk->x0block, tk->x0sub);
+  double elems = 0, steps = 0;
+  for (int g = 0; g < k->ngroups; g++) {
+    const TGroup *G = &tk->g[g];
+    double e = 1, n = 1;
+    for (int i = 0; i < G->naxes; i++) {
+      int64_t len = G->split_axis == i && tk->nsplit > 1 ? G->split_chunk : k->axes[G->axes[i]].size;
+      int64_t it = cdiv(len, G->sub[i]);
+      n *= (double)it;
+      e *= (double)(it * G->sub[i]);
+    }
+    elems += e;
+    steps += n;
+  }
+  if (!k->ngroups) steps = 1, elems = 1;
+  double waves = (double)cdiv(tk->xprogs * tk->nsplit, cores);
+  return waves * (double)loops_x * ((double)tk->x0sub * elems + 1024.0 * steps);
 }
 
 static void npu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
@@ -550,17 +584,17 @@ static void npu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     if (xs > budget) xs = budget;
   }
   if (xs_min > xs) xs_min = xs;
-  /* The x sub-block that keeps the most cores busy (programs over x, times
-   * the split parts when x alone has too few); the larger on ties, for
-   * longer DMA runs. */
+  /* The x sub-block of least modelled time: per wave of cores, the
+   * elements a program processes (masked padding included) plus 1024
+   * element-times per sub-tile step; the larger on ties, for longer DMA
+   * runs. */
   double best = -1;
   int64_t best_xs = xs;
   for (int64_t cand = xs; cand >= xs_min; cand /= 2) {
     npu_layout(k, o, tk, cand);
-    int64_t progs = tk->xprogs * tk->nsplit;
-    double util = (double)progs / (double)(cdiv(progs, cores) * cores);
-    if (util > best + 1e-9) {
-      best = util;
+    double cost = npu_cost(k, tk, cores);
+    if (best < 0 || cost < best * (1 - 1e-9)) {
+      best = cost;
       best_xs = cand;
     }
   }
@@ -616,7 +650,8 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     int64_t xb = 2048 / rmax;
     tk->xblock = xb < px ? xb : px;
     if (tk->xblock < 1) tk->xblock = 1;
-    while (tk->xblock > 1 && cdiv(tk->xnumel, tk->xblock) < 2 * sms) tk->xblock /= 2;
+    /* more blocks for the multiprocessors, down to 256-element tiles */
+    while (tk->xblock > 1 && tk->xblock * rmax > 256 && cdiv(tk->xnumel, tk->xblock) < 2 * sms) tk->xblock /= 2;
   }
   for (int g = 0; g < k->ngroups; g++) {
     TGroup *G = &tk->g[g];
@@ -628,8 +663,11 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   int64_t work = 0;
   for (int g = 0; g < k->ngroups; g++)
     if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
-  if (tk->xprogs < sms && work >= ((int64_t)1 << 16)) {
-    int64_t want = cdiv(4 * sms, tk->xprogs), ns = 1;
+  /* about four blocks per multiprocessor, each still worth 32768 elements */
+  int64_t want = cdiv(4 * sms, tk->xprogs), by_work = work / (((int64_t)1 << 15) * tk->xprogs);
+  if (want > by_work) want = by_work;
+  if (tk->xprogs < sms && want >= 2) {
+    int64_t ns = 1;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];
       int64_t c = cdiv(cdiv(G->numel, want), G->rblock) * G->rblock;

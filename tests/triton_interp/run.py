@@ -4,14 +4,16 @@ against eager PyTorch on the CPU.
 
     python3 tests/triton_interp/run.py LIST [--timeout S]
 
-LIST has one line per module: "NAME PATH", PATH a script written by
+LIST has one line per module: "NAME PATH [xfail]", PATH a script written by
 `coil emit --target triton-npu|triton-gpu --harness`.  Each is imported
 (its main() does not run) and its coil_check('cpu') draws the inputs by
 coil run's rules, runs every kernel in COIL_LAUNCHES through
 TRITON_INTERPRET=1 on torch CPU tensors, runs the original function in
 eager PyTorch, and compares every output (count, shape, dtype, values
 within dtype tolerances).  Prints "ok NAME" or "FAIL NAME: why" per line.
-One process imports torch and triton once for the whole list.
+One process imports torch and triton once for the whole list.  A line
+marked xfail is a module broken on purpose: its check must find a problem
+(then "ok NAME"), so that the check is known to be able to fail.
 
 If triton cannot be imported, every line is a FAIL: the suite must not
 pass without running anything."""
@@ -57,18 +59,23 @@ def main():
         import triton  # noqa: F401
         import triton.language  # noqa: F401
     except Exception as e:  # the suite must fail, not skip
-        for name, _ in work:
+        for name, *_ in work:
             print(f"FAIL {name}: cannot import torch and triton: {type(e).__name__}: {e}", flush=True)
         return 0
     signal.signal(signal.SIGALRM, on_alarm)
     slow = []
-    for n, (name, path) in enumerate(work):
+    for n, (name, path, *flags) in enumerate(work):
         t0 = time.time()
         signal.alarm(timeout)
         try:
             mod = load(path, f"coil_triton_{n}")
             problems = mod.coil_check("cpu")
-            if problems:
+            if "xfail" in flags:
+                if problems:
+                    print(f"ok {name} # fails as it must: " + problems[0][:120], flush=True)
+                else:
+                    print(f"FAIL {name}: the check passed a module broken on purpose", flush=True)
+            elif problems:
                 print(f"FAIL {name}: " + " | ".join(problems)[:600], flush=True)
             else:
                 print(f"ok {name}", flush=True)

@@ -1,0 +1,215 @@
+#!/bin/sh
+# triton_emit: the Triton backends (coil emit --target triton-npu|triton-gpu).
+#
+#  golden/   tests/triton_golden/NAME.py emitted with the arguments listed
+#            below must equal tests/triton_golden/NAME.TAG.out: the seed's
+#            NPU and GPU modules and tile models, a harness script, and a few
+#            others (three kernels with temps, // and % loads with two x
+#            axes, integers with two reduction groups).  Rewrite them with
+#            COIL_UPDATE_GOLDEN=1 make check.
+#  interp/   every annotated function of examples/*.py, tests/run/*.py (and
+#            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
+#            tests/triton_golden/*.py and tests/triton_interp/extra.py, in
+#            both dialects, emitted with --harness and run under
+#            TRITON_INTERPRET=1 on the CPU by tests/triton_interp/run.py,
+#            which checks every output against eager PyTorch.  Large
+#            annotated shapes are replaced (--arg) by small odd ones; the seed
+#            runs at reduced shapes with tails; some runs take a small tile
+#            model (--npu-cores, --npu-ub-kb) so that every axis has several
+#            sub-blocks and a tail, and x blocks loop.
+#  compile/  the same modules compiled by real Triton for sm_90 (to cubin,
+#            with the ptxas Triton ships; no GPU needed): what the GPU run
+#            will compile.  tests/triton_interp/compile_check.py.
+#  control/  modules broken on purpose must FAIL that check: the seed's bug
+#            (the accumulator reset inside the reduction loops) and a masked
+#            lane that contributes 0 to an amax of negative numbers.
+#  cli/      unknown targets and misplaced options are errors (status 2).
+#
+# If python3 cannot import torch and triton, the interp and control tests
+# print FAIL: this suite never passes without running the kernels.
+: "${COIL:?COIL must name the coil binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ---------------------------------------------------------------- golden
+golden() { # TAG ARGS... (the file is the last argument)
+  tag=$1; shift
+  want=tests/triton_golden/$tag.out
+  "$COIL" emit "$@" >"$tmp/golden.out" 2>&1
+  if [ -n "$COIL_UPDATE_GOLDEN" ]; then cp "$tmp/golden.out" "$want"; fi
+  if [ ! -f "$want" ]; then
+    echo "FAIL triton/golden/$tag: no expected output $want"
+  elif cmp -s "$tmp/golden.out" "$want"; then
+    echo "ok triton/golden/$tag"
+  else
+    echo "FAIL triton/golden/$tag: output differs from $want:"
+    diff "$want" "$tmp/golden.out" | head -20
+  fi
+}
+G=tests/triton_golden
+golden seed.npu --target triton-npu $G/seed.py
+golden seed.gpu --target triton-gpu $G/seed.py
+golden seed.npu.tile --target triton-npu -d triton $G/seed.py
+golden seed.gpu.tile --target triton-gpu -d triton $G/seed.py
+golden seed.npu.cores8 --target triton-npu --npu-cores 8 --npu-ub-kb 64 -d triton $G/seed.py
+golden seed.gpu.harness --target triton-gpu --harness $G/seed.py
+golden softmax.npu --target triton-npu $G/softmax.py
+golden softmax.gpu --target triton-gpu $G/softmax.py
+golden views.npu --target triton-npu $G/views.py
+golden views.gpu --target triton-gpu $G/views.py
+golden ints.npu --target triton-npu $G/ints.py
+golden ints.gpu --target triton-gpu $G/ints.py
+
+# ------------------------------------------------------------------- cli
+cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
+  name=$1 want=$2 text=$3; shift 3
+  "$COIL" emit "$@" >"$tmp/cli.out" 2>&1
+  rc=$?
+  if [ $rc -ne "$want" ]; then echo "FAIL triton/cli/$name: status $rc, want $want: $(head -c 300 "$tmp/cli.out")"
+  elif ! grep -q -- "$text" "$tmp/cli.out"; then echo "FAIL triton/cli/$name: no '$text' in: $(head -c 300 "$tmp/cli.out")"
+  else echo "ok triton/cli/$name"; fi
+}
+cli unknown_target 2 "unknown target 'triton-tpu'" --target triton-tpu $G/softmax.py
+cli harness_needs_triton 2 "need --target triton" --harness $G/softmax.py
+cli bad_cores 2 "--npu-cores needs an integer" --target triton-npu --npu-cores 0 $G/softmax.py
+cli help 0 "triton-npu or triton-gpu" --help
+cli module 0 "COIL_LAUNCHES = \[" --target triton-gpu $G/softmax.py
+cli user_error 2 "error:" --target triton-npu --arg x=f32[0,3] $G/softmax.py
+
+# ---------------------------------------------------------------- interp
+# The functions, one "FILE FN" a line.
+mkdir "$tmp/gen" "$tmp/m"
+if [ -f tests/run/gen_subsets.py ]; then
+  python3 tests/run/gen_subsets.py "$tmp/gen" >/dev/null 2>&1 || echo "FAIL triton/interp/gen_subsets: cannot write the subset tests"
+fi
+python3 - examples/*.py tests/run/*.py "$tmp"/gen/*.py tests/golden/*.py $G/*.py \
+  tests/triton_interp/extra.py >"$tmp/fns" 2>"$tmp/fns.err" <<'EOF'
+import ast, sys
+for path in sys.argv[1:]:
+    try:
+        tree = ast.parse(open(path).read(), path)
+    except (OSError, SyntaxError):
+        continue
+    for node in tree.body:
+        args = node.args.args if isinstance(node, ast.FunctionDef) else []
+        if args and all(isinstance(a.annotation, ast.Constant) and isinstance(a.annotation.value, str) for a in args):
+            print(path, node.name)
+EOF
+[ -s "$tmp/fns" ] || echo "FAIL triton/interp/list: no functions found: $(head -c 300 "$tmp/fns.err")"
+
+# Smaller shapes for functions too large for the interpreter (odd sizes keep
+# the tails); the seed at several reduced shapes (batch, seq, heads, dim).
+seed_args() {
+  echo "--arg grad_out_base=f32[$1,$3,$2,$4] --arg q=bf16[$1,$2,$3,$4] --arg q_square_sum=f32[$1,$2,$3]~uniform(1,2)"
+}
+overrides() { # FILE FN -> lines of extra arguments (one run per line)
+  case "$(basename "$1" .py):$2" in
+    rms_norm_weight_grad:*) # tails everywhere, splits with and without tails, small tile models
+      seed_args 2 3 4 8; seed_args 4 2 3 8; seed_args 3 7 5 11; seed_args 2 64 40 128
+      echo "$(seed_args 2 131 17 40)"
+      echo "$(seed_args 3 7 5 11) --npu-cores 3 --npu-ub-kb 2"
+      echo "$(seed_args 2 16 24 40) --npu-cores 8 --npu-ub-kb 4" ;;
+    seed:rms_norm_weight_grad|seed_kernel:*) seed_args 2 5 3 24 ;;
+    activations:activations) echo "--arg x=f32[13,300]" ;;
+    column_stats:column_stats) echo "--arg x=f32[3,5,7,24]" ;;
+    layer_norm:layer_norm) echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96]" ;;
+    log_softmax:log_softmax) echo "--arg logits=f16[5,1031]" ;;
+    logsumexp:logsumexp_2d) echo "--arg scores=f32[5,6,67]" ;;
+    masked_mean:masked_mean) echo "--arg x=f32[7,131] --arg keep=f32[7,131]~uniform(0,1)" ;;
+    mixed_precision:mixed_precision) echo "--arg a=bf16[9,67] --arg b=f16[9,67] --arg scale=f32[67]~uniform(0.5,1.5)" ;;
+    reductions:reductions) echo "--arg x=f32[6,5,33]~uniform(0.9,1.1)"; echo "--arg x=f32[6,5,33]~uniform(0.9,1.1) --npu-ub-kb 1" ;;
+    rms_norm:rms_norm) echo "--arg x=bf16[3,5,96] --arg weight=f32[96]" ;;
+    softmax:softmax) echo "--arg x=f32[7,1031]" ;;
+    tails:*) echo "--npu-ub-kb 16" ;;
+    extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
+    *) echo "" ;;
+  esac
+}
+
+# Emit every module: $tmp/m/N.npu.py, $tmp/m/N.gpu.py and the run lists;
+# and, at the annotated shapes, the modules the real compiler checks.
+: >"$tmp/list.npu"; : >"$tmp/list.gpu"; : >"$tmp/list.cc"
+n=0
+set -f # the arguments hold [ ]: no globbing
+while read -r f fn; do
+  n=$((n + 1))
+  for t in npu gpu; do
+    if "$COIL" emit --target "triton-$t" "$f" --fn "$fn" >"$tmp/m/$n.$t.cc.py" 2>"$tmp/emit.err"; then
+      echo "$(basename "$f" .py):$fn/$t $tmp/m/$n.$t.cc.py" >>"$tmp/list.cc"
+    else
+      echo "FAIL triton/compile/$(basename "$f" .py):$fn/$t: coil emit exited $?: $(head -c 300 "$tmp/emit.err")"
+    fi
+  done
+  overrides "$f" "$fn" >"$tmp/ov"
+  while IFS= read -r extra; do
+    n=$((n + 1))
+    label="$(basename "$f" .py):$fn"
+    [ -n "$extra" ] && label="$label[$(echo "$extra" | sed 's/--arg //g; s/ /,/g')]"
+    for t in npu gpu; do
+      out="$tmp/m/$n.$t.py"
+      # '~' stands for a space (f32[4]~uniform(1,2) reads as 'f32[4] uniform(1,2)')
+      set -- --target "triton-$t" --harness "$f" --fn "$fn"
+      for a in $extra; do set -- "$@" "$(echo "$a" | tr '~' ' ')"; done
+      if "$COIL" emit "$@" >"$out" 2>"$tmp/emit.err"; then
+        echo "$label/$t $out" >>"$tmp/list.$t"
+      else
+        echo "FAIL triton/interp/$label/$t: coil emit exited $?: $(head -c 300 "$tmp/emit.err")"
+      fi
+    done
+  done <"$tmp/ov"
+done <"$tmp/fns"
+
+# --------------------------------------------------------------- control
+# Modules broken on purpose; the check must FAIL them.
+control() { # NAME TARGET SED FILE ARGS...
+  name=$1 target=$2 expr=$3; shift 3
+  if "$COIL" emit --target "$target" --harness "$@" >"$tmp/m/$name.ok.py" 2>"$tmp/emit.err"; then
+    sed "$expr" "$tmp/m/$name.ok.py" >"$tmp/m/$name.py"
+    if cmp -s "$tmp/m/$name.ok.py" "$tmp/m/$name.py"; then
+      echo "FAIL triton/control/$name: the module has nothing the edit breaks"
+    else
+      echo "control/$name $tmp/m/$name.py xfail" >>"$tmp/list.${target#triton-}"
+    fi
+  else
+    echo "FAIL triton/control/$name: coil emit failed: $(head -c 300 "$tmp/emit.err")"
+  fi
+}
+# the seed's bug: the accumulator restarts at every reduction step (a small
+# unified buffer gives several steps)
+set -- $G/seed.py --npu-ub-kb 1
+for a in $(seed_args 3 7 5 11); do set -- "$@" "$(echo "$a" | tr '~' ' ')"; done
+control seed_accumulator_reset triton-npu 's/^\( *\)_tmp11 = _tmp11 + tmp11_in$/\1_tmp11 = tmp11_in/' "$@"
+# masked lanes of an amax of negative numbers contributing 0, not -inf
+control amax_masked_zero triton-gpu 's/tl.where(rmask, \(tmp[0-9]*\), float("-inf"))/tl.where(rmask, \1, 0.0)/' \
+  tests/triton_interp/extra.py --fn negative_extremes
+control amax_masked_zero_npu triton-npu 's/tl.where(\(x0_mask & r1_mask\), \(tmp[0-9]*\), float("-inf"))/tl.where(\1, \2, 0.0)/' \
+  tests/triton_interp/extra.py --fn negative_extremes --npu-ub-kb 1
+
+# Both dialects and the compiler at once (one process each: torch and
+# triton import once per process).
+python3 tests/triton_interp/run.py "$tmp/list.npu" >"$tmp/out.npu" 2>"$tmp/err.npu" &
+pid_npu=$!
+python3 tests/triton_interp/run.py "$tmp/list.gpu" >"$tmp/out.gpu" 2>"$tmp/err.gpu" &
+pid_gpu=$!
+TRITON_CACHE_DIR="$tmp/triton-cache" python3 tests/triton_interp/compile_check.py "$tmp/list.cc" >"$tmp/out.cc" 2>"$tmp/err.cc"
+rc_cc=$?
+wait $pid_npu
+rc_npu=$?
+wait $pid_gpu
+rc_gpu=$?
+sed 's/^ok /ok triton\/compile\//; s/^FAIL /FAIL triton\/compile\//' "$tmp/out.cc"
+want=$(wc -l <"$tmp/list.cc")
+got=$(grep -c -E '^(ok|FAIL) ' "$tmp/out.cc")
+[ "$got" -eq "$want" ] && [ $rc_cc -eq 0 ] ||
+  echo "FAIL triton/compile/runner: $got results for $want modules, status $rc_cc: $(grep -v -i warn "$tmp/err.cc" | tail -n 3 | tr '\n' ' ' | cut -c1-300)"
+for t in npu gpu; do
+  [ -n "$COIL_TRITON_TIMES" ] && cat "$tmp/err.$t" >&2
+  sed 's/^ok /ok triton\/interp\//; s/^FAIL /FAIL triton\/interp\//' "$tmp/out.$t"
+  want=$(wc -l <"$tmp/list.$t")
+  got=$(grep -c -E '^(ok|FAIL) ' "$tmp/out.$t")
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL triton/interp/runner.$t: $got results for $want modules: $(tail -n 3 "$tmp/err.$t" | tr '\n' ' ' | cut -c1-300)"
+  fi
+done
+[ "$rc_npu" -eq 0 ] && [ "$rc_gpu" -eq 0 ] || echo "FAIL triton/interp/runner: exit status npu $rc_npu, gpu $rc_gpu"
+exit 0

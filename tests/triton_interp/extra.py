@@ -1,0 +1,37 @@
+"""Functions for the Triton backends' interpreter runs that examples/ and
+tests/run/ do not reach: the coil_pow and coil_ipow helpers (exponents other
+than 0.5, +-1, 2, 3), tanh in f64 and f16, NaN through amax/amin/sum, f16 and
+bf16 results rounded after every op, bool reductions, and a kernel with two
+reduction groups of different axes."""
+import torch
+
+
+def powers(i: "i32[5, 7] arange", x: "f32[7, 5]", d: "f64[3, 5] uniform(0.5, 2)"):
+    return i ** 5, (i - 17) ** 4, x ** 1.7, x ** 4.0, d ** 2.5, d ** -0.5, (x.abs() + 1) ** -2.25
+
+
+def tanh_kinds(d: "f64[9, 33]", h: "f16[4, 33]", x: "f32[3, 1025] uniform(-0.7, 0.7)"):
+    return d.tanh(), d.tanh().sum(1), h.tanh(), (h * 3).tanh().amax(0), x.tanh(), (x * 20).tanh().sum(1)
+
+
+def nan_reductions(x: "f32[6, 37] uniform(-0.03, 1)"):
+    y = x.log()  # NaN where x < 0: some rows have one, some not
+    return y.amax(1), y.amin(0), y.sum(1), torch.maximum(y, x), torch.minimum(x, y)
+
+
+def half_rounding(a: "bf16[7, 19]", h: "f16[7, 19]"):
+    return (a * 1.1 + 0.25).sum(1), a * a - 1, h * h + h, (h / 3).amax(1), (a + h).mean(0)
+
+
+def bool_reductions(b: "bool[5, 23]", x: "f32[5, 23]"):
+    return b.sum(1), (x > 0).sum(0), (b & (x > 0)).sum(), (b | (x < -1)).int().amax(1)
+
+
+def two_groups(x: "f32[8, 30]", y: "f32[8, 3, 5]"):
+    return x.sum(1) * y.amax(dim=(1, 2)), y.sum(dim=(1, 2)) - x.amin(1)
+
+
+def negative_extremes(x: "f32[6, 37] uniform(-3, -1)"):
+    # every value is negative (or, negated, positive): a masked lane that
+    # contributed 0 would win each amax and amin
+    return x.amax(1), (-x).amin(1), x.amax(0)
