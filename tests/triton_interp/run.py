@@ -2,7 +2,7 @@
 """Run emitted Triton modules under Triton's interpreter and check them
 against eager PyTorch on the CPU.
 
-    python3 tests/triton_interp/run.py LIST [--timeout S]
+    python3 tests/triton_interp/run.py LIST [--timeout S] [--device cuda]
 
 LIST has one line per module: "NAME PATH [xfail]", PATH a script written by
 `coil emit --target triton-npu|triton-gpu --harness`.  Each is imported
@@ -15,6 +15,9 @@ One process imports torch and triton once for the whole list.  A line
 marked xfail is a module broken on purpose: its check must find a problem
 (then "ok NAME"), so that the check is known to be able to fail.
 
+With --device cuda the kernels run on the GPU with real Triton instead
+(tools/gpu_check.sh checks every test function that way).
+
 If triton cannot be imported, every line is a FAIL: the suite must not
 pass without running anything."""
 import importlib.util
@@ -23,8 +26,6 @@ import signal
 import sys
 import time
 import traceback
-
-os.environ["TRITON_INTERPRET"] = "1"
 
 
 class Timeout(Exception):
@@ -44,14 +45,20 @@ def load(path, name):
 
 def main():
     args = sys.argv[1:]
-    timeout = 120
+    timeout, device = 120, "cpu"
     if "--timeout" in args:
         i = args.index("--timeout")
         timeout = int(args[i + 1])
         del args[i:i + 2]
-    if len(args) != 1:
+    if "--device" in args:
+        i = args.index("--device")
+        device = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 1 or device not in ("cpu", "cuda"):
         print(__doc__, file=sys.stderr)
         return 2
+    if device == "cpu":  # before anything imports triton
+        os.environ["TRITON_INTERPRET"] = "1"
     with open(args[0]) as f:
         work = [line.split() for line in f if line.strip()]
     try:
@@ -69,7 +76,7 @@ def main():
         signal.alarm(timeout)
         try:
             mod = load(path, f"coil_triton_{n}")
-            problems = mod.coil_check("cpu")
+            problems = mod.coil_check(device)
             if "xfail" in flags:
                 if problems:
                     print(f"ok {name} # fails as it must: " + problems[0][:120], flush=True)
@@ -80,7 +87,7 @@ def main():
             else:
                 print(f"ok {name}", flush=True)
         except Timeout:
-            print(f"FAIL {name}: over {timeout} s in the interpreter", flush=True)
+            print(f"FAIL {name}: over {timeout} s", flush=True)
         except Exception as e:
             tb = traceback.extract_tb(e.__traceback__)
             where = f" at {tb[-1].filename}:{tb[-1].lineno}" if tb else ""
