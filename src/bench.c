@@ -331,15 +331,22 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   int threads = omp_get_max_threads();
 
   if (o.json) {
+    /* JSON has no NaN or infinity: a quantity that is not defined (no input
+     * bytes, so no ceiling) is null. */
+    const char *keys[] = {"kernel_ms", "kernel_ms_min", "kernel_ms_max", "kernel_ms_iqr", "gbps", "ceiling_gbps", "read_ms",
+                          "floor_ms", "fraction", "compile_ms", "compile_c_ms", "cc_ms", "cached_compile_ms",
+                          "cached_compile_c_ms", "peak_rss_mb"};
+    double vals[] = {kms, kt[0], kt[runs - 1], iqr, gbps, ceil_gbps, rms, floor_ms, fraction, cold_ms, c_ms, cc_ms, cached_ms,
+                     cached_c_ms, rss_mb};
     printf("{\"name\": \"%s\", \"file\": \"%s\", \"kernels\": %d, \"threads\": %d, \"runs\": %d, \"clock\": \"%s\", "
-           "\"kernel_ms\": %.9g, \"kernel_ms_min\": %.9g, \"kernel_ms_max\": %.9g, \"kernel_ms_iqr\": %.9g, "
-           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"gbps\": %.9g, \"ceiling_gbps\": %.9g, "
-           "\"read_ms\": %.9g, \"read_bits\": %d, \"floor_ms\": %.9g, \"fraction\": %.9g, "
-           "\"compile_ms\": %.9g, \"compile_c_ms\": %.9g, \"cc_ms\": %.9g, \"cached_compile_ms\": %.9g, \"cached_compile_c_ms\": %.9g, "
-           "\"peak_rss_mb\": %.9g}\n",
-           c.graph.fn_name, o.co.file, p->nkernels, threads, runs, o.cpu_clock ? "cpu" : "wall", kms, kt[0], kt[runs - 1], iqr, (long long)bytes,
-           (long long)in_bytes, (long long)out_bytes, gbps, ceil_gbps, rms, read_width, floor_ms, fraction, cold_ms, c_ms, cc_ms, cached_ms,
-           cached_c_ms, rss_mb);
+           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"read_bits\": %d",
+           c.graph.fn_name, o.co.file, p->nkernels, threads, runs, o.cpu_clock ? "cpu" : "wall", (long long)bytes,
+           (long long)in_bytes, (long long)out_bytes, read_width);
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+      if (isfinite(vals[i])) printf(", \"%s\": %.9g", keys[i], vals[i]);
+      else printf(", \"%s\": null", keys[i]);
+    }
+    printf("}\n");
   } else {
     printf("%s: %d kernel%s, %d thread%s, %d runs\n", c.graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s", threads,
            threads == 1 ? "" : "s", runs);
