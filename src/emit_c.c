@@ -23,6 +23,10 @@ typedef struct Emit {
   const char *const *names;
   bool *mark;
   bool *vdep; /* per value: varies along the vectorised axis */
+  /* Chains: per value, the row buffer it is saved to once computed (save)
+   * or read from instead of being computed (reuse); -1 for neither. */
+  int *save, *reuse;
+  const char *row_axis; /* the axis that indexes a row buffer here */
 } Emit;
 
 static const char *ctype(DType t) { return dtype_c_compute(t); }
@@ -129,6 +133,7 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
 static void mark_from(Emit *E, int root) {
   if (E->mark[root]) return;
   E->mark[root] = true;
+  if (E->reuse && E->reuse[root] >= 0) return;
   const KVal *v = &E->k->vals[root];
   for (int j = 0; j < v->narg; j++) mark_from(E, v->arg[j]);
 }
@@ -156,8 +161,10 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
   for (int i = 0; i < E->k->nvals; i++) {
     if (!E->mark[i] || (which == INVARIANT && E->vdep[i]) || (which == VARYING && !E->vdep[i])) continue;
     sb_printf(E->sb, "%sconst %s v%d = ", indent, ctype(E->k->vals[i].dtype), i);
-    value_expr(E, i, red_acc);
+    if (E->reuse && E->reuse[i] >= 0) sb_printf(E->sb, "row%d_[%s]", E->reuse[i], E->row_axis);
+    else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
+    if (E->save && E->save[i] >= 0) sb_printf(E->sb, "%srow%d_[%s] = v%d;\n", indent, E->save[i], E->row_axis, i);
   }
 }
 
@@ -674,6 +681,65 @@ static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, in
   return true;
 }
 
+/* Row buffers.  In a chain, a later pointwise kernel (softmax's division)
+ * may recompute, for every element of the row, a value an earlier row
+ * reduction already computed element by element (exp(x - max)).  The
+ * earlier kernel then keeps it in a row buffer (one row, on the stack) and
+ * the later one reads it back: the same value, computed once.  Two values
+ * are the same when their DAGs match op for op and every load reads the
+ * same element once the later kernel's row axis is mapped to the earlier
+ * kernel's reduction axis. */
+enum { ROW_BUF_MAX = 16384, ROW_BUFS_MAX = 4 };
+
+static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j, IExpr *const *sub, int *budget) {
+  const KVal *u = &P->vals[i], *v = &C->vals[j];
+  if (--*budget < 0) return false;
+  if (u->op != v->op || u->dtype != v->dtype || u->cdtype != v->cdtype || u->narg != v->narg) return false;
+  if (op_info[u->op].kind == OK_REDUCE) return false;
+  if (u->op == OP_CONST) return u->fval == v->fval && u->ival == v->ival;
+  if (u->op == OP_INPUT) return u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, sub));
+  for (int t = 0; t < u->narg; t++)
+    if (!same_value(a, P, u->arg[t], C, v->arg[t], sub, budget)) return false;
+  return true;
+}
+
+/* Find the values of chain kernel C (a pointwise row kernel) that row
+ * reduction P computes; number them from *nbuf in save[P] and reuse[C]. */
+static void match_rows(Arena *a, const Kernel *P, const CSched *sp, int *saveP, const Kernel *C, const CSched *sc, int *reuseC,
+                       int *nbuf, int64_t *bufsize, DType *buftype) {
+  if (sp->mode != VEC_R || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != 1) return;
+  if (sc->mode != VEC_X || C->ngroups || C->nx != 2) return;
+  int r = P->groups[0].axes[0], xc = C->x[1];
+  int64_t n = P->axes[r].size;
+  if (C->axes[xc].size != n || n > ROW_BUF_MAX) return;
+  IExpr **sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
+  sub[C->x[0]] = ix_axis(a, P->x[0]);
+  sub[xc] = ix_axis(a, r);
+  for (int j = C->nvals - 1; j >= 0 && *nbuf < ROW_BUFS_MAX; j--) {
+    const KVal *v = &C->vals[j];
+    if (op_info[v->op].kind == OK_LEAF || v->op == OP_CAST || reuseC[j] >= 0) continue;
+    int cost = 0;
+    switch (v->op) {
+    case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: cost = 1; break;
+    default: break;
+    }
+    if (!cost) continue;
+    for (int i = 0; i < P->nvals; i++) {
+      int budget = 4096;
+      if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
+      if (!same_value(a, P, i, C, j, sub, &budget)) continue;
+      if (saveP[i] < 0) {
+        saveP[i] = *nbuf;
+        bufsize[*nbuf] = n;
+        buftype[*nbuf] = P->vals[i].dtype;
+        (*nbuf)++;
+      }
+      reuseC[j] = saveP[i];
+      break;
+    }
+  }
+}
+
 static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int first, int n) {
   Arena a = {0};
   const Kernel *k0 = &p->kernels[first];
@@ -697,11 +763,29 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int fi
   else
     sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
               (long long)nt, (long long)rows, (long long)nt);
+  int **save = ARENA_ARRAY(&a, int *, n), **reuse = ARENA_ARRAY(&a, int *, n);
+  for (int j = 0; j < n; j++) {
+    int nv = p->kernels[first + j].nvals + 1;
+    save[j] = ARENA_ARRAY(&a, int, nv);
+    reuse[j] = ARENA_ARRAY(&a, int, nv);
+    for (int i = 0; i < nv; i++) save[j][i] = reuse[j][i] = -1;
+  }
+  int nbuf = 0;
+  int64_t bufsize[ROW_BUFS_MAX];
+  DType buftype[ROW_BUFS_MAX];
+  for (int jc = 1; jc < n; jc++)
+    for (int jp = 0; jp < jc; jp++)
+      match_rows(&a, &p->kernels[first + jp], &sched[first + jp], save[jp], &p->kernels[first + jc], &sched[first + jc], reuse[jc],
+                 &nbuf, bufsize, buftype);
   sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
+  for (int b = 0; b < nbuf; b++)
+    sb_printf(sb, "      %s row%d_[%lld]; /* one row of a value two kernels of the chain use */\n", ctype(buftype[b]), b,
+              (long long)bufsize[b]);
   for (int j = 0; j < n; j++) {
     const Kernel *k = &p->kernels[first + j];
-    Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a};
+    Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a, .save = save[j], .reuse = reuse[j]};
     E.names = kernel_axis_names(&a, k);
+    E.row_axis = k->ngroups ? E.names[k->groups[0].axes[k->groups[0].naxes - 1]] : k->nx > 1 ? E.names[k->x[1]] : "0";
     E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
     E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
     StrBuf body = {0};
