@@ -685,10 +685,11 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   int64_t w = tk->x_contig ? tile / 2048 : tile / 256;
   tk->num_warps = (int)(w < 2 ? 2 : w > 8 ? 8 : w);
   if (tk->nsplit > 1) {
-    tk->cxblock = px < 32 ? px : 32;
-    int64_t s = pow2_ceil(tk->nsplit), cap = 2048 / tk->cxblock;
+    /* the combine: 8 outputs a block, all parts in one step when they fit */
+    tk->cxblock = px < 8 ? px : 8;
+    int64_t s = pow2_ceil(tk->nsplit), cap = 4096 / tk->cxblock;
     tk->csblock = s < cap ? s : cap;
-    tk->cnum_warps = 2;
+    tk->cnum_warps = 4;
   }
 }
 
