@@ -5,7 +5,7 @@ torch.compile (Inductor's C++/OpenMP CPU backend) on tensors of the same
 shapes, dtypes and distributions.
 
     python3 bench/compare.py [--coil build/coil] [--cases SUBSTR,...] [--json OUT]
-                             [--no-torch] [--runs N]
+                             [--no-torch] [--runs N] [--repeat N]
 
 Times are medians of at least --runs calls after warm-up; torch.compile's
 first call (the compile, cached by Inductor on disk) is made before timing.
@@ -99,6 +99,7 @@ def main():
     ap.add_argument("--coil", default=os.path.join(HERE, "..", "build", "coil"))
     ap.add_argument("--cases", default="", help="comma-separated substrings of case names")
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--repeat", type=int, default=1, help="rounds per case; medians over rounds")
     ap.add_argument("--json", help="also write every measurement to this file")
     ap.add_argument("--no-torch", action="store_true", help="coil only")
     a = ap.parse_args()
@@ -121,25 +122,45 @@ def main():
     for path in paths:
         name = os.path.basename(path)[:-3]
         row = {"case": name}
+        # --repeat N: N rounds of (coil, eager, torch.compile) for this case,
+        # back to back, and the median of each measurement over the rounds
+        # (on a shared machine the load drifts; the rounds see the same drift).
+        coils, eagers, compileds = [], [], []
+        fn = compiled = args = None
         try:
-            row["coil"] = coil_bench(a.coil, path, a.runs)
+            for rep in range(a.repeat):
+                coils.append(coil_bench(a.coil, path, a.runs))
+                if torch is None:
+                    continue
+                if args is None:
+                    fn = load_case(path)
+                    gen = torch.Generator().manual_seed(0)
+                    args = [make_input(torch, fn.__annotations__[p], gen)
+                            for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
+                with torch.no_grad():
+                    eagers.append(time_calls(fn, args, a.runs))
+                    if compiled is None:
+                        t0 = time.perf_counter()
+                        compiled = torch.compile(fn, backend="inductor", dynamic=False)
+                        compiled(*args)
+                        row["compile_first_call_s"] = time.perf_counter() - t0
+                    compileds.append(time_calls(compiled, args, a.runs))
         except Exception as e:  # keep going: one broken case must not hide the rest
             print("%s: %s" % (name, e), file=sys.stderr)
             row["error"] = str(e)
             rows.append(row)
             continue
-        if torch is not None:
-            fn = load_case(path)
-            gen = torch.Generator().manual_seed(0)
-            args = [make_input(torch, fn.__annotations__[p], gen) for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
-            with torch.no_grad():
-                row["eager_ms"], row["eager_min_ms"] = time_calls(fn, args, a.runs)
-                t0 = time.perf_counter()
-                compiled = torch.compile(fn, backend="inductor", dynamic=False)
-                compiled(*args)
-                row["compile_first_call_s"] = time.perf_counter() - t0
-                row["compiled_ms"], row["compiled_min_ms"] = time_calls(compiled, args, a.runs)
-            del args
+        del args
+        # The round whose coil time is the median stands for coil; torch's
+        # times are medians over the rounds.
+        coils.sort(key=lambda d: d["kernel_ms"])
+        row["coil"] = coils[len(coils) // 2]
+        row["coil_rounds"] = coils
+        if eagers:
+            row["eager_ms"] = statistics.median(e[0] for e in eagers)
+            row["eager_min_ms"] = min(e[1] for e in eagers)
+            row["compiled_ms"] = statistics.median(e[0] for e in compileds)
+            row["compiled_min_ms"] = min(e[1] for e in compileds)
         c = row["coil"]
         row["vs_eager"] = row["eager_ms"] / c["kernel_ms"] if "eager_ms" in row else None
         row["vs_compile"] = row["compiled_ms"] / c["kernel_ms"] if "compiled_ms" in row else None
