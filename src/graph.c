@@ -786,7 +786,7 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
       !strcmp(name, "prod") || !strcmp(name, "nansum")) {
     bool is_prod = !strcmp(name, "prod");
     if (!strcmp(name, "nansum")) return fail(B, loc, "nansum is not supported");
-    Val *dv = arg(A, 0, is_prod ? "dim" : "dim");
+    Val *dv = arg(A, 0, "dim");
     SrcLoc dl = arg_loc(A, 0, "dim");
     bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
     Val *dtv = name[1] == 'm' ? NULL : arg(A, -1, "dtype"); /* amax/amin take no dtype */
@@ -800,7 +800,6 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
       src = cast(B, x, dt, loc);
     }
     uint32_t mask;
-    bool amaxmin = name[1] == 'm';
     if (!get_dims(B, dv, dl, src, true, &mask)) return NULL;
     if (!strcmp(name, "mean")) {
       if (!dtype_is_float(src->dtype))
@@ -815,7 +814,6 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
       return mktensor(B, cast(B, arith(B, OP_DIV, &vs, &vc, loc), src->dtype, loc));
     }
     Op op = !strcmp(name, "sum") ? OP_SUM : is_prod ? OP_PROD : !strcmp(name, "amax") ? OP_AMAX : OP_AMIN;
-    (void)amaxmin;
     GNode *r = reduce(B, op, src, mask, keep, loc);
     if (!r) return NULL;
     /* PyTorch's result dtype: ints and bool sum to int64; floats keep theirs. */
@@ -991,11 +989,7 @@ static Val *eval(Builder *B, Node *n) {
     if (v) return v;
     if (!strcmp(n->name, "torch")) return mkval(B, V_TORCH);
     static const char *const builtins[] = {"len", "range", "print", "int", "float", "abs", "max", "min", "sum", NULL};
-    if (name_in(n->name, builtins)) {
-      Val *f = mkval(B, V_FN);
-      f->name = n->name;
-      return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
-    }
+    if (name_in(n->name, builtins)) return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
     return fail(B, n->loc, "name '%s' is not defined", n->name);
   }
   case ND_TUPLE: case ND_LIST: {
