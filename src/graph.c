@@ -594,7 +594,7 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
     return clamp_fn(B, x, lo, hi, loc);
   }
   if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) {
-    Val *b = arg(A, 0, name[6] == 'i' ? "min" : "max");
+    Val *b = arg(A, 0, name[7] == 'i' ? "min" : "max");
     if (!b) return fail(B, loc, "%s needs a bound", name);
     if (!check_args(B, A, name, 1)) return NULL;
     return name[7] == 'i' ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
@@ -872,13 +872,8 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
   }
   Val *x = arg(A, 0, "input");
   if (!x) return fail(B, loc, "torch.%s needs a tensor argument", name);
-  if (x->kind != V_TENSOR) {
-    if (is_num(x) && A->npos >= 1) {
-      /* torch.maximum(2.0, t) is not PyTorch either; keep the message clear. */
-      return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
-    }
+  if (x->kind != V_TENSOR)
     return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
-  }
   Args rest = *A;
   if (A->npos > 0) {
     rest.pos = A->pos + 1;
