@@ -35,7 +35,7 @@ typedef struct Npu {
   int N;                   /* tile rank */
   const char **xnames;     /* IR x axis names as printed (canonical) */
   int nlayouts;
-  int layout_of[1024];     /* per value: 0 canonical, else a layout id */
+  int *layout_of;          /* per value: 0 canonical, else a layout id */
   int ord[64][COIL_MAX_DIMS + 1]; /* per layout: position -> canonical dim */
   int layout_group[64];
   bool layout_x[64];       /* the layout's loads read x */
@@ -470,7 +470,7 @@ static void combine_kernel(Npu *E, int kernel) {
 void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
   const Kernel *k = P->k;
   Npu E = {.P = P, .plan = plan, .k = k, .tk = P->tk, .a = P->a};
-  coil_assert(k->nvals < 1024);
+  E.layout_of = ARENA_ARRAY(E.a, int, k->nvals + 1);
   int maxr = 0;
   for (int g = 0; g < k->ngroups; g++)
     if (k->groups[g].naxes > maxr) maxr = k->groups[g].naxes;

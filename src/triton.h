@@ -135,7 +135,6 @@ typedef struct TPrint {
   TritonTarget target;
   Arena *a;
   int rank;              /* every value is a tensor of this rank */
-  const char *const *in; /* per buffer: its pointer parameter, or NULL */
   bool *mark;
   unsigned *helpers;     /* which coil_* helpers the module needs */
 } TPrint;
