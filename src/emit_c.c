@@ -1,12 +1,24 @@
 /* C printer: kernel IR + CPU schedule -> C11 with OpenMP.
  *
  * Loop structure (see sched.c for the choices):
- *   tasks = x tiles * NSPLIT, run by `omp parallel for`;
- *   per task: accumulators for the tile, then each reduction group's loop
- *   nest, then (NSPLIT == 1) the epilogue and stores, or partials that a
- *   second loop combines in split order before the epilogue.
+ *   tasks = ranges of x tiles * NSPLIT, run by `omp parallel for`; a task
+ *   decodes its first tile once and steps the tile digits with a carry;
+ *   per tile: accumulators, then each reduction group's loops, then
+ *   (NSPLIT == 1) the epilogue and stores, or partials that a second loop
+ *   combines in split order before the epilogue.
+ *   VEC_X group: the r points in blocks (flushed into the accumulators);
+ *     within a block, runs of the innermost r axis are plain counted loops
+ *     (the outer r digits carry between runs: no division in any inner
+ *     loop); per r point, what does not vary along x is computed once, then
+ *     one vector loop over the tile's x lanes.
+ *   VEC_R group: units of (outer r point, chunk of the unit-stride axis);
+ *     a chunk is summed in LANES lanes, folded pairwise.
+ *   Chains: consecutive row kernels run a row at a time in one function
+ *     (see emit_chain).
  * Where values are placed follows the IR's scopes only: the body of group g
  * is what its reductions read; the epilogue is what the stores read.
+ * Summation order depends only on the kernel and its schedule, never on
+ * the number of threads.
  *
  * Requires: verified kernels with a CSched each. */
 #include <math.h>
