@@ -250,7 +250,9 @@ void tri_value(TPrint *P, int i, const char *indent) {
   Q.sb = &e;
   op_expr(&Q, v);
   bool cmp = op_info[v->op].kind == OK_COMPARE || v->op == OP_NOT;
-  if (is_half(v->dtype)) convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
+  /* bool arithmetic saturates (True + True is True), as in PyTorch */
+  if (v->dtype == DT_BOOL && !cmp) sb_printf(sb, "((%s) != 0)", e.data);
+  else if (is_half(v->dtype)) convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
   else if (!cmp && strcmp(tri_rtype(v->cdtype), tri_rtype(v->dtype)))
     convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
   else sb_puts(sb, e.data);
@@ -722,7 +724,7 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
 static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
   if (tk->nsplit <= 1) return;
   TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + k->nreds + 1);
-  memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
+  if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
   plan->scratch = ns;
   for (int r = 0; r < k->nreds; r++) {
     tk->ws[r] = plan->nbufs + plan->nscratch;
