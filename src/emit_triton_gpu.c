@@ -216,7 +216,7 @@ static void main_kernel(Gpu *E, int kernel) {
   tri_signature(sb, &s);
   if (split) sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
   x_head(E);
-  if (split) sb_puts(sb, "    rsplit = tl.program_id(1)\n");
+  if (split) sb_printf(sb, "    rsplit = tl.program_id(1)%s\n", tk->wide ? ".to(tl.int64)" : "");
   for (int i = 0; i < k->nvals; i++)
     if (need[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
   for (int g = 0; g < k->ngroups; g++) group(E, g);

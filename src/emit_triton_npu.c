@@ -369,8 +369,8 @@ static void main_kernel(Npu *E, int kernel) {
   tri_signature(sb, &s);
   if (split)
     sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
-  sb_puts(sb, "    x0_offset = tl.program_id(0) * X0BLOCK\n");
-  if (split) sb_puts(sb, "    rsplit = tl.program_id(1)\n");
+  sb_printf(sb, "    x0_offset = tl.program_id(0)%s * X0BLOCK\n", tk->wide ? ".to(tl.int64)" : "");
+  if (split) sb_printf(sb, "    rsplit = tl.program_id(1)%s\n", tk->wide ? ".to(tl.int64)" : "");
   sb_printf(sb, "    base_x0 = tl.arange(0, X0BLOCK_SUB)%s\n", tk->wide ? ".to(tl.int64)" : "");
   sb_puts(sb, "    loops_x0 = (X0BLOCK + X0BLOCK_SUB - 1) // X0BLOCK_SUB\n");
   for (int g = 0; g < k->ngroups; g++) {
@@ -431,7 +431,7 @@ static void combine_kernel(Npu *E, int kernel) {
   s.L.grid[2] = 1;
   tri_signature(sb, &s);
   sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
-  sb_puts(sb, "    x0_offset = tl.program_id(0) * X0BLOCK\n");
+  sb_printf(sb, "    x0_offset = tl.program_id(0)%s * X0BLOCK\n", tk->wide ? ".to(tl.int64)" : "");
   sb_printf(sb, "    base_x0 = tl.arange(0, X0BLOCK_SUB)%s\n", tk->wide ? ".to(tl.int64)" : "");
   sb_puts(sb, "    loops_x0 = (X0BLOCK + X0BLOCK_SUB - 1) // X0BLOCK_SUB\n");
   sb_puts(sb, "    base_s = tl.arange(0, S_SUB)\n");

@@ -5,7 +5,8 @@
 #            below must equal tests/triton_golden/NAME.TAG.out: the seed's
 #            NPU and GPU modules and tile models, a harness script, and a few
 #            others (three kernels with temps, // and % loads with two x
-#            axes, integers with two reduction groups).  Rewrite them with
+#            axes, integers with two reduction groups, int64 indices past
+#            2^31 elements).  Rewrite them with
 #            COIL_UPDATE_GOLDEN=1 make check.
 #  interp/   every annotated function of examples/*.py, tests/run/*.py (and
 #            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
@@ -61,6 +62,8 @@ golden views.npu --target triton-npu $G/views.py
 golden views.gpu --target triton-gpu $G/views.py
 golden ints.npu --target triton-npu $G/ints.py
 golden ints.gpu --target triton-gpu $G/ints.py
+golden wide.npu --target triton-npu $G/wide.py
+golden wide.gpu --target triton-gpu $G/wide.py
 
 # ------------------------------------------------------------------- cli
 cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
@@ -124,6 +127,7 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     softmax:softmax) echo "--arg x=f32[7,1031]" ;;
     tails:*) echo "--npu-ub-kb 16" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
+    wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;
     *) echo "" ;;
   esac
 }

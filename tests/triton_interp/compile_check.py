@@ -34,7 +34,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     with open(args[0]) as f:
-        work = [line.split()[:2] for line in f if line.strip()]
+        work = [line.split()[:2] for line in f if len(line.split()) >= 2]
     try:
         import triton
         from triton.backends.compiler import GPUTarget
