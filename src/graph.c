@@ -254,11 +254,30 @@ static GNode *pointwise(Builder *B, Op op, Val **args, int n, DType dt, DType cd
   return x;
 }
 
+static GNode *float_unary(Builder *B, Op op, GNode *x, SrcLoc loc);
+
 static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
   Val *vs[2] = {a, b};
   for (int i = 0; i < 2; i++)
     if (!is_num(vs[i])) return fail(B, loc, "unsupported operand: %s", kind_name(vs[i]));
+  /* PyTorch computes `number / tensor` as tensor.reciprocal() * number
+   * (Tensor.__rtruediv__), rounding the reciprocal to the tensor's dtype. */
+  if (op == OP_DIV && a->kind != V_TENSOR && b->kind == V_TENSOR) {
+    GNode *r = float_unary(B, OP_RECIP, b->t, loc);
+    if (!r) return NULL;
+    Val vr = {.kind = V_TENSOR, .t = r};
+    return arith(B, OP_MUL, &vr, a, loc);
+  }
   DType dt = result_type(vs, 2);
+  /* add, sub and pow round a Python scalar to a bf16/f16 tensor's dtype
+   * first; mul and div keep it in f32 (measured against PyTorch 2.x). */
+  Val rounded[2];
+  if ((op == OP_ADD || op == OP_SUB || op == OP_POW) && (dt == DT_BF16 || dt == DT_F16))
+    for (int i = 0; i < 2; i++)
+      if (vs[i]->kind == V_FLOAT || vs[i]->kind == V_INT) {
+        rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
+        vs[i] = &rounded[i];
+      }
   if (op == OP_DIV && !dtype_is_float(dt)) dt = DT_F32; /* true division */
   if ((op == OP_AND || op == OP_OR || op == OP_XOR) && dt != DT_BOOL && !dtype_is_int(dt))
     return fail(B, loc, "'%s' needs bool or integer tensors, got %s", op == OP_AND ? "&" : op == OP_OR ? "|" : "^", dtype_name(dt));

@@ -145,6 +145,11 @@ def tolerances(dtype, reduction_len):
     return rtol * k, atol * k
 
 
+# --exact: every output must equal PyTorch's bit for bit (for functions
+# without reductions, where coil promises PyTorch's rounding exactly).
+EXACT = False
+
+
 def compare_output(k, want, got_np, reduction_len, equal_nan):
     label = f"out{k}"
     if tuple(got_np.shape) != tuple(want.shape):
@@ -157,7 +162,7 @@ def compare_output(k, want, got_np, reduction_len, equal_nan):
         if not torch.equal(b.float(), got) and not torch.isnan(got).any():
             raise Mismatch(f"{label}: saved values are not bf16 values (torch gives bf16)")
         got = b
-    if want.dtype in TOL:
+    if want.dtype in TOL and not EXACT:
         rtol, atol = tolerances(want.dtype, reduction_len)
     else:
         rtol, atol = 0.0, 0.0
@@ -208,6 +213,7 @@ def arg_parser():
     ap.add_argument("--equal-nan", action="store_true")
     ap.add_argument("--batch")
     ap.add_argument("--name")
+    ap.add_argument("--exact", action="store_true", help="require bit-exact equality")
     return ap
 
 
@@ -240,6 +246,8 @@ def run_batch(list_file):
 def main():
     ap = arg_parser()
     args = ap.parse_args()
+    global EXACT
+    EXACT = args.exact
     if args.batch:
         return run_batch(args.batch)
     if not args.file or not args.dir:
