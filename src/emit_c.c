@@ -580,7 +580,9 @@ static void declare_bufs(Emit *E, const Kernel *ks, int n) {
 }
 
 /* One kernel, one function.  Tasks: NT ranges of x tiles times NSPLIT parts
- * of every reduction. */
+ * of every reduction.  A task's work is fixed by its number, so the tasks
+ * are handed out dynamically: a thread that the machine slows down (a
+ * shared vCPU, a busy core) takes fewer of them, and the sums do not change. */
 static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
@@ -596,7 +598,7 @@ static void emit_kernel(Emit *E) {
   plan_tiles(E, false, &T);
   int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
-  sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
+  sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, 1)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
             (long long)(nt * ns));
   if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
   else sb_puts(sb, "    const int64_t xt = task;\n");
@@ -770,7 +772,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int fi
   }
   sb_printf(sb, "%svoid %s(void *const *bufs) {\n", narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
-  sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
+  sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, 1)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
   if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
   else
     sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
