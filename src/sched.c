@@ -1,7 +1,16 @@
 /* CPU scheduling: loop order, vector mode, tiles, blocking and splits.
  * See the sched.c section of coil.h for what each parameter means.  All
  * decisions come from the kernel's access strides and sizes; none depends
- * on the number of threads, so results are reproducible everywhere. */
+ * on the number of threads, so results are reproducible everywhere.
+ *
+ * Loop order: the load that moves the most bytes streams (its r axes in
+ * decreasing stride).  Another load laid out across it (the seed's q: 256
+ * contiguous bytes per r point, 16 KB apart) is not tiled to stream too:
+ * moving its contiguous axis innermost in tiles of a page made the seed
+ * slower on both machines measured at full thread count (docs/bench.md).
+ * X tiles: up to MAX_XTILE points, so a column sum reads whole rows (its
+ * block accumulators live in L1/L2; the C printer takes 8 r points per pass
+ * over them). */
 #include <stdlib.h>
 #include <string.h>
 
