@@ -235,7 +235,7 @@ static bool is_num(const Val *v) { return v->kind == V_TENSOR || v->kind == V_IN
  * compute dtype. */
 static GNode *pointwise(Builder *B, Op op, Val **args, int n, DType dt, DType cd, SrcLoc loc) {
   int ndim = 0;
-  int64_t shape[COIL_MAX_DIMS];
+  int64_t shape[COIL_MAX_DIMS] = {0};
   for (int i = 0; i < n; i++) {
     if (!is_num(args[i])) return fail(B, loc, "%s expects tensors or numbers, got %s", op_info[op].name, kind_name(args[i]));
     if (args[i]->kind == V_TENSOR && !broadcast(B, ndim, shape, args[i]->t->ndim, args[i]->t->shape, &ndim, shape, loc))

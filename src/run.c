@@ -349,7 +349,8 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   if (any_float) ref_run(g, inputs, true, ref64);
   else
     for (int k = 0; k < g->noutputs; k++) {
-      size_t bytes = sizeof(RV) * (size_t)(shape_numel(g->outputs[k]->ndim, g->outputs[k]->shape) + 1);
+      int64_t n = shape_numel(g->outputs[k]->ndim, g->outputs[k]->shape);
+      size_t bytes = sizeof(RV) * (size_t)(n ? n : 1); /* as ref_run allocates */
       ref64[k] = malloc(bytes);
       memcpy(ref64[k], ref[k], bytes);
     }
