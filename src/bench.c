@@ -97,6 +97,7 @@ static const char HELP[] =
 typedef struct BenchOpts {
   CompileOptions co;
   ArgOverride args[64];
+  char argnames[64][128]; /* the names --arg gives; args[] points here */
   uint64_t seed;
   int runs;
   double min_ms;
@@ -126,7 +127,11 @@ static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
       const char *eq = strchr(v, '=');
       if (!eq || eq == v) return coil_error("coil bench: --arg %s: expected NAME=DTYPE[d0,...]", v);
       if (o->co.nargs == 64) return coil_error("coil bench: too many --arg options");
-      o->args[o->co.nargs++] = (ArgOverride){strndup(v, (size_t)(eq - v)), eq + 1};
+      if (eq - v >= (long)sizeof o->argnames[0]) return coil_error("coil bench: --arg %s: the name is too long", v);
+      memcpy(o->argnames[o->co.nargs], v, (size_t)(eq - v));
+      o->argnames[o->co.nargs][eq - v] = 0;
+      o->args[o->co.nargs] = (ArgOverride){o->argnames[o->co.nargs], eq + 1};
+      o->co.nargs++;
       i++;
     } else if (!strcmp(a, "--seed") || !strcmp(a, "--runs") || !strcmp(a, "--min-ms")) {
       char *end;
