@@ -507,6 +507,10 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
 
 CoilErr *parse_body(Arena *a, Module *m, Func *f) {
   Parser P = {.arena = a, .m = m, .pos = f->body_start, .end = f->body_end};
+  /* Parsing a body twice (two defs of one name are both selected by it)
+   * starts over rather than appending past the array's capacity. */
+  f->body = NULL;
+  f->nbody = 0;
   next(&P); /* INDENT */
   int cap = 0;
   while (peek(&P)->kind != TK_DEDENT && peek(&P)->kind != TK_EOF) {

@@ -15,10 +15,18 @@ struct ArenaBlock {
 };
 
 void *arena_alloc(Arena *a, size_t size) {
+#ifdef __SANITIZE_ADDRESS__
+  /* Under AddressSanitizer every allocation gets a block of its own, so an
+   * overflow past an arena array is reported instead of corrupting its
+   * neighbour silently. */
+  const bool exact = true;
+#else
+  const bool exact = false;
+#endif
   size = (size + 15) & ~(size_t)15;
   ArenaBlock *b = a->head;
-  if (!b || b->used + size > b->cap) {
-    size_t cap = size > (1u << 20) ? size : (1u << 20);
+  if (!b || exact || b->used + size > b->cap) {
+    size_t cap = exact || size > (1u << 20) ? size : (1u << 20);
     b = malloc(sizeof(ArenaBlock) + cap);
     if (!b) coil_unreachable("out of memory");
     b->cap = cap;

@@ -109,6 +109,21 @@ static void test_graph(void) {
                 "def f(x: \"f32[2]\"):\n    return x.exp()\n", &m, &g);
   CHECK("skips_other_code", !e && m.nfuncs == 2 && out0(&g)->op == OP_EXP);
   coil_error_free(e);
+  /* libFuzzer found this: two defs of one name, each built by name, parsed
+   * the first body twice and appended past the statement array. */
+  {
+    static const char two[] = "def f(x: \"f32[2]\"):\n    x = x + 1\n    x = x + 1\n    return x\n"
+                              "def f(x: \"f32[2]\"):\n    return x\n";
+    Module m2;
+    bool ok = !parse_module(&a, "t.py", two, &m2) && m2.nfuncs == 2;
+    for (int i = 0; ok && i < 3; i++) {
+      Graph g2;
+      CoilErr *e2 = graph_build(&a, &m2, "f", NULL, 0, &g2);
+      ok = !e2 && m2.funcs[0].nbody == 3;
+      coil_error_free(e2);
+    }
+    CHECK("parse_body_twice_starts_over", ok);
+  }
   arena_free(&a);
 }
 
