@@ -269,6 +269,7 @@ struct GNode {
   double fval;   /* OP_CONST (float dtypes) */
   int64_t ival;  /* OP_CONST (int and bool dtypes) */
   int perm[COIL_MAX_DIMS]; /* OP_PERMUTE: output dim d reads input dim perm[d] */
+  int64_t start[COIL_MAX_DIMS]; /* OP_SLICE: output index i of dim d reads input index start[d] + i */
   uint32_t rmask;          /* reductions: bit d set = input dim d reduced */
   SrcLoc loc;
   const char *label;       /* the user's variable name, for dumps */

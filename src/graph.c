@@ -359,6 +359,19 @@ static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLo
   return n;
 }
 
+/* A box of x: output index i of dim d reads x at start[d] + i.  The caller
+ * checks that the box is inside x. */
+static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+  bool whole = true;
+  for (int d = 0; d < x->ndim; d++) whole &= start[d] == 0 && shape[d] == x->shape[d];
+  if (whole) return x;
+  GNode *n = new_node(B, OP_SLICE, x->dtype, x->ndim, shape, loc);
+  memcpy(n->start, start, sizeof(int64_t) * (size_t)x->ndim);
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
 /* ------------------------------------------------------------ reductions */
 
 static GNode *reduce(Builder *B, Op op, GNode *x, uint32_t mask, bool keepdim, SrcLoc loc) {
@@ -498,24 +511,52 @@ static bool get_dtype(Builder *B, Val *v, SrcLoc loc, DType *out) {
 
 /* var/std: two passes, mean first, in the accumulation dtype; the result is
  * cast once at the end, as PyTorch does. */
+/* var and std in one pass over x, with shifted sums: with K the first
+ * element of each reduced slice, d = x - K,
+ *     var = (sum d^2 - (sum d)^2 / n) / (n - correction).
+ * Both sums reduce the same input over the same dims, so they share one
+ * kernel and x is read once (a two-pass variance needs the mean before its
+ * second pass, so it reads x twice and costs a buffer between kernels).
+ * The shift keeps the cancellation small: it only grows with how far the
+ * mean lies from K in units of the spread, which a sample of the data keeps
+ * small; and values all equal to K give d = 0 exactly, so var = 0 exactly
+ * (the mean of equal f32 values summed in f32 is not that value).  f32
+ * accumulates in f64, as PyTorch's CPU Welford does, so the difference of
+ * the two sums keeps f32's precision even when the mean is 1e4 spreads from
+ * K; bf16 and f16 accumulate in f32, far beyond their own precision. */
 static GNode *variance(Builder *B, GNode *x, uint32_t mask, double correction, bool keepdim, bool stddev, SrcLoc loc) {
   if (!dtype_is_float(x->dtype))
     return fail(B, loc, "%s needs a floating-point tensor, got %s", stddev ? "std" : "var", dtype_name(x->dtype));
-  DType acc = opmath(x->dtype);
-  int64_t count = 1;
-  for (int d = 0; d < x->ndim; d++)
-    if (mask >> d & 1) count *= x->shape[d];
+  DType acc = x->dtype == DT_F32 ? DT_F64 : opmath(x->dtype);
+  int64_t count = 1, start[COIL_MAX_DIMS] = {0}, first[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) {
+    first[d] = x->shape[d];
+    if (mask >> d & 1) {
+      count *= x->shape[d];
+      first[d] = 1;
+    }
+  }
   GNode *xf = cast(B, x, acc, loc);
-  GNode *s = reduce(B, OP_SUM, xf, mask, true, loc);
-  Val vs = {.kind = V_TENSOR, .t = s}, vc = {.kind = V_FLOAT, .f = (double)count};
-  GNode *mean = arith(B, OP_DIV, &vs, &vc, loc);
-  Val vx = {.kind = V_TENSOR, .t = xf}, vm = {.kind = V_TENSOR, .t = mean};
-  GNode *dev = arith(B, OP_SUB, &vx, &vm, loc);
+  GNode *dev = xf;
+  /* An empty slice has no first element; its sums are the identity. */
+  if (count > 0) {
+    Val vx = {.kind = V_TENSOR, .t = xf}, vk = {.kind = V_TENSOR, .t = cast(B, slice(B, x, start, first, loc), acc, loc)};
+    dev = arith(B, OP_SUB, &vx, &vk, loc);
+  }
   Val vd = {.kind = V_TENSOR, .t = dev};
   GNode *sq = arith(B, OP_MUL, &vd, &vd, loc);
-  GNode *ss = reduce(B, OP_SUM, sq, mask, keepdim, loc);
-  Val vss = {.kind = V_TENSOR, .t = ss}, vn = {.kind = V_FLOAT, .f = (double)count - correction};
-  if (count - correction <= 0) vn.f = fmax((double)count - correction, 0.0);
+  GNode *s1 = reduce(B, OP_SUM, dev, mask, keepdim, loc);
+  GNode *s2 = reduce(B, OP_SUM, sq, mask, keepdim, loc);
+  Val v1 = {.kind = V_TENSOR, .t = s1}, vc = {.kind = V_FLOAT, .f = (double)count};
+  Val v11 = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &v1, &v1, loc)};
+  if (count > 0) v11.t = arith(B, OP_DIV, &v11, &vc, loc);
+  Val v2 = {.kind = V_TENSOR, .t = s2};
+  /* Clamp before dividing: rounding can leave the difference a hair below
+   * 0, and with n - correction = 0 that would be -inf, not PyTorch's +inf or
+   * NaN.  maximum keeps a NaN. */
+  Val vm = {.kind = V_TENSOR, .t = arith(B, OP_SUB, &v2, &v11, loc)}, zero = {.kind = V_INT, .i = 0};
+  Val vss = {.kind = V_TENSOR, .t = arith(B, OP_MAXIMUM, &vm, &zero, loc)};
+  Val vn = {.kind = V_FLOAT, .f = fmax((double)count - correction, 0.0)};
   GNode *var = arith(B, OP_DIV, &vss, &vn, loc);
   if (stddev) var = float_unary(B, OP_SQRT, var, loc);
   return cast(B, var, x->dtype, loc);
@@ -751,6 +792,29 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
     }
     if (known != total) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
     return mktensor(B, reshape(B, x, n, dims, loc));
+  }
+  if (!strcmp(name, "narrow")) {
+    int64_t d, start, length;
+    if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) ||
+        !get_int(B, arg(A, 1, "start"), arg_loc(A, 1, "start"), "start", &start) ||
+        !get_int(B, arg(A, 2, "length"), arg_loc(A, 2, "length"), "length", &length) || !check_args(B, A, name, 3))
+      return NULL;
+    if (x->ndim == 0) return fail(B, loc, "narrow() cannot be applied to a 0-dim tensor");
+    int dim = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
+    if (dim < 0) return NULL;
+    int64_t size = x->shape[dim];
+    if (start < -size || start > size)
+      return fail(B, arg_loc(A, 1, "start"), "narrow: start %lld is out of range (expected in [%lld, %lld])",
+                  (long long)start, (long long)-size, (long long)size);
+    if (start < 0) start += size;
+    if (length < 0 || length > size - start)
+      return fail(B, arg_loc(A, 2, "length"), "narrow: start (%lld) + length (%lld) exceeds dimension size (%lld)",
+                  (long long)start, (long long)length, (long long)size);
+    int64_t st[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+    st[dim] = start;
+    shape[dim] = length;
+    return mktensor(B, slice(B, x, st, shape, loc));
   }
   if (!strcmp(name, "flatten")) {
     int64_t s = 0, e = -1;
@@ -1376,6 +1440,13 @@ CoilErr *graph_verify(const Graph *g) {
       break;
     }
     case OK_VIEW:
+      if (n->op == OP_SLICE) {
+        const GNode *x = n->in[0];
+        if (x->ndim != n->ndim) return coil_error("graph verifier: %%%d slice changes rank", i);
+        for (int d = 0; d < n->ndim; d++)
+          if (n->start[d] < 0 || n->shape[d] < 0 || n->start[d] > x->shape[d] - n->shape[d])
+            return coil_error("graph verifier: %%%d slice leaves its input in dim %d", i, d);
+      }
       if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
         return coil_error("graph verifier: %%%d reshape changes numel", i);
       break;
@@ -1424,6 +1495,11 @@ void graph_dump(StrBuf *sb, const Graph *g) {
     if (n->op == OP_PERMUTE) {
       sb_puts(sb, " (");
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%d", d ? "," : "", n->perm[d]);
+      sb_puts(sb, ")");
+    }
+    if (n->op == OP_SLICE) {
+      sb_puts(sb, " start=(");
+      for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->start[d]);
       sb_puts(sb, ")");
     }
     if (op_info[n->op].kind == OK_REDUCE) {

@@ -45,6 +45,7 @@
   OP(PERMUTE, OK_VIEW,    1, "", "")                                           \
   OP(EXPAND,  OK_VIEW,    1, "", "")                                           \
   OP(RESHAPE, OK_VIEW,    1, "", "")                                           \
+  OP(SLICE,   OK_VIEW,    1, "", "")                                           \
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \

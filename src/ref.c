@@ -277,6 +277,10 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
       }
       return eval_line(R, S, x, sub, xd, len);
     }
+    if (n->op == OP_SLICE) {
+      for (int d = 0; d < n->ndim; d++) sub[d] = idx[d] + n->start[d];
+      return eval_line(R, S, x, sub, dim, len);
+    }
     /* Reshape: through the flat offset. */
     int64_t xcs[COIL_MAX_DIMS], flat = 0;
     cstrides(x->ndim, x->shape, xcs);

@@ -63,3 +63,13 @@ def torch_view_functions(x: "f32[3, 5, 7]", y: "f32[5, 1]"):
     return (torch.permute(x, (2, 1, 0)), torch.transpose(x, 0, 1), torch.t(y),
             torch.unsqueeze(x, 0), torch.squeeze(y, 1), torch.reshape(x, (5, 21)),
             torch.flatten(x, 1, 2))
+
+
+def narrow_boxes(x: "f32[6, 5, 7]", y: "bf16[9, 4]"):
+    # narrow is a box view: loads at an offset, reductions over part of an
+    # axis, a negative start, a box of a permuted view, and narrow of narrow
+    a = x.narrow(2, 3, 4)
+    b = torch.narrow(x, 0, -4, 3).sum(dim=(0, 2))
+    c = x.permute(2, 0, 1).narrow(1, 1, 4).narrow(2, 2, 2).amax(-1)
+    d = y.narrow(0, 8, 1).float() + y.narrow(1, 0, 1).float().var(0, keepdim=True)
+    return a, b, c, d, x.narrow(1, 0, 0).sum(1)
