@@ -233,7 +233,19 @@ static bool gen_stmt(Rng *r, Case *c) {
     new_var(c, a->dt, n, shape);
     return true;
   }
-  case 6: { /* reshape: merge two adjacent dims, or split one */
+  case 6: { /* narrow one dim (a box view), or reshape: merge two adjacent dims, or split one */
+    if (a->ndim >= 1 && rchance(r, 25)) {
+      int d = rint_(r, a->ndim);
+      int64_t s = a->shape[d];
+      if (s < 2) return false;
+      int64_t start = rint_(r, (int)s), len = 1 + rint_(r, (int)(s - start));
+      memcpy(shape, a->shape, sizeof shape);
+      shape[d] = len;
+      add_stmt(c, id, fmt("%s = %s.narrow(%d, %lld, %lld)", name, a->name, rchance(r, 30) ? d - a->ndim : d,
+                          (long long)(rchance(r, 30) ? start - s : start), (long long)len));
+      new_var(c, a->dt, a->ndim, shape);
+      return true;
+    }
     if (a->ndim >= 2 && rchance(r, 50)) {
       int d = rint_(r, a->ndim - 1);
       int64_t ns[5];
@@ -507,57 +519,17 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
   return case_source(c, skip);
 }
 
-static const char FUZZ_HELP[] =
-    "usage: coil fuzz [--seed S] [--count N] [--seconds T] [--target c|triton-npu|triton-gpu|all]\n"
-    "                 [--out DIR] [--batch B] [-v]\n"
-    "\n"
-    "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
-    "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
-    "function writes a minimised reproducer DIR/fuzz_SEED_I.py (default DIR: .) and exits 1.\n"
-    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch;\n"
-    "--seconds stops between batches once T seconds have passed.\n"
-    "The Triton targets run the emitted module through coil's Triton executor.\n";
+static bool fuzz_verbose; /* -v: a line per case */
 
-int fuzz_main(int argc, char **argv) {
-  uint64_t seed = 1;
-  long count = 200, batch = 40;
-  double seconds = 0; /* 0: no time limit */
-  const char *out = ".", *target = "c";
-  bool verbose = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(FUZZ_HELP, stdout); return 0; }
-    if (!strcmp(a, "-v")) { verbose = true; continue; }
-    if (!v) { fprintf(stderr, "coil fuzz: %s needs a value\n%s", a, FUZZ_HELP); return 2; }
-    char *end = NULL;
-    if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
-    else if (!strcmp(a, "--count")) count = strtol(v, &end, 10);
-    else if (!strcmp(a, "--batch")) batch = strtol(v, &end, 10);
-    else if (!strcmp(a, "--seconds")) seconds = strtod(v, &end);
-    else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--target")) target = v;
-    else { fprintf(stderr, "coil fuzz: unknown option %s\n%s", a, FUZZ_HELP); return 2; }
-    if (end && *end) { fprintf(stderr, "coil fuzz: %s needs a number, got '%s'\n", a, v); return 2; }
-    i++;
-  }
-  if (!strcmp(target, "all")) {
-    targets[0] = "c", targets[1] = "triton-npu", targets[2] = "triton-gpu";
-    ntargets = 3;
-  } else if (!strcmp(target, "c") || !strcmp(target, "triton-npu") || !strcmp(target, "triton-gpu")) {
-    targets[0] = target;
-    ntargets = 1;
-  } else {
-    fprintf(stderr, "coil fuzz: unknown target '%s' (targets: c, triton-npu, triton-gpu, all)\n", target);
-    return 2;
-  }
-  if (count < 1 || batch < 1) { fprintf(stderr, "coil fuzz: --count and --batch must be positive\n"); return 2; }
-  if (mkdir(out, 0755) && errno != EEXIST) { fprintf(stderr, "coil fuzz: cannot create %s: %s\n", out, strerror(errno)); return 2; }
-  char dir[] = "/tmp/coil-fuzz-XXXXXX";
-  if (!mkdtemp(dir)) { fprintf(stderr, "coil fuzz: cannot create a temporary directory\n"); return 2; }
+/* One worker's share of a run: the batches base = worker, worker + jobs, ...
+ * (in units of batch).  Case i is generated from (seed, i) alone, so the
+ * split does not change which functions are tested. */
+static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, const char *out, const char *dir,
+                       int worker, int jobs, long *passed_out) {
   double t0 = coil_now_ms();
   long passed = 0;
   int failed = 0;
-  for (long base = 0; base < count && !failed; base += batch) {
+  for (long base = (long)worker * batch; base < count && !failed; base += batch * jobs) {
     if (seconds > 0 && coil_now_ms() - t0 > seconds * 1e3) break; /* --seconds: stop between batches */
     long n = count - base < batch ? count - base : batch;
     Case *cases = calloc((size_t)n, sizeof(Case));
@@ -639,7 +611,7 @@ int fuzz_main(int argc, char **argv) {
       waitpid(pid, &status, 0);
       int kind = WIFSIGNALED(status) ? 1 : WEXITSTATUS(status);
       if (WIFSIGNALED(status)) snprintf(why, sizeof why, "crashed with signal %d", WTERMSIG(status));
-      if (verbose) printf("case %ld: %s\n", base + j, kind ? why : "ok");
+      if (fuzz_verbose) printf("case %ld: %s\n", base + j, kind ? why : "ok");
       if (!kind) { passed++; continue; }
       failed = 1;
       printf("case %ld (seed %llu): %s\n", base + j, (unsigned long long)seed, why);
@@ -657,6 +629,95 @@ int fuzz_main(int argc, char **argv) {
       for (int s = 0; s < cases[j].nstmts; s++) free(cases[j].stmts[s]);
     }
     free(cases); free(cps); free(ok);
+  }
+  *passed_out = passed;
+  return failed;
+}
+
+static const char FUZZ_HELP[] =
+    "usage: coil fuzz [--seed S] [--count N] [--seconds T] [--target c|triton-npu|triton-gpu|all]\n"
+    "                 [--out DIR] [--batch B] [--jobs J] [-v]\n"
+    "\n"
+    "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
+    "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
+    "function writes a minimised reproducer DIR/fuzz_SEED_I.py (default DIR: .) and exits 1.\n"
+    "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch;\n"
+    "--seconds stops between batches once T seconds have passed.  --jobs runs J worker\n"
+    "processes (default 1), each taking every J-th batch: case I is the same function\n"
+    "whatever J is, so a failure reproduces with --jobs 1.\n"
+    "The Triton targets run the emitted module through coil's Triton executor.\n";
+
+int fuzz_main(int argc, char **argv) {
+  uint64_t seed = 1;
+  long count = 200, batch = 40, jobs = 1;
+  double seconds = 0; /* 0: no time limit */
+  const char *out = ".", *target = "c";
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(FUZZ_HELP, stdout); return 0; }
+    if (!strcmp(a, "-v")) { fuzz_verbose = true; continue; }
+    if (!v) { fprintf(stderr, "coil fuzz: %s needs a value\n%s", a, FUZZ_HELP); return 2; }
+    char *end = NULL;
+    if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
+    else if (!strcmp(a, "--count")) count = strtol(v, &end, 10);
+    else if (!strcmp(a, "--batch")) batch = strtol(v, &end, 10);
+    else if (!strcmp(a, "--jobs")) jobs = strtol(v, &end, 10);
+    else if (!strcmp(a, "--seconds")) seconds = strtod(v, &end);
+    else if (!strcmp(a, "--out")) out = v;
+    else if (!strcmp(a, "--target")) target = v;
+    else { fprintf(stderr, "coil fuzz: unknown option %s\n%s", a, FUZZ_HELP); return 2; }
+    if (end && *end) { fprintf(stderr, "coil fuzz: %s needs a number, got '%s'\n", a, v); return 2; }
+    i++;
+  }
+  if (!strcmp(target, "all")) {
+    targets[0] = "c", targets[1] = "triton-npu", targets[2] = "triton-gpu";
+    ntargets = 3;
+  } else if (!strcmp(target, "c") || !strcmp(target, "triton-npu") || !strcmp(target, "triton-gpu")) {
+    targets[0] = target;
+    ntargets = 1;
+  } else {
+    fprintf(stderr, "coil fuzz: unknown target '%s' (targets: c, triton-npu, triton-gpu, all)\n", target);
+    return 2;
+  }
+  if (count < 1 || batch < 1) { fprintf(stderr, "coil fuzz: --count and --batch must be positive\n"); return 2; }
+  if (jobs < 1 || jobs > 64) { fprintf(stderr, "coil fuzz: --jobs must be between 1 and 64\n"); return 2; }
+  if (mkdir(out, 0755) && errno != EEXIST) { fprintf(stderr, "coil fuzz: cannot create %s: %s\n", out, strerror(errno)); return 2; }
+  char dir[] = "/tmp/coil-fuzz-XXXXXX";
+  if (!mkdtemp(dir)) { fprintf(stderr, "coil fuzz: cannot create a temporary directory\n"); return 2; }
+  double t0 = coil_now_ms();
+  long passed = 0;
+  int failed = 0;
+  if (jobs == 1) {
+    failed = fuzz_worker(seed, count, batch, seconds, out, dir, 0, 1, &passed);
+  } else {
+    /* Each worker is a process (a case can crash its runner, and the JIT is
+     * not shared); each reports its count of passed cases through a pipe. */
+    int fds[64];
+    pid_t pids[64];
+    fflush(stdout);
+    for (int w = 0; w < jobs; w++) {
+      int pfd[2];
+      if (pipe(pfd)) { fprintf(stderr, "coil fuzz: pipe: %s\n", strerror(errno)); return 2; }
+      pids[w] = fork();
+      if (pids[w] == 0) {
+        close(pfd[0]);
+        long p = 0;
+        int f = fuzz_worker(seed, count, batch, seconds, out, dir, w, jobs, &p);
+        fflush(stdout);
+        _exit(write(pfd[1], &p, sizeof p) == (ssize_t)sizeof p ? f : 1);
+      }
+      close(pfd[1]);
+      fds[w] = pfd[0];
+      if (pids[w] < 0) { fprintf(stderr, "coil fuzz: fork: %s\n", strerror(errno)); return 2; }
+    }
+    for (int w = 0; w < jobs; w++) {
+      long p = 0;
+      if (read(fds[w], &p, sizeof p) == (ssize_t)sizeof p) passed += p;
+      close(fds[w]);
+      int status;
+      waitpid(pids[w], &status, 0);
+      if (!WIFEXITED(status) || WEXITSTATUS(status)) failed++;
+    }
   }
   char cmd[64];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -21,3 +21,21 @@ if [ $rc -eq 1 ] && [ -n "$repro" ] && "$COIL" dump -d graph "$repro" >/dev/null
 else
   echo "FAIL fuzz/detects_corruption: status $rc, reproducer '$repro'"
 fi
+# --jobs splits the batches among processes; a failure in any worker must
+# still make the run fail and write its reproducer, and the passed count must
+# add up over the workers.
+mkdir -p "$tmp/jobs"
+COIL_FUZZ_SELFTEST=1 "$COIL" fuzz --seed 3 --count 4 --batch 1 --jobs 2 --out "$tmp/jobs" >"$tmp/jobs.log" 2>&1
+rc=$?
+n=$(ls "$tmp/jobs"/fuzz_*.py 2>/dev/null | wc -l)
+if [ $rc -eq 1 ] && [ "$n" -eq 2 ] && grep -q '^fuzz: [0-9]* passed, 2 failed' "$tmp/jobs.log"; then
+  echo "ok fuzz/jobs_detect_corruption"
+else
+  echo "FAIL fuzz/jobs_detect_corruption: status $rc, $n reproducers: $(tail -n 1 "$tmp/jobs.log")"
+fi
+if "$COIL" fuzz --seed 5 --count 60 --batch 10 --jobs 3 --out "$tmp" >"$tmp/j3.log" 2>&1 &&
+   grep -q '^fuzz: 60 passed, 0 failed' "$tmp/j3.log"; then
+  echo "ok fuzz/jobs_count"
+else
+  echo "FAIL fuzz/jobs_count: $(tail -n 1 "$tmp/j3.log")"
+fi
