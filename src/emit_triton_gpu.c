@@ -17,7 +17,23 @@
  * stored; lanes past the end of r contribute the identity.
  *
  * Split (sched_triton.c): program_id(1) takes RSPLIT_CHUNK points of the
- * flat r range; NAME_combine reduces the parts and runs the epilogue. */
+ * flat r range; NAME_combine reduces the parts and runs the epilogue.
+ *
+ * --gpu-loads tma: a load the tile model gave a descriptor (TDesc) is a
+ * bulk copy of one box, made once per program and loaded at the tile's
+ * start in every step:
+ *
+ *   desc0 = tl.make_tensor_descriptor(in_ptr0, shape=[524288, 128], strides=[128, 1], block_shape=[64, 128])
+ *   for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, num_stages=NUM_STAGES):
+ *       rstart = rsplit * RSPLIT_CHUNK + roffset
+ *       r3_t = rstart % 4096 ...                 axes at the tile's start
+ *       tmp0 = tl.permute(desc0.load([262144*r1_t + 4096*r2_t + r3_t, x0_t]), (1, 0))
+ *
+ * The box arrives in memory order (dims by stride, the unit stride last);
+ * it is split into its axes where dims were merged, permuted to the
+ * tile's order (x axes, then r axes) and reshaped to [XBLOCK, RBLOCK]
+ * ([1, RBLOCK] when it reads no x axis).  Copies past a dim's end read
+ * zeros, as masked loads do.  tl.range software-pipelines the copies. */
 #include <string.h>
 
 #include "triton.h"
@@ -67,10 +83,112 @@ static const char *index_mask(Gpu *E, const IExpr *ix) {
   return s;
 }
 
+static bool has_desc(const Gpu *E, int i) { return E->tk->desc && E->tk->desc[i]; }
+
+/* Value i (a load) through its descriptor: the box at the tile's start,
+ * then in the tile's shape. */
+static void print_desc_load(Gpu *E, int i, const char *indent) {
+  const Kernel *k = E->k;
+  const TKernel *tk = E->tk;
+  const TDesc *t = tk->desc[i];
+  StrBuf *sb = E->P->sb;
+  StrBuf ex = {0};
+  sb_printf(&ex, "desc%d.load([", i);
+  /* the axes with a box of more than 1, in memory order, and the dims */
+  int L[2 * COIL_MAX_DIMS * TDESC_MAX_DIMS], nl = 0;
+  for (int j = 0; j < t->ndims; j++) {
+    /* a merged dim's coordinate: its axes' starts, row-major */
+    const TDescDim *d = &t->d[j];
+    int64_t coef[2 * COIL_MAX_DIMS], inner = 1;
+    for (int m = d->naxes - 1; m >= 0; m--) {
+      coef[m] = inner;
+      inner *= k->axes[d->axes[m]].size;
+    }
+    sb_puts(&ex, j ? ", " : "");
+    for (int m = 0; m < d->naxes; m++) {
+      sb_puts(&ex, m ? " + " : "");
+      if (coef[m] != 1) sb_printf(&ex, "%lld*", (long long)coef[m]);
+      sb_printf(&ex, "%s_t", E->names[d->axes[m]]);
+    }
+    for (int m = 0; m < d->naxes; m++)
+      if (tk->axbox[d->axes[m]] > 1) L[nl++] = d->axes[m];
+  }
+  sb_puts(&ex, "])");
+  char *e = arena_strdup(E->a, ex.data);
+  sb_free(&ex);
+  /* Each axis's place in the tile: x axes, then the group's r axes, outer
+   * to inner (only those of L count). */
+  const TGroup *G = &tk->g[k->vals[i].scope];
+  int tp[2 * COIL_MAX_DIMS * TDESC_MAX_DIMS];
+  int64_t xs = 1, rs = 1;
+  int np = 0;
+  for (int side = 0; side < 2; side++)
+    for (int q = 0; q < (side ? G->naxes : k->nx); q++) {
+      int ax = side ? G->axes[q] : k->x[q];
+      for (int j = 0; j < nl; j++)
+        if (L[j] == ax) {
+          tp[j] = np++;
+          *(side ? &rs : &xs) *= tk->axbox[ax];
+        }
+    }
+  /* Runs of L that are consecutive in the tile too stay together; the
+   * others are split apart (a reshape), permuted to the tile's order and
+   * flattened to [XBLOCK, RBLOCK]. */
+  int first[2 * COIL_MAX_DIMS * TDESC_MAX_DIMS], nrun = 0;
+  int64_t rbox[2 * COIL_MAX_DIMS * TDESC_MAX_DIMS];
+  for (int j = 0; j < nl; j++) {
+    if (j == 0 || tp[j] != tp[j - 1] + 1) {
+      first[nrun] = j;
+      rbox[nrun++] = 1;
+    }
+    rbox[nrun - 1] *= tk->axbox[L[j]];
+  }
+  bool same = nrun == t->ndims;
+  for (int j = 0; j < t->ndims && same; j++)
+    if (rbox[j] != t->d[j].box) same = false;
+  if (!same && nrun > 0) {
+    StrBuf r = {0};
+    sb_printf(&r, "tl.reshape(%s, [", e);
+    for (int j = 0; j < nrun; j++) sb_printf(&r, "%s%lld", j ? ", " : "", (long long)rbox[j]);
+    sb_puts(&r, "])");
+    e = arena_strdup(E->a, r.data);
+    sb_free(&r);
+  }
+  int perm[2 * COIL_MAX_DIMS * TDESC_MAX_DIMS];
+  for (int j = 0; j < nrun; j++) perm[j] = j;
+  for (int j = 1; j < nrun; j++) /* runs by tile place: insertion sort */
+    for (int m = j; m > 0 && tp[first[perm[m - 1]]] > tp[first[perm[m]]]; m--) {
+      int tmp = perm[m];
+      perm[m] = perm[m - 1];
+      perm[m - 1] = tmp;
+    }
+  bool ident = true;
+  for (int j = 0; j < nrun; j++)
+    if (perm[j] != j) ident = false;
+  if (!ident) {
+    StrBuf r = {0};
+    sb_printf(&r, "tl.permute(%s, (", e);
+    for (int j = 0; j < nrun; j++) sb_printf(&r, "%s%d", j ? ", " : "", perm[j]);
+    sb_puts(&r, "))");
+    e = arena_strdup(E->a, r.data);
+    sb_free(&r);
+  }
+  /* [XBLOCK, RBLOCK], [1, RBLOCK], [XBLOCK, 1] or [1, 1] */
+  bool two = nrun == 2 && xs > 1 && rs > 1;
+  if (!two) e = arena_printf(E->a, "tl.reshape(%s, [%lld, %lld])", e, (long long)xs, (long long)rs);
+  sb_printf(sb, "%stmp%d = %s", indent, i, e);
+  if (k->vals[i].dtype == DT_BF16 || k->vals[i].dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
+  sb_puts(sb, "\n");
+}
+
 static void print_val(Gpu *E, int i, const char *indent) {
   const KVal *v = &E->k->vals[i];
   if (v->op != OP_INPUT) {
     tri_value(E->P, i, indent);
+    return;
+  }
+  if (has_desc(E, i)) {
+    print_desc_load(E, i, indent);
     return;
   }
   StrBuf *sb = E->P->sb;
@@ -102,6 +220,33 @@ static void x_vars(Gpu *E, const char *indent) {
     else sb_printf(sb, "%s%s = (xindex // %lld) %% %lld\n", indent, nm, (long long)stride, (long long)size);
     stride *= size;
   }
+}
+
+/* The starts of a tile's axes (descriptor coordinates), name_t, from the
+ * flat start `from` of the block: (from // stride) % size.  `cast`: from
+ * is int64 (wide kernels), and coordinates are int32 (every axis's start
+ * is below its size, which is below 2^31). */
+static void axis_starts(Gpu *E, const char *from, const int *axes, int n, bool cast, const char *indent) {
+  StrBuf *sb = E->P->sb;
+  int64_t stride = 1;
+  for (int i = n - 1; i >= 0; i--) {
+    int64_t size = E->k->axes[axes[i]].size;
+    const char *nm = E->names[axes[i]];
+    const char *e;
+    if (n == 1) e = from;
+    else if (i == n - 1) e = arena_printf(E->a, "%s %% %lld", from, (long long)size);
+    else if (i == 0) e = arena_printf(E->a, "%s // %lld", from, (long long)stride);
+    else e = arena_printf(E->a, "(%s // %lld) %% %lld", from, (long long)stride, (long long)size);
+    if (cast) sb_printf(sb, "%s%s_t = (%s).to(tl.int32)\n", indent, nm, e);
+    else sb_printf(sb, "%s%s_t = %s\n", indent, nm, e);
+    stride *= size;
+  }
+}
+
+static bool group_has_desc(const Gpu *E, int g) {
+  for (int i = 0; i < E->k->nvals; i++)
+    if (E->need_grp[i] && E->k->vals[i].scope == g && has_desc(E, i)) return true;
+  return false;
 }
 
 static void x_head(Gpu *E) {
@@ -138,17 +283,29 @@ static void group(Gpu *E, int g) {
   const char *rmask = gsfx(E, "rmask", g), *rnumel = gsfx(E, "rnumel", g), *roffset = gsfx(E, "roffset", g);
   sb_printf(sb, "    %s = tl.arange(0, %s)[None, :]%s\n", rbase, RB, tk->wide ? ".to(tl.int64)" : "");
   const char *ind = "    ";
+  bool desc = group_has_desc(E, g);
   if (!G->persistent) {
     for (int r = 0; r < k->nreds; r++)
       if (k->reds[r].group == g)
         sb_printf(sb, "    _%s = tl.full([XBLOCK, %s], %s, %s)\n", res_name(E, r), RB, tri_identity(&k->reds[r]),
                   tri_rtype(k->reds[r].dtype));
-    sb_printf(sb, "    for %s in range(0, %s, %s):\n", roffset, split ? gsfx(E, "RSPLIT_CHUNK", g) : rnumel, RB);
+    const char *bound = split ? gsfx(E, "RSPLIT_CHUNK", g) : rnumel;
+    /* the bulk copies of later steps are issued while this one computes */
+    if (desc) sb_printf(sb, "    for %s in tl.range(0, %s, %s, num_stages=NUM_STAGES):\n", roffset, bound, RB);
+    else sb_printf(sb, "    for %s in range(0, %s, %s):\n", roffset, bound, RB);
     ind = "        ";
-    if (split) sb_printf(sb, "%s%s = rsplit * %s + %s + %s\n", ind, rindex, gsfx(E, "RSPLIT_CHUNK", g), roffset, rbase);
+    if (desc) {
+      const char *rstart = gsfx(E, "rstart", g);
+      if (split) sb_printf(sb, "%s%s = rsplit * %s + %s\n", ind, rstart, gsfx(E, "RSPLIT_CHUNK", g), roffset);
+      else sb_printf(sb, "%s%s = %s\n", ind, rstart, roffset);
+      sb_printf(sb, "%s%s = %s + %s\n", ind, rindex, rstart, rbase);
+      axis_starts(E, rstart, G->axes, G->naxes, split && tk->wide, ind);
+    } else if (split) sb_printf(sb, "%s%s = rsplit * %s + %s + %s\n", ind, rindex, gsfx(E, "RSPLIT_CHUNK", g), roffset, rbase);
     else sb_printf(sb, "%s%s = %s + %s\n", ind, rindex, roffset, rbase);
   } else {
     sb_printf(sb, "%s%s = %s\n", ind, rindex, rbase);
+    if (desc)
+      for (int i = 0; i < G->naxes; i++) sb_printf(sb, "%s%s_t = 0\n", ind, E->names[G->axes[i]]);
   }
   if (E->rmask[g]) sb_printf(sb, "%s%s = %s < %s\n", ind, rmask, rindex, rnumel);
   int64_t stride = 1;
@@ -210,6 +367,10 @@ static void main_kernel(Gpu *E, int kernel) {
   for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RBLOCK", g), false, -1, tk->g[g].rblock);
   if (split)
     for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RSPLIT_CHUNK", g), false, -1, tk->g[g].rchunk);
+  bool desc = false;
+  for (int g = 0; g < k->ngroups; g++)
+    if (group_has_desc(E, g) && !tk->g[g].persistent) desc = true;
+  if (desc) tri_arg(E->a, &s, "NUM_STAGES", false, -1, tk->num_stages);
   s.L.grid[0] = tk->xprogs;
   s.L.grid[1] = tk->nsplit;
   s.L.grid[2] = 1;
@@ -217,6 +378,25 @@ static void main_kernel(Gpu *E, int kernel) {
   if (split) sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
   x_head(E);
   if (split) sb_printf(sb, "    rsplit = tl.program_id(1)%s\n", tk->wide ? ".to(tl.int64)" : "");
+  bool any = false;
+  for (int i = 0; i < k->nvals; i++) {
+    if (!need[i] || !has_desc(E, i)) continue;
+    const TDesc *t = tk->desc[i];
+    StrBuf dims[3] = {{0}, {0}, {0}};
+    for (int j = 0; j < t->ndims; j++) {
+      sb_printf(&dims[0], "%s%lld", j ? ", " : "", (long long)t->d[j].size);
+      sb_printf(&dims[1], "%s%lld", j ? ", " : "", (long long)t->d[j].stride);
+      sb_printf(&dims[2], "%s%lld", j ? ", " : "", (long long)t->d[j].box);
+    }
+    const char *base = t->offset ? arena_printf(E->a, "%s + %lld", E->ptr[k->vals[i].buf], (long long)t->offset)
+                                 : E->ptr[k->vals[i].buf];
+    sb_printf(sb, "    desc%d = tl.make_tensor_descriptor(%s, shape=[%s], strides=[%s], block_shape=[%s])\n", i, base,
+              dims[0].data, dims[1].data, dims[2].data);
+    for (int j = 0; j < 3; j++) sb_free(&dims[j]);
+    any = true;
+  }
+  *E->P->helpers |= any ? TH_DESCRIPTORS : 0;
+  if (any) axis_starts(E, "xoffset", k->x, k->nx, tk->wide, "    ");
   for (int i = 0; i < k->nvals; i++)
     if (need[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
   for (int g = 0; g < k->ngroups; g++) group(E, g);

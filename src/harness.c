@@ -35,6 +35,16 @@ static const char *dist_name(Dist d) {
   }
 }
 
+/* Some load of the module goes through a tensor descriptor. */
+static bool uses_descriptors(const Compiled *c, const TritonPlan *plan) {
+  for (int i = 0; i < c->program.nkernels; i++) {
+    const TKernel *tk = &plan->kern[i];
+    for (int v = 0; tk->desc && v < c->program.kernels[i].nvals; v++)
+      if (tk->desc[v]) return true;
+  }
+  return false;
+}
+
 void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
   const Graph *g = &c->graph;
   const Program *p = &c->program;
@@ -120,7 +130,11 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
           "    bufs = []\n"
           "    for name, kind, dtype, shape, index in COIL_BUFFERS:\n"
           "        if kind == 'input':\n"
-          "            bufs.append(inputs[index].contiguous())\n"
+          "            bufs.append(inputs[index].contiguous())\n");
+  if (uses_descriptors(c, plan))
+    sb_puts(sb, "            if bufs[-1].data_ptr() % 16:  # a tensor descriptor's base must be 16-byte aligned\n"
+                "                bufs[-1] = bufs[-1].clone()\n");
+  sb_puts(sb,
           "        else:\n"
           "            bufs.append(torch.empty(shape, dtype=getattr(torch, dtype), device=device))\n"
           "    return bufs\n"

@@ -84,6 +84,8 @@ static const char EMIT_HELP[] =
     "  --harness              triton targets: a standalone script that checks and times the kernels\n"
     "  --npu-cores N          triton-npu: vector cores of the tile model (default 40)\n"
     "  --npu-ub-kb K          triton-npu: on-chip buffer per core in KiB (default 192)\n"
+    "  --gpu-loads L          triton-gpu: pointer (tl.load, the default) or tma (tensor descriptors where\n"
+    "                         the access allows, software-pipelined loops)\n"
     "  -d STAGES              print these stages' dumps instead (triton: the tile model)\n%s";
 
 static int fail(CoilErr *e) {
@@ -227,6 +229,11 @@ int main(int argc, char **argv) {
         if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
         *(a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb) = (int)v;
         tflags = true;
+      } else if (!strcmp(a, "--gpu-loads")) {
+        if (i + 1 >= rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt.gpu_loads))
+          return usage_error(cmd, "%s needs pointer or tma", a);
+        i++;
+        tflags = true;
       } else rargv[kept++] = rargv[i];
     }
     if (!dump) rest = kept;
@@ -242,7 +249,7 @@ int main(int argc, char **argv) {
       sb_free(&out);
       return 0;
     }
-    if (tflags) return usage_error(cmd, "%s", "--harness, --npu-cores and --npu-ub-kb need --target triton-npu or triton-gpu");
+    if (tflags) return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-loads need --target triton-npu or triton-gpu");
     if (!dump && c.target && strcmp(c.target, "c"))
       return usage_error(cmd, "unknown target '%s' (targets: c, triton-npu, triton-gpu)", c.target);
     StrBuf out = {0};

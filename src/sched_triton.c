@@ -35,7 +35,14 @@
 #include "triton.h"
 
 void triton_options_default(TritonOptions *o) {
-  *o = (TritonOptions){.npu_cores = 40, .npu_ub_kb = 192, .gpu_sms = 132};
+  *o = (TritonOptions){.npu_cores = 40, .npu_ub_kb = 192, .gpu_sms = 132, .gpu_smem_kb = 228};
+}
+
+bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l) {
+  if (!strcmp(name, "pointer")) *l = TRITON_LOADS_POINTER;
+  else if (!strcmp(name, "tma")) *l = TRITON_LOADS_TMA;
+  else return false;
+  return true;
 }
 
 bool triton_target_from_name(const char *name, TritonTarget *t) {
@@ -695,6 +702,164 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   }
 }
 
+/* ------------------------------------------- GPU: tensor descriptors */
+
+/* The box that an aligned block of `block` consecutive flat indices covers
+ * on each of n axes (outer to inner; flat = row-major over them): the
+ * inner axes whole, then a divisor of the next, 1 beyond.  The outermost
+ * axis may be passed (a tail, or a block larger than the range): its box
+ * is then the rest and *oob is set.  False when the block is no box (it
+ * would wrap around an inner axis).  Blocks are powers of two, so boxes
+ * are too. */
+static bool flat_box(const Kernel *k, const int *axes, int n, int64_t block, int64_t *box, bool *oob) {
+  int64_t b = block;
+  for (int i = n - 1; i >= 0; i--) {
+    int64_t s = k->axes[axes[i]].size;
+    oob[axes[i]] = false;
+    if (b == 1) box[axes[i]] = 1;
+    else if (b % s == 0) box[axes[i]] = s, b /= s;
+    else if (s % b == 0) box[axes[i]] = b, b = 1;
+    else if (i == 0) box[axes[i]] = b, oob[axes[i]] = true, b = 1;
+    else return false;
+  }
+  if (b > 1 && n > 0) {
+    box[axes[0]] *= b;
+    oob[axes[0]] = true;
+  }
+  return n > 0 || b == 1;
+}
+
+/* Load v through a tensor descriptor, or NULL with *why.  The tile's
+ * block of v must be one box of the buffer seen as a tensor over the axes
+ * v reads: an affine index with positive coefficients, one of them 1 (the
+ * copy's contiguous dim, at least 16 bytes of box), and on each side of
+ * the tile (x, r) either every axis whose box is more than 1 read or none
+ * (a broadcast).  What TMA needs besides: 2 to 5 dims, boxes of at most
+ * 256, 16-byte aligned strides and base offset; Triton: int32 sizes. */
+static TDesc *gpu_desc(Arena *a, const Kernel *k, const TKernel *tk, int v, const char **why) {
+  const KVal *val = &k->vals[v];
+  int64_t es = dtype_size(val->dtype);
+  const IExpr *ix = val->index;
+  if (val->dtype == DT_BOOL) return *why = "bool (Triton keeps i1 tensors as bytes)", NULL;
+  if (ix->c < 0 || ix->c * es % 16) return *why = "base offset not 16-byte aligned", NULL;
+  TDescDim d[2 * COIL_MAX_DIMS];
+  bool oob[2 * COIL_MAX_DIMS];
+  int n = 0;
+  int64_t sidebox[2] = {1, 1}; /* x, r: the product of the boxes v reads */
+  for (int i = 0; i < ix->n; i++) {
+    const IAtom *at = ix->t[i].atom;
+    if (at->kind != IA_AXIS) return *why = "index not affine (// or %)", NULL;
+    if (ix->t[i].coef <= 0) return *why = "negative stride", NULL;
+    for (int j = 0; j < n; j++)
+      if (d[j].axes[0] == at->axis) return *why = "an axis read twice", NULL;
+    if (n == 2 * COIL_MAX_DIMS) return *why = "too many axes", NULL;
+    const KAxis *ax = &k->axes[at->axis];
+    d[n] = (TDescDim){.size = ax->size, .stride = ix->t[i].coef, .box = tk->axbox[at->axis], .naxes = 1};
+    d[n].axes[0] = at->axis;
+    oob[n] = tk->axoob[at->axis];
+    sidebox[ax->kind == AX_R] *= d[n].box;
+    n++;
+  }
+  int64_t rblock = 1;
+  for (int g = 0; g < k->ngroups; g++)
+    if (val->scope == g) rblock = tk->g[g].rblock;
+  if ((sidebox[0] != 1 && sidebox[0] != tk->xblock) || (sidebox[1] != 1 && sidebox[1] != rblock))
+    return *why = "reads part of the tile's axes", NULL;
+  /* outer to inner: stride descending (insertion sort, stable) */
+  for (int i = 1; i < n; i++) {
+    TDescDim t = d[i];
+    bool to = oob[i];
+    int j = i;
+    for (; j > 0 && d[j - 1].stride < t.stride; j--) d[j] = d[j - 1], oob[j] = oob[j - 1];
+    d[j] = t;
+    oob[j] = to;
+  }
+  if (n == 0 || d[n - 1].stride != 1) return *why = "no unit-stride axis", NULL;
+  if (n >= 2 && d[n - 2].stride == 1) return *why = "two unit-stride axes", NULL;
+  /* Merge dim i into dim i+1 when they are one run of memory and the box
+   * stays a block of it: the outer box 1, or the inner whole.  An inner
+   * dim whose box can pass its size must keep its own bounds. */
+  for (int i = n - 2; i >= 0; i--) {
+    TDescDim *o = &d[i], *in = &d[i + 1];
+    if (o->stride != in->stride * in->size || oob[i + 1]) continue;
+    if (o->box != 1 && in->box != in->size) continue;
+    if (o->box * in->box > 256 || o->size * in->size >= ((int64_t)1 << 31)) continue;
+    TDescDim m = {.size = o->size * in->size, .stride = in->stride, .box = o->box * in->box, .naxes = o->naxes + in->naxes};
+    memcpy(m.axes, o->axes, sizeof(int) * (size_t)o->naxes);
+    memcpy(m.axes + o->naxes, in->axes, sizeof(int) * (size_t)in->naxes);
+    oob[i + 1] = oob[i];
+    *in = m;
+    for (int j = i; j < n - 1; j++) d[j] = d[j + 1], oob[j] = oob[j + 1];
+    n--;
+  }
+  if (n < 2) return *why = "one dim (Triton's descriptors take 2 to 5)", NULL;
+  if (n > TDESC_MAX_DIMS) return *why = "more than 5 dims", NULL;
+  int64_t bytes = es;
+  for (int i = 0; i < n; i++) {
+    if (d[i].box > 256) return *why = "a box of more than 256", NULL;
+    if (d[i].size >= ((int64_t)1 << 31)) return *why = "a dim of 2^31 or more", NULL;
+    if (i < n - 1 && d[i].stride * es % 16) return *why = "a stride not 16-byte aligned", NULL;
+    bytes *= d[i].box;
+  }
+  if (d[n - 1].box * es % 16) return *why = "contiguous box under 16 bytes", NULL;
+  TDesc *t = ARENA_ARRAY(a, TDesc, 1);
+  t->ndims = n;
+  memcpy(t->d, d, sizeof(TDescDim) * (size_t)n);
+  t->offset = ix->c;
+  t->bytes = bytes;
+  return t;
+}
+
+/* --gpu-loads tma: descriptors for the loads of the reduction loops, and
+ * the loops' software-pipeline depth.  Each stage holds a box of every
+ * descriptor load (and the tiles of the pointer loads, which the pipeline
+ * copies asynchronously too); Triton keeps num_stages - 1 of them in
+ * shared memory.  With the blocks that will share a multiprocessor (all of
+ * them at once, up to 4), as many stages as fit, 2 to 4. */
+static void gpu_descriptors(Arena *a, const Kernel *k, const TritonOptions *o, TKernel *tk) {
+  tk->desc = ARENA_ARRAY(a, TDesc *, k->nvals + 1);
+  tk->desc_why = ARENA_ARRAY(a, const char *, k->nvals + 1);
+  tk->axbox = ARENA_ARRAY(a, int64_t, k->naxes + 1);
+  tk->axoob = ARENA_ARRAY(a, bool, k->naxes + 1);
+  if (!k->ngroups) return;
+  bool xok = flat_box(k, k->x, k->nx, tk->xblock, tk->axbox, tk->axoob);
+  int64_t most = 0;
+  for (int g = 0; g < k->ngroups; g++) {
+    const TGroup *G = &tk->g[g];
+    /* blocks start at multiples of RBLOCK: chunks are whole blocks */
+    bool rok = (tk->nsplit <= 1 || G->rchunk % G->rblock == 0) && flat_box(k, G->axes, G->naxes, G->rblock, tk->axbox, tk->axoob);
+    int64_t stage = 0;
+    int ndesc = 0;
+    for (int i = 0; i < k->nvals; i++) {
+      const KVal *v = &k->vals[i];
+      if (v->op != OP_INPUT || v->scope != g) continue;
+      if (!xok) tk->desc_why[i] = "XBLOCK is no box of the x axes";
+      else if (!rok) tk->desc_why[i] = "RBLOCK is no box of the group's axes";
+      else tk->desc[i] = gpu_desc(a, k, tk, i, &tk->desc_why[i]);
+      if (tk->desc[i]) {
+        stage += tk->desc[i]->bytes;
+        ndesc++;
+      } else {
+        int64_t e = dtype_size(v->dtype);
+        for (int ax = 0; ax < k->naxes; ax++)
+          if (ix_mentions(v->index, ax)) e *= tk->axbox[ax];
+        stage += e;
+      }
+    }
+    if (ndesc && !G->persistent && stage > most) most = stage; /* a loop to pipeline */
+  }
+  if (!most) return;
+  int64_t blocks = tk->xprogs * tk->nsplit, sms = o->gpu_sms;
+  int64_t per = cdiv(blocks, sms);
+  if (per > 4) per = 4;
+  /* a block's share, less 8 KiB for barriers and the reductions' scratch */
+  int64_t room = (int64_t)o->gpu_smem_kb * 1024 / per - 8192;
+  int64_t bufs = room / most;
+  tk->num_stages = (int)(bufs < 1 ? 2 : bufs > 3 ? 4 : bufs + 1);
+  tk->stage_bytes = most;
+  tk->ctas_per_sm = (int)per;
+}
+
 static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarget t, const TritonOptions *o,
                          TKernel *tk) {
   memset(tk, 0, sizeof *tk);
@@ -716,6 +881,7 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
   tk->wide = !tri_fits_int32(a, p, k);
   if (t == TRITON_NPU) npu_model(k, o, tk);
   else gpu_model(k, o, tk);
+  if (t == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA) gpu_descriptors(a, k, o, tk);
   tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
 }
 
@@ -775,6 +941,9 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
     sb_printf(sb, "tile model: triton-gpu, %d multiprocessors; column tiles 8192 elements a step (64 per thread), "
                   "row tiles up to 2048; split below %d x blocks into ~%d blocks\n",
               o->gpu_sms, o->gpu_sms, 4 * o->gpu_sms);
+  if (plan->target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA)
+    sb_printf(sb, "loads: tma (tensor descriptors where the access allows), %d KiB of shared memory per multiprocessor\n",
+              o->gpu_smem_kb);
   for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
     const TKernel *tk = &plan->kern[i];
@@ -823,6 +992,32 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
         sb_printf(sb, "    RBLOCK %lld%s", (long long)G->rblock, G->persistent ? " (persistent: one block holds the range)" : "");
         if (tk->nsplit > 1) sb_printf(sb, ", chunks of %lld (RSPLIT_CHUNK)", (long long)G->rchunk);
         sb_puts(sb, "\n");
+        if (tk->desc)
+          for (int v = 0; v < k->nvals; v++) {
+            if (k->vals[v].op != OP_INPUT || k->vals[v].scope != g) continue;
+            sb_printf(sb, "    load v%d (%s %s): ", v, p->bufs[k->vals[v].buf].name, dtype_name(k->vals[v].dtype));
+            const TDesc *t = tk->desc[v];
+            if (!t) {
+              sb_printf(sb, "pointer (%s)\n", tk->desc_why[v] ? tk->desc_why[v] : "?");
+              continue;
+            }
+            sb_puts(sb, "descriptor");
+            for (int f = 0; f < 3; f++) {
+              sb_puts(sb, f == 0 ? " shape [" : f == 1 ? " strides [" : " box [");
+              for (int j = 0; j < t->ndims; j++) {
+                const TDescDim *d = &t->d[j];
+                sb_printf(sb, "%s%lld", j ? ", " : "", (long long)(f == 0 ? d->size : f == 1 ? d->stride : d->box));
+              }
+              sb_puts(sb, "]");
+            }
+            sb_puts(sb, " over");
+            for (int j = 0; j < t->ndims; j++) {
+              sb_puts(sb, j ? " |" : "");
+              for (int m = 0; m < t->d[j].naxes; m++) sb_printf(sb, " %s", k->axes[t->d[j].axes[m]].name);
+            }
+            if (t->offset) sb_printf(sb, ", base + %lld", (long long)t->offset);
+            sb_printf(sb, "; %lld bytes a box\n", (long long)t->bytes);
+          }
       }
     }
     if (plan->target == TRITON_NPU) {
@@ -840,6 +1035,9 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
         sb_printf(sb, "; split into %lld parts -> %lld blocks; combine XBLOCK %lld, SBLOCK %lld", (long long)tk->nsplit,
                   (long long)(tk->xprogs * tk->nsplit), (long long)tk->cxblock, (long long)tk->csblock);
       sb_puts(sb, "\n");
+      if (tk->num_stages)
+        sb_printf(sb, "  pipeline: NUM_STAGES %d (%lld bytes a stage, %d block%s per multiprocessor)\n", tk->num_stages,
+                  (long long)tk->stage_bytes, tk->ctas_per_sm, tk->ctas_per_sm == 1 ? "" : "s");
     }
   }
   sb_puts(sb, "launches:\n");
@@ -935,16 +1133,25 @@ CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const 
   unsigned helpers = 0;
   plan_kernels(&a, c, target, o, &plan, &kernels, &helpers);
   const Graph *g = &c->graph;
-  sb_printf(out, "# Generated by coil: coil emit --target %s%s %s --fn %s\n", triton_target_name(target),
-            o->harness ? " --harness" : "", c->module.file, g->fn_name);
+  sb_printf(out, "# Generated by coil: coil emit --target %s%s%s %s --fn %s\n", triton_target_name(target),
+            target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA ? " --gpu-loads tma" : "", o->harness ? " --harness" : "",
+            c->module.file, g->fn_name);
   if (target == TRITON_NPU)
     sb_puts(out, "# NPU dialect (Ascend): per program X0BLOCK outputs in X0BLOCK_SUB sub-blocks, one loop per\n"
                  "# reduction axis, a [X0BLOCK_SUB, R...BLOCK_SUB product] accumulator per reduction.\n");
   else
     sb_puts(out, "# GPU dialect (NVIDIA): [XBLOCK, RBLOCK] tiles over flattened reduction axes, persistent\n"
                  "# reductions where a block holds the range, split reductions for few outputs.\n");
+  if (target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA)
+    sb_puts(out, "# Loads: tensor descriptors (TMA bulk copies) where the access allows, pointers elsewhere.\n");
   sb_puts(out, "# Every size is a tl.constexpr, so TRITON_INTERPRET=1 runs the kernels too.\n");
   sb_puts(out, "import torch\nimport triton\nimport triton.language as tl\n\n");
+  if (helpers & TH_DESCRIPTORS)
+    sb_puts(out, "\n# tl.make_tensor_descriptor keeps each program's descriptors in global scratch that\n"
+                 "# Triton asks this allocator for at every launch (the interpreter needs none).\n"
+                 "def coil_descriptor_scratch(size, alignment, stream):\n"
+                 "    return torch.empty(size, dtype=torch.int8, device='cuda')\n\n\n"
+                 "triton.set_allocator(coil_descriptor_scratch)\n\n");
   for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
     if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
   sb_puts(out, kernels.data ? kernels.data : "");

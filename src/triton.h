@@ -23,10 +23,18 @@
 
 typedef enum TritonTarget { TRITON_NPU, TRITON_GPU } TritonTarget;
 
+/* How the GPU dialect reads its inputs in reduction loops: tl.load of
+ * pointer tiles, or bulk copies (TMA) through tensor descriptors where
+ * the access allows (an affine index with a unit-stride axis in the
+ * tile; see sched_triton.c), pointers elsewhere. */
+typedef enum TritonGpuLoads { TRITON_LOADS_POINTER, TRITON_LOADS_TMA } TritonGpuLoads;
+
 typedef struct TritonOptions {
   int npu_cores; /* vector cores (default 40) */
   int npu_ub_kb; /* on-chip unified buffer per core, KiB (default 192) */
   int gpu_sms;   /* streaming multiprocessors (default 132, an H200) */
+  int gpu_smem_kb; /* shared memory per multiprocessor, KiB (default 228) */
+  TritonGpuLoads gpu_loads; /* default pointer */
   bool harness;  /* append the standalone script */
 } TritonOptions;
 
@@ -34,6 +42,8 @@ void triton_options_default(TritonOptions *o);
 /* "triton-npu" / "triton-gpu" */
 bool triton_target_from_name(const char *name, TritonTarget *t);
 const char *triton_target_name(TritonTarget t);
+/* "pointer" / "tma" */
+bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l);
 
 /* One argument of a launch, in the kernel's parameter order. */
 typedef struct TritonArg {
@@ -105,6 +115,25 @@ typedef struct TGroup {
   bool persistent;                /* one block covers the whole range */
 } TGroup;
 
+/* A load through a tensor descriptor (--gpu-loads tma): the buffer seen
+ * as an n-dimensional tensor whose dims are the tile axes the index reads
+ * (adjacent ones merged where memory and box allow), outer to inner by
+ * stride, the last unit-stride; `box` is the block the tile covers in each.
+ * The tile's start gives the coordinates; a box that can pass its dim's
+ * size (a tail) is zero-filled by the copy, as a masked load. */
+#define TDESC_MAX_DIMS 5
+typedef struct TDescDim {
+  int64_t size, stride, box;
+  int naxes;
+  int axes[2 * COIL_MAX_DIMS]; /* kernel axes merged into the dim, outer to inner */
+} TDescDim;
+typedef struct TDesc {
+  int ndims;
+  TDescDim d[TDESC_MAX_DIMS];
+  int64_t offset; /* the index's constant term, elements */
+  int64_t bytes;  /* of one box */
+} TDesc;
+
 struct TKernel {
   int64_t xnumel;
   int64_t nsplit;  /* > 1: the partial kernel + a combine kernel */
@@ -122,6 +151,16 @@ struct TKernel {
   int num_warps;
   int64_t cxblock, csblock; /* combine kernel */
   int cnum_warps;
+  /* GPU, --gpu-loads tma: per value, its descriptor (NULL: a pointer load)
+   * or why it has none; the stages of the loops that use descriptors, and
+   * per axis the box a tile covers (x axes from XBLOCK, r from RBLOCK) */
+  TDesc **desc;
+  const char **desc_why;
+  int num_stages;
+  int64_t stage_bytes; /* the largest group's bytes per stage */
+  int ctas_per_sm;     /* the blocks per multiprocessor the stages assume */
+  int64_t *axbox;
+  bool *axoob; /* the axis's box can pass its size (zero-filled tail) */
   /* scratch buffer ids of the partials, per reduction (split only) */
   int *ws;
 };
@@ -147,6 +186,7 @@ enum { /* helper functions a module may need */
   TH_TANH = 1u << 4,
   TH_POW = 1u << 5,
   TH_IPOW = 1u << 6,
+  TH_DESCRIPTORS = 1u << 7, /* not a helper: triton.set_allocator for tl.make_tensor_descriptor */
 };
 
 const char *tri_rtype(DType t); /* register type: tl.float32 for bf16 */

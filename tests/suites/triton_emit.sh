@@ -6,26 +6,30 @@
 #            NPU and GPU modules and tile models, a harness script, and a few
 #            others (three kernels with temps, // and % loads with two x
 #            axes, integers with two reduction groups, int64 indices past
-#            2^31 elements).  Rewrite them with
-#            COIL_UPDATE_GOLDEN=1 make check.
+#            2^31 elements), and GPU modules with --gpu-loads tma (tensor
+#            descriptors).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
 #  interp/   every annotated function of examples/*.py, tests/run/*.py (and
 #            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
-#            tests/triton_golden/*.py and tests/triton_interp/extra.py, in
-#            both dialects, emitted with --harness and run under
+#            tests/triton_golden/*.py, tests/triton_interp/extra.py and
+#            tests/triton_interp/tma.py, in both dialects (and the GPU
+#            dialect with --gpu-loads tma where some load takes a
+#            descriptor), emitted with --harness and run under
 #            TRITON_INTERPRET=1 on the CPU by tests/triton_interp/run.py,
 #            which checks every output against eager PyTorch.  Large
 #            annotated shapes are replaced (--arg) by small odd ones; the seed
 #            runs at reduced shapes with tails; some runs take a small tile
 #            model (--npu-cores, --npu-ub-kb) so that every axis has several
 #            sub-blocks and a tail, and x blocks loop.
-#  compile/  the modules of examples/, tests/golden/, tests/triton_golden/ and
-#            extra.py at their annotated shapes, compiled by real Triton for
-#            sm_90 (to cubin, with the ptxas Triton ships; no GPU needed):
-#            what the GPU run will compile (tests/triton_interp/compile_check.py).
+#  compile/  the modules of examples/, tests/golden/, tests/triton_golden/,
+#            extra.py and tma.py at their annotated shapes (the tma modules
+#            too), compiled by real Triton for sm_90 (to cubin, with the
+#            ptxas Triton ships; no GPU needed): what the GPU run will
+#            compile (tests/triton_interp/compile_check.py).
 #            tests/run's functions are left to tools/gpu_check.sh, for time.
 #  control/  modules broken on purpose must FAIL that check: the seed's bug
-#            (the accumulator reset inside the reduction loops) and a masked
-#            lane that contributes 0 to an amax of negative numbers.
+#            (the accumulator reset inside the reduction loops), a masked
+#            lane that contributes 0 to an amax of negative numbers, and a
+#            descriptor load that ignores the tile's start.
 #  cli/      unknown targets and misplaced options are errors (status 2).
 #
 # If python3 cannot import torch and triton, the interp and control tests
@@ -64,6 +68,15 @@ golden ints.npu --target triton-npu $G/ints.py
 golden ints.gpu --target triton-gpu $G/ints.py
 golden wide.npu --target triton-npu $G/wide.py
 golden wide.gpu --target triton-gpu $G/wide.py
+# --gpu-loads tma: the seed's module and tile model (two 2-D descriptors, a
+# pointer load, NUM_STAGES), int64 starts cast to int32 coordinates, // and %
+# loads beside a descriptor, a 3-D box split and permuted to the tile
+golden seed.gpu.tma --target triton-gpu --gpu-loads tma $G/seed.py
+golden seed.gpu.tma.tile --target triton-gpu --gpu-loads tma -d triton $G/seed.py
+golden wide.gpu.tma --target triton-gpu --gpu-loads tma $G/wide.py
+golden views.gpu.tma --target triton-gpu --gpu-loads tma $G/views.py
+golden tma_permuted.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn permuted
+golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
 
 # ------------------------------------------------------------------- cli
 cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
@@ -80,6 +93,8 @@ cli bad_cores 2 "--npu-cores needs an integer" --target triton-npu --npu-cores 0
 cli help 0 "triton-npu or triton-gpu" --help
 cli module 0 "COIL_LAUNCHES = \[" --target triton-gpu $G/softmax.py
 cli user_error 2 "error:" --target triton-npu --arg x=f32[0,3] $G/softmax.py
+cli bad_loads 2 "--gpu-loads needs pointer or tma" --target triton-gpu --gpu-loads dma $G/softmax.py
+cli loads_need_triton 2 "need --target triton" --gpu-loads tma $G/softmax.py
 
 # ---------------------------------------------------------------- interp
 # The functions, one "FILE FN" a line.
@@ -88,7 +103,7 @@ if [ -f tests/run/gen_subsets.py ]; then
   python3 tests/run/gen_subsets.py "$tmp/gen" >/dev/null 2>&1 || echo "FAIL triton/interp/gen_subsets: cannot write the subset tests"
 fi
 python3 - examples/*.py tests/run/*.py "$tmp"/gen/*.py tests/golden/*.py $G/*.py \
-  tests/triton_interp/extra.py >"$tmp/fns" 2>"$tmp/fns.err" <<'EOF'
+  tests/triton_interp/extra.py tests/triton_interp/tma.py >"$tmp/fns" 2>"$tmp/fns.err" <<'EOF'
 import ast, sys
 for path in sys.argv[1:]:
     try:
@@ -132,18 +147,26 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
   esac
 }
 
-# Emit every module: $tmp/m/N.npu.py, $tmp/m/N.gpu.py and the run lists;
-# and, at the annotated shapes, the modules the real compiler checks.
-: >"$tmp/list.npu"; : >"$tmp/list.gpu"; : >"$tmp/list.cc"
+# Emit every module: $tmp/m/N.npu.py, $tmp/m/N.gpu.py, $tmp/m/N.tma.py (the
+# GPU dialect with --gpu-loads tma, kept where some load takes a tensor
+# descriptor) and the run lists; and, at the annotated shapes, the modules
+# the real compiler checks.
+target_args() { # npu | gpu | tma
+  case $1 in tma) echo "--target triton-gpu --gpu-loads tma" ;; *) echo "--target triton-$1" ;; esac
+}
+: >"$tmp/list.npu"; : >"$tmp/list.gpu"; : >"$tmp/list.tma"; : >"$tmp/list.cc"
 n=0
 set -f # the arguments hold [ ]: no globbing
 while read -r f fn; do
   n=$((n + 1))
   case "$f" in tests/run/*|"$tmp"/*) cc=0 ;; *) cc=1 ;; esac # (time: tools/gpu_check.sh compiles those)
-  for t in npu gpu; do
+  for t in npu gpu tma; do
     [ $cc -eq 1 ] || continue
-    if "$COIL" emit --target "triton-$t" "$f" --fn "$fn" >"$tmp/m/$n.$t.cc.py" 2>"$tmp/emit.err"; then
-      echo "$(basename "$f" .py):$fn/$t $tmp/m/$n.$t.cc.py" >>"$tmp/list.cc"
+    if "$COIL" emit $(target_args $t) "$f" --fn "$fn" >"$tmp/m/$n.$t.cc.py" 2>"$tmp/emit.err"; then
+      # tma: only the modules where some load takes a descriptor
+      if [ $t != tma ] || grep -q make_tensor_descriptor "$tmp/m/$n.$t.cc.py"; then
+        echo "$(basename "$f" .py):$fn/$t $tmp/m/$n.$t.cc.py" >>"$tmp/list.cc"
+      fi
     else
       echo "FAIL triton/compile/$(basename "$f" .py):$fn/$t: coil emit exited $?: $(head -c 300 "$tmp/emit.err")"
     fi
@@ -153,13 +176,13 @@ while read -r f fn; do
     n=$((n + 1))
     label="$(basename "$f" .py):$fn"
     [ -n "$extra" ] && label="$label[$(echo "$extra" | sed 's/--arg //g; s/ /,/g')]"
-    for t in npu gpu; do
+    for t in npu gpu tma; do
       out="$tmp/m/$n.$t.py"
       # '~' stands for a space (f32[4]~uniform(1,2) reads as 'f32[4] uniform(1,2)')
-      set -- --target "triton-$t" --harness "$f" --fn "$fn"
+      set -- $(target_args $t) --harness "$f" --fn "$fn"
       for a in $extra; do set -- "$@" "$(echo "$a" | tr '~' ' ')"; done
       if "$COIL" emit "$@" >"$out" 2>"$tmp/emit.err"; then
-        echo "$label/$t $out" >>"$tmp/list.$t"
+        if [ $t != tma ] || grep -q make_tensor_descriptor "$out"; then echo "$label/$t $out" >>"$tmp/list.$t"; fi
       else
         echo "FAIL triton/interp/$label/$t: coil emit exited $?: $(head -c 300 "$tmp/emit.err")"
       fi
@@ -192,6 +215,8 @@ control amax_masked_zero triton-gpu 's/tl.where(rmask, \(tmp[0-9]*\), float("-in
   tests/triton_interp/extra.py --fn negative_extremes
 control amax_masked_zero_npu triton-npu 's/tl.where(\(x0_mask & r1_mask\), \(tmp[0-9]*\), float("-inf"))/tl.where(\1, \2, 0.0)/' \
   tests/triton_interp/extra.py --fn negative_extremes --npu-ub-kb 1
+# a descriptor load that ignores the tile's start (every step reads the first rows)
+control tma_tile_start triton-gpu 's/desc0.load(\[r1_t,/desc0.load([0 * r1_t,/' --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
 
 # Both dialects and the compiler at once (one process each: torch and
 # triton import once per process).
@@ -199,18 +224,22 @@ python3 tests/triton_interp/run.py "$tmp/list.npu" >"$tmp/out.npu" 2>"$tmp/err.n
 pid_npu=$!
 python3 tests/triton_interp/run.py "$tmp/list.gpu" >"$tmp/out.gpu" 2>"$tmp/err.gpu" &
 pid_gpu=$!
+python3 tests/triton_interp/run.py "$tmp/list.tma" >"$tmp/out.tma" 2>"$tmp/err.tma" &
+pid_tma=$!
 TRITON_CACHE_DIR="$tmp/triton-cache" python3 tests/triton_interp/compile_check.py "$tmp/list.cc" >"$tmp/out.cc" 2>"$tmp/err.cc"
 rc_cc=$?
 wait $pid_npu
 rc_npu=$?
 wait $pid_gpu
 rc_gpu=$?
+wait $pid_tma
+rc_tma=$?
 sed 's/^ok /ok triton\/compile\//; s/^FAIL /FAIL triton\/compile\//' "$tmp/out.cc"
 want=$(wc -l <"$tmp/list.cc")
 got=$(grep -c -E '^(ok|FAIL) ' "$tmp/out.cc")
 [ "$got" -eq "$want" ] && [ $rc_cc -eq 0 ] ||
   echo "FAIL triton/compile/runner: $got results for $want modules, status $rc_cc: $(grep -v -i warn "$tmp/err.cc" | tail -n 3 | tr '\n' ' ' | cut -c1-300)"
-for t in npu gpu; do
+for t in npu gpu tma; do
   [ -n "$COIL_TRITON_TIMES" ] && cat "$tmp/err.$t" >&2
   sed 's/^ok /ok triton\/interp\//; s/^FAIL /FAIL triton\/interp\//' "$tmp/out.$t"
   want=$(wc -l <"$tmp/list.$t")
@@ -219,5 +248,6 @@ for t in npu gpu; do
     echo "FAIL triton/interp/runner.$t: $got results for $want modules: $(tail -n 3 "$tmp/err.$t" | tr '\n' ' ' | cut -c1-300)"
   fi
 done
-[ "$rc_npu" -eq 0 ] && [ "$rc_gpu" -eq 0 ] || echo "FAIL triton/interp/runner: exit status npu $rc_npu, gpu $rc_gpu"
+[ "$rc_npu" -eq 0 ] && [ "$rc_gpu" -eq 0 ] && [ "$rc_tma" -eq 0 ] ||
+  echo "FAIL triton/interp/runner: exit status npu $rc_npu, gpu $rc_gpu, tma $rc_tma"
 exit 0
