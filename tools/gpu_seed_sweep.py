@@ -27,16 +27,16 @@ columns):
          tiles (grid NPROG: 512 is what coil emits, 132/264 persistent)
   tma    tensor descriptors made in the kernel (tl.make_tensor_descriptor;
          needs triton.set_allocator): grad_out_base as [B*H*S, D], q as
-         [B*S, H, D] (box [RB, 1, XB]); q_square_sum by pointer (its unit
-         stride is h, one value per tile row)
+         [B*S, H*D] (what coil emits with --gpu-loads tma); q_square_sum by
+         pointer (its unit stride is h, one value per tile row)
   tmah   the same with descriptors made on the host (TensorDescriptor)
   read   a read-only sum of a flat 405 MB f32 buffer through 2-D TMA tiles:
          what TMA can stream at this size, whatever the seed does
-and every loop is tl.range(t0, t1, num_stages=ST, loop_unroll_factor=UN
+and every loop is tl.range(0, tiles, num_stages=ST, loop_unroll_factor=UN
 [, warp_specialize]).  Modules given on the command line (coil's
 --harness scripts) are run through their own coil_alloc/coil_bind.
 
---small runs everything at (B, S, H, D) = (2, 16, 3, 128) (with
+--small runs everything at (B, S, H, D) = (2, 64, 3, 128) (with
 TRITON_INTERPRET=1 on the CPU: the check only); modules are run only when
 their COIL_INPUTS have the shapes of the run.  --compile-only compiles every
 kernel for sm_90 with the installed Triton, without a GPU, and prints ok or
@@ -65,7 +65,7 @@ except ImportError:  # an older Triton: the tmah variants report the error
     TensorDescriptor = None
 
 FULL = (2, 4096, 64, 128)
-SMALL = (2, 16, 3, 128)
+SMALL = (2, 64, 3, 128)
 
 
 # ------------------------------------------------------------------ kernels
@@ -80,53 +80,70 @@ def sweep_round_bf16(x):
     return r.to(tl.float32, bitcast=True)
 
 
+# Program pid takes NT // NPROG tiles in a loop of constant trip count, and
+# the first NT % NPROG programs one more after it: contiguous ranges whose
+# sizes differ by at most one.  (A loop over runtime bounds would do, but
+# Triton 3.6's interpreter cannot take a tensor as a range bound with
+# NumPy 2.)
+
+
 @triton.jit
-def sweep_tiles(pid, NT: tl.constexpr, NPROG: tl.constexpr):
-    # program pid takes tiles [t0, t1): contiguous, sizes differ by at most one
-    t0 = (pid * NT) // NPROG
-    t1 = ((pid + 1) * NT) // NPROG
-    return t0, t1
+def seed_ptr_tile(acc, t, g_ptr, q_ptr, s_ptr, x, rb, S: tl.constexpr, H: tl.constexpr, D: tl.constexpr,
+                  RB: tl.constexpr):
+    r = t * RB + rb
+    s = r % S
+    h = (r // S) % H
+    b = r // (S * H)
+    g = tl.load(g_ptr + (r * D + x))
+    q = tl.load(q_ptr + (b * (S * H * D) + s * (H * D) + h * D + x)).to(tl.float32)
+    ss = tl.load(s_ptr + (b * (S * H) + s * H + h))
+    return acc + g * q * tl.rsqrt(ss / D + 1e-6)
 
 
 @triton.jit
 def seed_ptr(g_ptr, q_ptr, s_ptr, ws_ptr, B: tl.constexpr, S: tl.constexpr, H: tl.constexpr, D: tl.constexpr,
              XB: tl.constexpr, RB: tl.constexpr, NPROG: tl.constexpr, ST: tl.constexpr, UN: tl.constexpr):
+    NT: tl.constexpr = B * H * S // RB
     xoff = tl.program_id(0) * XB
     pid = tl.program_id(1)
-    t0, t1 = sweep_tiles(pid, B * H * S // RB, NPROG)
+    t0 = pid * (NT // NPROG) + tl.minimum(pid, NT % NPROG)
     x = xoff + tl.arange(0, XB)[None, :]
     rb = tl.arange(0, RB)[:, None]
     acc = tl.zeros([RB, XB], tl.float32)
-    for t in tl.range(t0, t1, num_stages=ST, loop_unroll_factor=UN):
-        r = t * RB + rb
-        s = r % S
-        h = (r // S) % H
-        b = r // (S * H)
-        g = tl.load(g_ptr + (r * D + x))
-        q = tl.load(q_ptr + (b * (S * H * D) + s * (H * D) + h * D + x)).to(tl.float32)
-        ss = tl.load(s_ptr + (b * (S * H) + s * H + h))
-        acc += g * q * tl.rsqrt(ss / D + 1e-6)
+    for i in tl.range(0, NT // NPROG, num_stages=ST, loop_unroll_factor=UN):
+        acc = seed_ptr_tile(acc, t0 + i, g_ptr, q_ptr, s_ptr, x, rb, S, H, D, RB)
+    if pid < NT % NPROG:
+        acc = seed_ptr_tile(acc, t0 + NT // NPROG, g_ptr, q_ptr, s_ptr, x, rb, S, H, D, RB)
     tl.store(ws_ptr + pid * D + xoff + tl.arange(0, XB), tl.sum(acc, 0))
+
+
+@triton.jit
+def seed_tma_tile(acc, t, g_desc, q_desc, s_ptr, xoff, rb, S: tl.constexpr, H: tl.constexpr, D: tl.constexpr,
+                  XB: tl.constexpr, RB: tl.constexpr):
+    r0 = t * RB  # RB divides S: the tile is one (b, h) and RB values of s
+    s0 = r0 % S
+    h = (r0 // S) % H
+    b = r0 // (S * H)
+    g = g_desc.load([r0, xoff])
+    q = q_desc.load([b * S + s0, h * D + xoff]).to(tl.float32)
+    ss = tl.load(s_ptr + (b * (S * H) + (s0 + rb) * H + h))
+    return acc + g * q * tl.rsqrt(ss / D + 1e-6)
 
 
 @triton.jit
 def seed_tma_body(g_desc, q_desc, s_ptr, ws_ptr, B: tl.constexpr, S: tl.constexpr, H: tl.constexpr,
                   D: tl.constexpr, XB: tl.constexpr, RB: tl.constexpr, NPROG: tl.constexpr, ST: tl.constexpr,
                   UN: tl.constexpr, WS: tl.constexpr):
+    NT: tl.constexpr = B * H * S // RB
     xoff = tl.program_id(0) * XB
     pid = tl.program_id(1)
-    t0, t1 = sweep_tiles(pid, B * H * S // RB, NPROG)
+    t0 = pid * (NT // NPROG) + tl.minimum(pid, NT % NPROG)
     rb = tl.arange(0, RB)[:, None]
     acc = tl.zeros([RB, XB], tl.float32)
-    for t in tl.range(t0, t1, num_stages=ST, loop_unroll_factor=UN, warp_specialize=WS):
-        r0 = t * RB  # RB divides S: the tile is one (b, h) and RB values of s
-        s0 = r0 % S
-        h = (r0 // S) % H
-        b = r0 // (S * H)
-        g = g_desc.load([r0, xoff])
-        q = tl.reshape(q_desc.load([b * S + s0, h, xoff]), [RB, XB]).to(tl.float32)
-        ss = tl.load(s_ptr + (b * (S * H) + (s0 + rb) * H + h))
-        acc += g * q * tl.rsqrt(ss / D + 1e-6)
+    for i in tl.range(0, NT // NPROG, num_stages=ST, loop_unroll_factor=UN, warp_specialize=WS):
+        acc = seed_tma_tile(acc, t0 + i, g_desc, q_desc, s_ptr, xoff, rb, S, H, D, XB, RB)
+    if pid < NT % NPROG:
+        acc = seed_tma_tile(acc, t0 + NT // NPROG, g_desc, q_desc, s_ptr, xoff, rb, S, H, D, XB, RB)
     tl.store(ws_ptr + pid * D + xoff + tl.arange(0, XB), tl.sum(acc, 0))
 
 
@@ -134,8 +151,9 @@ def seed_tma_body(g_desc, q_desc, s_ptr, ws_ptr, B: tl.constexpr, S: tl.constexp
 def seed_tma(g_ptr, q_ptr, s_ptr, ws_ptr, B: tl.constexpr, S: tl.constexpr, H: tl.constexpr, D: tl.constexpr,
              XB: tl.constexpr, RB: tl.constexpr, NPROG: tl.constexpr, ST: tl.constexpr, UN: tl.constexpr,
              WS: tl.constexpr):
+    # grad_out_base as [B*H*S, D]; q as [B*S, H*D] (a tile: RB rows of s at one h)
     g_desc = tl.make_tensor_descriptor(g_ptr, shape=[B * H * S, D], strides=[D, 1], block_shape=[RB, XB])
-    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[B * S, H, D], strides=[H * D, D, 1], block_shape=[RB, 1, XB])
+    q_desc = tl.make_tensor_descriptor(q_ptr, shape=[B * S, H * D], strides=[H * D, 1], block_shape=[RB, XB])
     seed_tma_body(g_desc, q_desc, s_ptr, ws_ptr, B, S, H, D, XB, RB, NPROG, ST, UN, WS)
 
 
@@ -162,12 +180,16 @@ def seed_combine(ws_ptr, out_ptr, D: tl.constexpr, NPROG: tl.constexpr, PB: tl.c
 @triton.jit
 def read_tma(a_ptr, ws_ptr, M: tl.constexpr, N: tl.constexpr, RB: tl.constexpr, NPROG: tl.constexpr,
              ST: tl.constexpr):
+    # a read-only sum of M rows of N f32 (M a multiple of RB)
+    NT: tl.constexpr = M // RB
     desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[RB, N])
     pid = tl.program_id(0)
-    t0, t1 = sweep_tiles(pid, M // RB, NPROG)
+    t0 = pid * (NT // NPROG) + tl.minimum(pid, NT % NPROG)
     acc = tl.zeros([RB, N], tl.float32)
-    for t in tl.range(t0, t1, num_stages=ST):
-        acc += desc.load([t * RB, 0])
+    for i in tl.range(0, NT // NPROG, num_stages=ST):
+        acc += desc.load([(t0 + i) * RB, 0])
+    if pid < NT % NPROG:
+        acc += desc.load([(t0 + NT // NPROG) * RB, 0])
     tl.store(ws_ptr + pid * N + tl.arange(0, N), tl.sum(acc, 0))
 
 
@@ -278,7 +300,7 @@ def launches(v, inputs, shape):
         if TensorDescriptor is None:
             raise RuntimeError("this Triton has no triton.tools.tensor_descriptor")
         gd = TensorDescriptor(grad, [B * H * S, D], [D, 1], [v.rb, v.xb])
-        qd = TensorDescriptor(q, [B * S, H, D], [H * D, D, 1], [v.rb, 1, v.xb])
+        qd = TensorDescriptor(q, [B * S, H * D], [H * D, 1], [v.rb, v.xb])
         first = (seed_tmah, grid, dict(g_desc=gd, q_desc=qd, s_ptr=qss, ws_ptr=ws, WS=v.ws, **common), v.nw)
     else:
         raise ValueError(v.kind)
@@ -293,13 +315,16 @@ def run_launches(ls):
 
 
 def read_launches(a, rb, nprog, st):
+    """a read-only sum of the first rows of `a` seen as [M, 128] f32 (M a
+    multiple of RB): launches, the output (every column sums to M) and M"""
     n = 128
-    m = a.numel() // n
+    m = a.numel() // n // rb * rb
+    nprog = min(nprog, m // rb)
     ws = torch.empty((nprog, n), dtype=torch.float32, device=a.device)
     out = torch.empty(n, dtype=torch.bfloat16, device=a.device)
     pb = min(triton.next_power_of_2(nprog), 512)
     return [(read_tma, (nprog, 1, 1), dict(a_ptr=a, ws_ptr=ws, M=m, N=n, RB=rb, NPROG=nprog, ST=st), 4),
-            (seed_combine, (n // 8, 1, 1), dict(ws_ptr=ws, out_ptr=out, D=n, NPROG=nprog, PB=pb, XB=8), 4)], out
+            (seed_combine, (n // 8, 1, 1), dict(ws_ptr=ws, out_ptr=out, D=n, NPROG=nprog, PB=pb, XB=8), 4)], out, m
 
 
 # ----------------------------------------------------------- compile only
@@ -334,11 +359,12 @@ def load_module(path, n):
     return mod
 
 
-def module_launches(mod, inputs):
+def module_launches(mod, inputs, override=None):
+    """the module's launches on its own buffers; override: constexprs to replace"""
     bufs = mod.coil_alloc(inputs)
     ls = []
     for launch in mod.COIL_LAUNCHES:
-        kw = {name: (bufs[v] if kind == "ptr" else v) for name, kind, v in launch["args"]}
+        kw = {name: (bufs[v] if kind == "ptr" else (override or {}).get(name, v)) for name, kind, v in launch["args"]}
         ls.append((getattr(mod, launch["kernel"]), launch["grid"], kw, launch["num_warps"]))
     return ls, bufs[mod.COIL_OUTPUTS[0]]
 
@@ -448,6 +474,7 @@ def main():
     def bench(fn):
         return do_bench(fn, rep=args.rep, return_mode="median")
 
+    ones = torch.ones(rep.nbytes // 4, dtype=torch.float32, device=device)  # the seed's bytes
     if device == "cuda":
         big = torch.ones(1 << 29, dtype=torch.float32, device=device)
         t = bench(lambda: big.sum())
@@ -456,23 +483,21 @@ def main():
         rep.head.append(f"read bandwidth {rep.bw / 1e9:.0f} GB/s (torch.sum over 2 GiB); floor for the seed "
                         f"{rep.nbytes / rep.bw * 1e6:.1f} us; 90% bar {rep.nbytes / (0.9 * rep.bw) * 1e6:.1f} us")
         rep.add("torch.sum 2 GiB", "the bandwidth reference", t)
-        small = torch.ones(rep.nbytes // 4, dtype=torch.float32, device=device)
-        rep.t405 = bench(lambda: small.sum())
+        rep.t405 = bench(lambda: ones.sum())
         rep.add("torch.sum 405 MB", "the seed's bytes in one f32 tensor", rep.t405)
-        for rb, nprog, st in READ_VARIANTS:
-            name = f"read tma RB{rb} P{nprog} st{st}"
-            if args.only and args.only not in name:
-                continue
-            try:
-                ls, out = read_launches(small[: small.numel() // 128 * 128], rb, nprog, st)
-                run_launches(ls)
-                torch.cuda.synchronize()
-                ok = abs(float(out.float()[0]) - small.numel() // 128) <= small.numel() // 128 * 1e-2
-                rep.add(name, "read-only: 405 MB of ones through TMA tiles", bench(lambda: run_launches(ls)) if ok else None,
-                        None, "ok" if ok else "WRONG SUM")
-            except Exception as e:
-                rep.add(name, "read-only", status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:200]}")
-        del small
+    for rb, nprog, st in READ_VARIANTS:
+        name = f"read tma RB{rb} P{nprog} st{st}"
+        if args.only and args.only not in name:
+            continue
+        try:
+            ls, out, m = read_launches(ones, rb, nprog, st)
+            run_launches(ls)
+            ok = bool((out.float().cpu() - m).abs().max() <= m * 1e-2)
+            ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
+            rep.add(name, "read-only: the seed's bytes of ones through TMA tiles", ms, None, "ok" if ok else "WRONG SUM")
+        except Exception as e:
+            rep.add(name, "read-only", status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:200]}")
+    del ones
 
     for n, path in enumerate(args.modules):
         try:
@@ -483,11 +508,20 @@ def main():
                 rep.add(label, f"skipped: its inputs are {shapes}, this run's {[tuple(t.shape) for t in inputs]}",
                         status="skipped")
                 continue
-            ls, out = module_launches(mod, inputs)
-            run_launches(ls)
-            ok, err = check(out, want, exact)
-            ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
-            rep.add(label, "emitted module", ms, err, "ok" if ok else "MISMATCH")
+            # a module with software-pipelined loops also runs at the other depths
+            own = [v for L in mod.COIL_LAUNCHES for name, kind, v in L["args"] if name == "NUM_STAGES"]
+            runs = [(label, "emitted module", None)]
+            runs += [(f"{label} NUM_STAGES={st}", "emitted module, other depth", {"NUM_STAGES": st})
+                     for st in (2, 3, 4) if own and st != own[0]]
+            for name, note, override in runs:
+                try:
+                    ls, out = module_launches(mod, inputs, override)
+                    run_launches(ls)
+                    ok, err = check(out, want, exact)
+                    ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
+                    rep.add(name, note, ms, err, "ok" if ok else "MISMATCH")
+                except Exception as e:
+                    rep.add(name, note, status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:300]}")
         except Exception as e:
             rep.add(f"module {path}", "", status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:300]}")
 
