@@ -172,7 +172,8 @@ typedef enum NodeKind {
   ND_BINARY,    /* op in .op: + - * / // % ** & | ^ @ */
   ND_UNARY,     /* - + ~ not */
   ND_COMPARE,   /* < <= > >= == != */
-  ND_SLICE,     /* a bare ':' inside a subscript */
+  ND_SLICE,     /* lo:hi:step inside a subscript; lhs = lo, rhs = hi, items[0] = step, each optional */
+  ND_ELLIPSIS,  /* '...' inside a subscript */
 } NodeKind;
 
 typedef struct Node Node;

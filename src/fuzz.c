@@ -241,8 +241,18 @@ static bool gen_stmt(Rng *r, Case *c) {
       int64_t start = rint_(r, (int)s), len = 1 + rint_(r, (int)(s - start));
       memcpy(shape, a->shape, sizeof shape);
       shape[d] = len;
-      add_stmt(c, id, fmt("%s = %s.narrow(%d, %lld, %lld)", name, a->name, rchance(r, 30) ? d - a->ndim : d,
-                          (long long)(rchance(r, 30) ? start - s : start), (long long)len));
+      if (rchance(r, 50)) {
+        /* the same box as a subscript: ':' for the dims before d, then lo:hi */
+        char sub[64] = "";
+        size_t o = 0;
+        for (int i = 0; i < d; i++) o += (size_t)snprintf(sub + o, sizeof sub - o, ":, ");
+        snprintf(sub + o, sizeof sub - o, "%lld:%lld", (long long)(rchance(r, 30) ? start - s : start),
+                 (long long)(start + len));
+        add_stmt(c, id, fmt("%s = %s[%s]", name, a->name, sub));
+      } else {
+        add_stmt(c, id, fmt("%s = %s.narrow(%d, %lld, %lld)", name, a->name, rchance(r, 30) ? d - a->ndim : d,
+                            (long long)(rchance(r, 30) ? start - s : start), (long long)len));
+      }
       new_var(c, a->dt, a->ndim, shape);
       return true;
     }

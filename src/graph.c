@@ -984,6 +984,105 @@ static void bind(Builder *B, const char *name, Val *v) {
   if (v->kind == V_TENSOR && !v->t->label && v->t->op != OP_INPUT) v->t->label = name;
 }
 
+/* The bounds of lo:hi:step over a sequence of len items, clamped as Python
+ * clamps them.  Tensors take only step 1 (a strided view is not in the
+ * subset); tuples take any nonzero step. */
+static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64_t *lo, int64_t *hi, int64_t *step) {
+  Val *v[3] = {NULL, NULL, NULL};
+  Node *part[3] = {sl->lhs, sl->rhs, sl->nitems ? sl->items[0] : NULL};
+  static const char *what[3] = {"a slice's start", "a slice's stop", "a slice's step"};
+  int64_t x[3];
+  for (int i = 0; i < 3; i++) {
+    if (!part[i]) continue;
+    if (!(v[i] = eval(B, part[i]))) return false;
+    if (v[i]->kind == V_NONE) { v[i] = NULL; continue; }
+    if (!get_int(B, v[i], part[i]->loc, what[i], &x[i])) return false;
+  }
+  *step = v[2] ? x[2] : 1;
+  if (*step == 0) { fail(B, part[2]->loc, "slice step cannot be zero"); return false; }
+  if (!any_step && *step != 1) {
+    fail(B, part[2]->loc, *step < 0 ? "step must be greater than zero (as in PyTorch)"
+                                    : "slices of tensors with a step other than 1 are not supported");
+    return false;
+  }
+  if (*step > 0) {
+    *lo = v[0] ? x[0] : 0;
+    *hi = v[1] ? x[1] : len;
+    if (*lo < 0) *lo = *lo + len < 0 ? 0 : *lo + len;
+    if (*hi < 0) *hi = *hi + len < 0 ? 0 : *hi + len;
+    if (*lo > len) *lo = len;
+    if (*hi > len) *hi = len;
+    if (*hi < *lo) *hi = *lo;
+  } else {
+    *lo = v[0] ? x[0] : len - 1;
+    *hi = v[1] ? x[1] : -1 - len;
+    if (*lo < 0) *lo = *lo + len < 0 ? -1 : *lo + len;
+    else if (*lo >= len) *lo = len - 1;
+    if (*hi < 0) *hi = *hi + len < 0 ? -1 : *hi + len;
+    else if (*hi >= len) *hi = len - 1;
+  }
+  return true;
+}
+
+/* Basic indexing of a tensor, as PyTorch has it: ints select (the dim goes),
+ * lo:hi slices narrow, None inserts a dim of size 1, and one ... stands for
+ * every dim not named.  The result is a box of x (OP_SLICE) reshaped: a
+ * view, no copy. */
+static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
+  Node *one[1] = {rhs};
+  Node **items = one;
+  int nitems = 1;
+  if (rhs->kind == ND_TUPLE) items = rhs->items, nitems = rhs->nitems;
+  int consumed = 0, ellipsis = -1;
+  for (int i = 0; i < nitems; i++) {
+    if (items[i]->kind == ND_ELLIPSIS) {
+      if (ellipsis >= 0) return fail(B, items[i]->loc, "an index can only have a single ellipsis ('...')");
+      ellipsis = i;
+    } else if (items[i]->kind != ND_NONE) {
+      consumed++;
+    }
+  }
+  if (consumed > x->ndim)
+    return fail(B, loc, "too many indices for a tensor of dimension %d (%d given)", x->ndim, consumed);
+  int64_t start[COIL_MAX_DIMS] = {0}, box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
+  memcpy(box, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  int d = 0, nd = 0;
+  for (int i = 0; i < nitems; i++) {
+    Node *it = items[i];
+    if (it->kind == ND_ELLIPSIS) {
+      for (int k = 0; k < x->ndim - consumed; k++, d++) shape[nd++] = x->shape[d];
+      continue;
+    }
+    if (it->kind == ND_SLICE) {
+      int64_t lo, hi, step;
+      if (!slice_bounds(B, it, x->shape[d], false, &lo, &hi, &step)) return NULL;
+      start[d] = lo;
+      box[d] = hi - lo;
+      shape[nd++] = box[d];
+      d++;
+      continue;
+    }
+    Val *v = eval(B, it);
+    if (!v) return NULL;
+    if (v->kind == V_NONE) {
+      shape[nd++] = 1;
+      continue;
+    }
+    if (v->kind == V_TENSOR) return fail(B, it->loc, "indexing with a tensor (advanced indexing) is not supported");
+    if (v->kind != V_INT) return fail(B, it->loc, "a tensor index must be an int, a slice, None or ..., got %s", kind_name(v));
+    if (v->i < -x->shape[d] || v->i >= x->shape[d])
+      return fail(B, it->loc, "index %lld is out of bounds for dimension %d with size %lld", (long long)v->i, d,
+                  (long long)x->shape[d]);
+    start[d] = v->i < 0 ? v->i + x->shape[d] : v->i;
+    box[d] = 1;
+    d++;
+  }
+  for (; d < x->ndim; d++) shape[nd++] = x->shape[d];
+  if (nd > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+  GNode *t = slice(B, x, start, box, loc);
+  return mktensor(B, reshape(B, t, nd, shape, loc));
+}
+
 /* Python arithmetic on ints and floats (shape arithmetic). */
 static Val *scalar_binary(Builder *B, const char *op, Val *a, Val *b, SrcLoc loc) {
   bool fl = a->kind == V_FLOAT || b->kind == V_FLOAT;
@@ -1061,7 +1160,8 @@ static Val *eval(Builder *B, Node *n) {
   case ND_BOOL: { Val *v = mkval(B, V_BOOL); v->i = n->ival; return v; }
   case ND_NONE: return mkval(B, V_NONE);
   case ND_STR: return fail(B, n->loc, "strings are not values in coil's subset");
-  case ND_SLICE: return fail(B, n->loc, "slices are not supported");
+  case ND_SLICE: return fail(B, n->loc, "a slice is only allowed inside a subscript");
+  case ND_ELLIPSIS: return fail(B, n->loc, "'...' is only allowed inside a subscript");
   case ND_NAME: {
     Val *v = lookup(B, n->name);
     if (v) return v;
@@ -1126,8 +1226,17 @@ static Val *eval(Builder *B, Node *n) {
   case ND_SUBSCRIPT: {
     Val *lhs = eval(B, n->lhs);
     if (!lhs) return NULL;
-    if (lhs->kind == V_TENSOR) return fail(B, n->loc, "indexing a tensor is not supported; use views such as unsqueeze or reshape");
+    if (lhs->kind == V_TENSOR) return index_tensor(B, lhs->t, n->rhs, n->loc);
     if (lhs->kind != V_TUPLE) return fail(B, n->loc, "%s cannot be indexed", kind_name(lhs));
+    if (n->rhs->kind == ND_TUPLE && n->rhs->nitems == 1 && n->rhs->items[0]->kind == ND_SLICE) {
+      /* t[lo:hi:step] of a tuple, with Python's clamping (x.shape[1:]) */
+      int64_t lo, hi, step, len = lhs->n;
+      if (!slice_bounds(B, n->rhs->items[0], len, true, &lo, &hi, &step)) return NULL;
+      Val *t = mkval(B, V_TUPLE);
+      t->items = ARENA_ARRAY(B->a, Val *, len + 1);
+      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) t->items[t->n++] = lhs->items[i];
+      return t;
+    }
     Val *idx = eval(B, n->rhs);
     if (!idx) return NULL;
     int64_t i;

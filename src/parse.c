@@ -204,22 +204,34 @@ static Node *primary(Parser *P) {
       Node *idx = new_node(P, ND_TUPLE, peek(P)->loc);
       while (!at(P, "]") && !P->err) {
         Node *e;
-        if (at(P, ":")) {
-          e = new_node(P, ND_SLICE, peek(P)->loc);
-          next(P);
-          if (!at(P, "]") && !at(P, ",")) {
-            fail(P, peek(P)->loc, "slices with bounds are not supported", NULL);
-            return NULL;
-          }
+        if (at(P, "...")) {
+          e = new_node(P, ND_ELLIPSIS, next(P)->loc);
         } else {
-          e = expr(P);
+          SrcLoc at_item = peek(P)->loc;
+          Node *lo = at(P, ":") ? NULL : expr(P);
+          if (P->err) return NULL;
+          e = lo;
+          if (at(P, ":")) {
+            /* lo:hi:step, each part optional */
+            next(P);
+            e = new_node(P, ND_SLICE, at_item);
+            e->lhs = lo;
+            if (!at(P, "]") && !at(P, ",") && !at(P, ":") && !(e->rhs = expr(P))) return NULL;
+            if (accept(P, ":") && !at(P, "]") && !at(P, ",")) {
+              Node *step = expr(P);
+              if (!step) return NULL;
+              e->items = push_node(P, e->items, e->nitems++, step);
+            }
+          }
         }
         if (!e) return NULL;
         idx->items = push_node(P, idx->items, idx->nitems++, e);
         if (!accept(P, ",")) break;
       }
       if (!expect(P, "]")) return NULL;
-      s->rhs = idx->nitems == 1 && idx->items[0]->kind != ND_SLICE ? idx->items[0] : idx;
+      /* x[i] keeps its item; x[i, j], x[:] and x[...] keep the tuple, which
+       * tells a tensor subscript from a tuple index. */
+      s->rhs = idx->nitems == 1 && idx->items[0]->kind != ND_SLICE && idx->items[0]->kind != ND_ELLIPSIS ? idx->items[0] : idx;
       n = s;
     } else {
       break;
@@ -544,7 +556,13 @@ static void dump_node(StrBuf *sb, const Node *n) {
   case ND_BOOL: sb_puts(sb, n->ival ? "True" : "False"); break;
   case ND_NONE: sb_puts(sb, "None"); break;
   case ND_STR: sb_printf(sb, "\"%s\"", n->name); break;
-  case ND_SLICE: sb_puts(sb, ":"); break;
+  case ND_SLICE:
+    if (n->lhs) dump_node(sb, n->lhs);
+    sb_puts(sb, ":");
+    if (n->rhs) dump_node(sb, n->rhs);
+    if (n->nitems) { sb_puts(sb, ":"); dump_node(sb, n->items[0]); }
+    break;
+  case ND_ELLIPSIS: sb_puts(sb, "..."); break;
   case ND_ATTR: dump_node(sb, n->lhs); sb_printf(sb, ".%s", n->name); break;
   case ND_SUBSCRIPT: dump_node(sb, n->lhs); sb_puts(sb, "["); dump_node(sb, n->rhs); sb_puts(sb, "]"); break;
   case ND_CALL:

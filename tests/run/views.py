@@ -73,3 +73,15 @@ def narrow_boxes(x: "f32[6, 5, 7]", y: "bf16[9, 4]"):
     c = x.permute(2, 0, 1).narrow(1, 1, 4).narrow(2, 2, 2).amax(-1)
     d = y.narrow(0, 8, 1).float() + y.narrow(1, 0, 1).float().var(0, keepdim=True)
     return a, b, c, d, x.narrow(1, 0, 0).sum(1)
+
+
+def basic_indexing(x: "f32[6, 5, 7]", y: "bf16[9, 4]"):
+    # x[...] indexing is a box view reshaped: ints select, slices clamp as
+    # Python's do, None adds a dim, ... stands for the dims not named
+    a = x[1:4, :, 2]
+    b = x[..., -3:].sum(-1)
+    c = x[None, 2, ::1, 1:-1].amax(-1)
+    d = y[3] + y[-1:, None, :].float()
+    e = x[:, 0:0].sum(1)
+    g = x[-2][1:][:, 3:100]
+    return a, b, c, d, e, g, x[...], x[:, x.shape[1:][0] - 1], x[:, :, None, -7:2].var(dim=(0, 3))
