@@ -5,8 +5,11 @@ on one GPU, beside coil's emitted modules, torch.compile and torch.sum.
     build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py > /tmp/ptr.py
     build/coil emit --target triton-gpu --gpu-loads tma --harness examples/rms_norm_weight_grad.py > /tmp/tma.py
     OUT=results python3 tools/gpu_seed_sweep.py /tmp/ptr.py /tmp/tma.py
-    TRITON_INTERPRET=1 python3 tools/gpu_seed_sweep.py --small [MODULES at the small shape]
+    TRITON_INTERPRET=1 python3 tools/gpu_seed_sweep.py --small [--dry-run] [MODULES at the small shape]
     python3 tools/gpu_seed_sweep.py --compile-only [MODULES]     # sm_90, no GPU needed
+
+(the small modules: the same emits with --arg grad_out_base=f32[2,3,64,128]
+--arg q=bf16[2,64,3,128] --arg 'q_square_sum=f32[2,64,3] uniform(1,2)').
 
 The seed: out[d] = bf16(sum over b, s, h of
     grad_out_base[b, h, s, d] * float(q[b, s, h, d]) * rsqrt(q_square_sum[b, s, h] / D + 1e-6))
@@ -37,14 +40,16 @@ and every loop is tl.range(0, tiles, num_stages=ST, loop_unroll_factor=UN
 --harness scripts) are run through their own coil_alloc/coil_bind.
 
 --small runs everything at (B, S, H, D) = (2, 64, 3, 128) (with
-TRITON_INTERPRET=1 on the CPU: the check only); modules are run only when
-their COIL_INPUTS have the shapes of the run.  --compile-only compiles every
+TRITON_INTERPRET=1 on the CPU: the check only; --dry-run adds the GPU run's
+timing steps, with wall-clock times, to test this script); modules are run
+only when their COIL_INPUTS have the shapes of the run.  A module with a
+NUM_STAGES constexpr (software-pipelined loops) also runs at the other
+depths of 2, 3 and 4.  --compile-only compiles every
 kernel for sm_90 with the installed Triton, without a GPU, and prints ok or
 FAIL per variant.  With OUT set, the table goes to $OUT/sweep.md, rewritten
 after every row."""
 import argparse
 import importlib.util
-import math
 import os
 import sys
 import time
@@ -238,8 +243,9 @@ VARIANTS = [
     Variant("tma", nprog=132, st=4, note="persistent"),
     Variant("tma", rb=32, nprog=132, st=6, note="persistent"),
     Variant("tma", rb=128, nprog=132, st=3, nw=8, note="persistent"),
-    Variant("tma", rb=32, nprog=264, st=3, note="persistent, 2 per SM"),
+    Variant("tma", nprog=264, st=3, note="persistent, 2 per SM"),
     Variant("tma", rb=32, nprog=264, st=4, note="persistent, 2 per SM"),
+    Variant("tma", nprog=512, st=2, nw=8),
     Variant("tma", nprog=132, st=3, un=2, note="persistent, unrolled"),
     Variant("tma", nprog=132, st=3, ws=True, note="warp-specialized"),
     Variant("tma", xb=64, nprog=256, st=4, note="two x blocks"),
@@ -387,12 +393,14 @@ class Report:
         if self.path:
             os.makedirs(os.environ["OUT"], exist_ok=True)
 
-    def add(self, name, note, ms=None, err=None, status="ok"):
-        self.rows.append((name, note, ms, err, status))
+    def add(self, name, note, ms=None, err=None, status="ok", nbytes=None):
+        """a row; nbytes: what it reads, when not the seed's bytes"""
+        nbytes = nbytes or self.nbytes
+        self.rows.append((name, note, ms, err, status, nbytes))
         if ms is not None:
             line = f"{name:<42} {ms * 1e3:9.1f} us"
             if self.bw:
-                line += f" {self.nbytes / (ms * 1e-3) / self.bw * 100:6.1f}%"
+                line += f" {nbytes / (ms * 1e-3) / self.bw * 100:6.1f}%"
         else:
             line = f"{name:<42} {'':>12}"
         if err is not None:
@@ -403,16 +411,20 @@ class Report:
     def table(self):
         out = list(self.head)
         out.append("")
+        out.append("(of 2 GiB sum bw: the row's bytes per second over the 2 GiB torch.sum's; vs 405 MB sum: "
+                   "the torch.sum of the seed's bytes' time over the row's)")
+        out.append("")
         out.append("| variant | note | time us | of 2 GiB sum bw | vs 405 MB sum | max err (bf16 ulp) | check |")
         out.append("|---|---|---:|---:|---:|---:|---|")
-        for name, note, ms, err, status in self.rows:
+        for name, note, ms, err, status, nbytes in self.rows:
             t = f"{ms * 1e3:.1f}" if ms is not None else ""
-            pct = f"{self.nbytes / (ms * 1e-3) / self.bw * 100:.1f}%" if ms is not None and self.bw else ""
-            rel = f"{self.t405 / ms * 100:.1f}%" if ms is not None and self.t405 else ""
+            pct = f"{nbytes / (ms * 1e-3) / self.bw * 100:.1f}%" if ms is not None and self.bw else ""
+            rel = f"{self.t405 / ms * 100:.1f}%" if ms is not None and self.t405 and nbytes == self.nbytes else ""
             e = f"{err:.3g}" if err is not None else ""
             out.append(f"| {name} | {note} | {t} | {pct} | {rel} | {e} | {status} |")
-        timed = [(ms, name) for name, note, ms, err, status in self.rows
-                 if ms is not None and status == "ok" and not name.startswith("torch") and not name.startswith("read")]
+        timed = [(ms, name) for name, note, ms, err, status, nbytes in self.rows
+                 if ms is not None and status == "ok" and nbytes == self.nbytes
+                 and not name.startswith("torch") and not name.startswith("read")]
         if timed and self.bw:
             ms, name = min(timed)
             pct = self.nbytes / (ms * 1e-3) / self.bw * 100
@@ -446,6 +458,9 @@ def main():
     ap.add_argument("--rep", type=int, default=200, help="do_bench rep in ms (default %(default)s)")
     ap.add_argument("--no-compile", action="store_true", help="do not time torch.compile")
     ap.add_argument("--only", default="", help="run only the variants whose name contains this")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="with TRITON_INTERPRET=1: the GPU run's steps on the CPU, wall-clock times, a 64 MiB "
+                         "bandwidth reference, no torch.compile (tests this script, measures nothing)")
     args = ap.parse_args()
     shape = SMALL if args.small else FULL
     B, S, H, D = shape
@@ -459,32 +474,39 @@ def main():
         # device-side tensor descriptors live in global scratch that the launch allocates
         triton.set_allocator(lambda size, alignment, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     rep = Report(args, shape, device)
-    gpu = torch.cuda.get_device_name() if device == "cuda" else "CPU, TRITON_INTERPRET=1 (check only)"
+    gpu = torch.cuda.get_device_name() if device == "cuda" else \
+        "CPU, TRITON_INTERPRET=1 (" + ("a dry run: the times measure the interpreter" if args.dry_run else "check only") + ")"
     rep.head = [f"# gpu_seed_sweep: the seed (B, S, H, D) = {shape}, {rep.nbytes / 1e6:.1f} MB read and written",
                 "",
                 f"{gpu}; torch {torch.__version__}, Triton {triton.__version__}; "
                 f"{time.strftime('%Y-%m-%d %H:%M:%S')}; do_bench median, rep {args.rep} ms"]
     if INTERP:
-        rep.head.append("Under the interpreter nothing is timed; descriptor loads run through the "
-                        "interpreter's emulation of tensor descriptors.")
+        rep.head.append("Descriptor loads run through the interpreter's emulation of tensor descriptors.")
     inputs = make_inputs(shape, device)
     want, exact = reference(inputs)
     from triton.testing import do_bench
+    dry = args.dry_run and INTERP
+    timed = device == "cuda" or dry
 
     def bench(fn):
+        if dry:
+            t = time.perf_counter()
+            fn()
+            return (time.perf_counter() - t) * 1e3
         return do_bench(fn, rep=args.rep, return_mode="median")
 
     ones = torch.ones(rep.nbytes // 4, dtype=torch.float32, device=device)  # the seed's bytes
-    if device == "cuda":
-        big = torch.ones(1 << 29, dtype=torch.float32, device=device)
+    if timed:
+        big = torch.ones(1 << (24 if dry else 29), dtype=torch.float32, device=device)
         t = bench(lambda: big.sum())
         rep.bw = big.numel() * 4 / (t * 1e-3)
+        big_bytes = big.numel() * 4
         del big
         rep.head.append(f"read bandwidth {rep.bw / 1e9:.0f} GB/s (torch.sum over 2 GiB); floor for the seed "
                         f"{rep.nbytes / rep.bw * 1e6:.1f} us; 90% bar {rep.nbytes / (0.9 * rep.bw) * 1e6:.1f} us")
-        rep.add("torch.sum 2 GiB", "the bandwidth reference", t)
+        rep.add(f"torch.sum {big_bytes / 2**30:g} GiB", "the bandwidth reference", t, nbytes=big_bytes)
         rep.t405 = bench(lambda: ones.sum())
-        rep.add("torch.sum 405 MB", "the seed's bytes in one f32 tensor", rep.t405)
+        rep.add("torch.sum 405 MB", "the seed's bytes in one f32 tensor", rep.t405, nbytes=ones.numel() * 4)
     for rb, nprog, st in READ_VARIANTS:
         name = f"read tma RB{rb} P{nprog} st{st}"
         if args.only and args.only not in name:
@@ -493,8 +515,9 @@ def main():
             ls, out, m = read_launches(ones, rb, nprog, st)
             run_launches(ls)
             ok = bool((out.float().cpu() - m).abs().max() <= m * 1e-2)
-            ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
-            rep.add(name, "read-only: the seed's bytes of ones through TMA tiles", ms, None, "ok" if ok else "WRONG SUM")
+            ms = bench(lambda: run_launches(ls)) if ok and timed else None
+            rep.add(name, "read-only: the seed's bytes of ones through TMA tiles", ms, None, "ok" if ok else "WRONG SUM",
+                    nbytes=m * 128 * 4)
         except Exception as e:
             rep.add(name, "read-only", status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:200]}")
     del ones
@@ -518,7 +541,7 @@ def main():
                     ls, out = module_launches(mod, inputs, override)
                     run_launches(ls)
                     ok, err = check(out, want, exact)
-                    ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
+                    ms = bench(lambda: run_launches(ls)) if ok and timed else None
                     rep.add(name, note, ms, err, "ok" if ok else "MISMATCH")
                 except Exception as e:
                     rep.add(name, note, status=f"ERROR {type(e).__name__}: {' '.join(str(e).split())[:300]}")
@@ -533,7 +556,7 @@ def main():
             ls, out = launches(v, inputs, shape)
             run_launches(ls)
             ok, err = check(out, want, exact)
-            ms = bench(lambda: run_launches(ls)) if ok and device == "cuda" else None
+            ms = bench(lambda: run_launches(ls)) if ok and timed else None
             rep.add(v.name, v.note, ms, err, "ok" if ok else "MISMATCH")
         except Exception as e:
             msg = " ".join(str(e).split())[:300]
@@ -541,10 +564,10 @@ def main():
             if os.environ.get("SWEEP_TRACE"):
                 traceback.print_exc()
 
-    if device == "cuda":
+    if timed:
         with torch.no_grad():
             rep.add("torch eager", "", bench(lambda: seed_fn(*inputs)), check(seed_fn(*inputs), want, exact)[1])
-            if not args.no_compile:
+            if not args.no_compile and not dry:
                 try:
                     c = torch.compile(seed_fn)
                     ok, err = check(c(*inputs), want, exact)
