@@ -562,6 +562,58 @@ static GNode *variance(Builder *B, GNode *x, uint32_t mask, double correction, b
   return cast(B, var, x->dtype, loc);
 }
 
+/* softmax and log_softmax over the dims in mask, as PyTorch's CPU kernels:
+ * bf16/f16 compute in f32 and round once at the end; the max is subtracted
+ * first so exp cannot overflow. */
+static GNode *softmax(Builder *B, GNode *x, uint32_t mask, Val *dtv, SrcLoc dtloc, bool log_form, SrcLoc loc) {
+  const char *name = log_form ? "log_softmax" : "softmax";
+  DType out = x->dtype;
+  if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, dtloc, &out)) return NULL;
+  if (!dtype_is_float(out))
+    return fail(B, loc, "%s of a %s tensor is not supported (as in PyTorch); give dtype=torch.float32", name, dtype_name(out));
+  GNode *xf = cast(B, cast(B, x, out, loc), opmath(out), loc);
+  Val vx = {.kind = V_TENSOR, .t = xf}, vm = {.kind = V_TENSOR, .t = reduce(B, OP_AMAX, xf, mask, true, loc)};
+  if (!vm.t) return NULL;
+  Val vd = {.kind = V_TENSOR, .t = arith(B, OP_SUB, &vx, &vm, loc)};
+  GNode *e = float_unary(B, OP_EXP, vd.t, loc);
+  Val ve = {.kind = V_TENSOR, .t = e}, vs = {.kind = V_TENSOR, .t = reduce(B, OP_SUM, e, mask, true, loc)};
+  GNode *r;
+  if (log_form) {
+    Val vl = {.kind = V_TENSOR, .t = float_unary(B, OP_LOG, vs.t, loc)};
+    r = arith(B, OP_SUB, &vd, &vl, loc);
+  } else {
+    r = arith(B, OP_DIV, &ve, &vs, loc);
+  }
+  return cast(B, r, out, loc);
+}
+
+/* logsumexp as PyTorch writes it: op by op in the input's dtype (ints in
+ * the default float), the max subtracted first, and a max of +-inf replaced
+ * by 0 so that a slice of all -inf gives -inf, not NaN. */
+static GNode *logsumexp(Builder *B, GNode *x, uint32_t mask, bool keepdim, SrcLoc loc) {
+  if (!dtype_is_float(x->dtype)) x = cast(B, x, DT_F32, loc);
+  GNode *m = reduce(B, OP_AMAX, x, mask, true, loc);
+  if (!m) return NULL;
+  Val vm = {.kind = V_TENSOR, .t = m}, inf = {.kind = V_FLOAT, .f = INFINITY}, zero = {.kind = V_INT, .i = 0};
+  Val vabs = {.kind = V_TENSOR, .t = float_unary(B, OP_ABS, m, loc)};
+  Val vinf = {.kind = V_TENSOR, .t = arith(B, OP_EQ, &vabs, &inf, loc)};
+  Val *wargs[3] = {&vinf, &zero, &vm};
+  Val vm0 = {.kind = V_TENSOR, .t = pointwise(B, OP_WHERE, wargs, 3, x->dtype, x->dtype, loc)};
+  Val vx = {.kind = V_TENSOR, .t = x};
+  GNode *e = float_unary(B, OP_EXP, arith(B, OP_SUB, &vx, &vm0, loc), loc);
+  GNode *s = reduce(B, OP_SUM, e, mask, keepdim, loc);
+  s = cast(B, s, x->dtype, loc);
+  Val vl = {.kind = V_TENSOR, .t = float_unary(B, OP_LOG, s, loc)};
+  if (!keepdim) {
+    int64_t shape[COIL_MAX_DIMS];
+    int n = 0;
+    for (int d = 0; d < x->ndim; d++)
+      if (!(mask >> d & 1)) shape[n++] = x->shape[d];
+    vm0.t = reshape(B, vm0.t, n, shape, loc);
+  }
+  return arith(B, OP_ADD, &vl, &vm0, loc);
+}
+
 /* ------------------------------------------------------------ calls */
 
 static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc);
@@ -923,6 +975,20 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
     GNode *r = variance(B, x, mask, correction, keep, name[0] == 's', loc);
     return r ? mktensor(B, r) : NULL;
   }
+  if (!strcmp(name, "softmax") || !strcmp(name, "log_softmax") || !strcmp(name, "logsumexp")) {
+    bool lse = !strcmp(name, "logsumexp");
+    Val *dv = arg(A, 0, "dim");
+    SrcLoc dl = arg_loc(A, 0, "dim");
+    bool keep = lse && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+    Val *dtv = lse ? NULL : arg(A, 1, "dtype");
+    if (!check_args(B, A, name, 2) || B->err) return NULL;
+    if (!dv || dv->kind == V_NONE) return fail(B, loc, "%s needs dim (PyTorch's implicit dim is deprecated)", name);
+    if (!lse && dv->kind != V_INT) return fail(B, dl, "%s: dim must be an int", name);
+    uint32_t mask;
+    if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
+    GNode *r = lse ? logsumexp(B, x, mask, keep, loc) : softmax(B, x, mask, dtv, arg_loc(A, 1, "dtype"), name[0] == 'l', loc);
+    return r ? mktensor(B, r) : NULL;
+  }
   if (!strcmp(name, "size") || !strcmp(name, "dim") || !strcmp(name, "numel")) {
     if (!strcmp(name, "numel")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, shape_numel(x->ndim, x->shape)); }
     if (!strcmp(name, "dim")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, x->ndim); }
@@ -1189,6 +1255,14 @@ static Val *eval(Builder *B, Node *n) {
         if (!strcmp(n->name, torch_dtypes[i].name)) {
           Val *v = mkval(B, V_DTYPE);
           v->dt = torch_dtypes[i].dt;
+          return v;
+        }
+      static const struct { const char *name; double value; } consts[] = {
+          {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
+      for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+        if (!strcmp(n->name, consts[i].name)) {
+          Val *v = mkval(B, V_FLOAT);
+          v->f = consts[i].value;
           return v;
         }
       Val *f = mkval(B, V_FN);

@@ -49,3 +49,13 @@ def chained_reductions(x: "f32[3, 5, 7, 11]"):
 def keepdim_broadcast(x: "f32[5, 11, 3]"):
     c = x - x.mean(dim=(0, 2), keepdim=True)
     return c / x.std(dim=(0, 2), keepdim=True), c.abs().amax(1, keepdim=True)
+
+
+def softmax_family(x: "f32[6, 5, 7]", y: "bf16[9, 40]", i: "i32[4, 6]"):
+    # softmax/log_softmax compute bf16 in f32 and round once; logsumexp goes op
+    # by op in the input's dtype, ints in f32, and a slice of all -inf gives
+    # -inf (PyTorch replaces an infinite max by 0), not NaN
+    ninf = x * 0 - torch.inf
+    return (torch.softmax(x, dim=1), x.log_softmax(-1), torch.logsumexp(x, dim=(0, 2)), y.softmax(-1),
+            y.logsumexp(1, keepdim=True), torch.log_softmax(y, 0, dtype=torch.float32), i.logsumexp(0),
+            ninf.logsumexp(-1), torch.where(x > 0, x, ninf).logsumexp(0) + torch.pi)
