@@ -10,7 +10,8 @@
 #   sweep  the seed's GPU-dialect variants (tools/gpu_seed_sweep.py) beside
 #          coil's modules with pointer and TMA loads;
 #   check  every example and test function in both Triton dialects on the GPU,
-#          the seed timed against eager and torch.compile (tools/gpu_check.sh);
+#          the seed timed against eager and torch.compile (tools/gpu_check.sh;
+#          GPU_LOADS=tma checks the GPU dialect with tensor-descriptor loads);
 #   cpu16  after the fuzzer: the 16-core CPU bench of the seed (tools/cpu16_bench.sh).
 # Only a few files come back from the device, so the work goes to a temp dir
 # and $OUT gets summary.txt, appended as each step ends (a call cut short
@@ -64,7 +65,7 @@ if want sweep; then
 fi
 
 if want check; then
-  COIL=build/coil OUT="$OUT/gpu" REP=100 TIMEOUT=200 BENCH='rms_norm_weight_grad' timeout 300 sh tools/gpu_check.sh \
+  COIL=build/coil OUT="$OUT/gpu" GPU_LOADS="${GPU_LOADS:-}" REP=100 TIMEOUT=200 BENCH='rms_norm_weight_grad' timeout 300 sh tools/gpu_check.sh \
     >"$OUT/gpu_check.log" 2>&1
   log "gpu_check: status $?"
   head -n 60 "$OUT/gpu/gpu_check.md" >>"$FINAL/summary.txt" 2>/dev/null

@@ -29,7 +29,8 @@
 # (check processes per dialect, default half the cores, at most 8), BENCH (an
 # extended regular expression: time only the examples whose FILE:FN matches),
 # FUNCS (the same, for which functions to emit and check at all), DEVICE=cpu
-# (a dry run of this script without a GPU: Triton's interpreter, no timing).
+# (a dry run of this script without a GPU: Triton's interpreter, no timing),
+# GPU_LOADS (pointer or tma: the GPU dialect's --gpu-loads; default coil's).
 set -u
 OUT=${OUT:-gpu_check_out}
 REP=${REP:-200}
@@ -85,7 +86,10 @@ while read -r f fn; do
   case "$f" in examples/*) bench=1 ;; *) bench=0 ;; esac
   for t in npu gpu; do
     s="$work/scripts/$base.$fn.$t.py"
-    if "$COIL" emit --target "triton-$t" --harness "$f" --fn "$fn" >"$s" 2>"$work/logs/emit.$base.$fn.$t.txt"; then
+    extra=
+    [ $t = gpu ] && [ -n "${GPU_LOADS:-}" ] && extra="--gpu-loads $GPU_LOADS"
+    # shellcheck disable=SC2086
+    if "$COIL" emit --target "triton-$t" $extra --harness "$f" --fn "$fn" >"$s" 2>"$work/logs/emit.$base.$fn.$t.txt"; then
       echo "$base:$fn/$t $s" >>"$work/list.$t"
       if [ $bench -eq 1 ] && echo "$base:$fn" | grep -q -E "${BENCH:-.}"; then echo "$base:$fn $t $s" >>"$work/bench"; fi
     else
