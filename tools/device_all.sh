@@ -9,6 +9,8 @@
 #   tx     the Triton executor against real Triton (tools/gpu_tx_agree.py);
 #   sweep  the seed's GPU-dialect variants (tools/gpu_seed_sweep.py) beside
 #          coil's modules with pointer and TMA loads;
+#   timing the seed's module, torch.sum and a read-only kernel timed four ways
+#          (do_bench, clean flush, no flush, CUDA graph: tools/gpu_timing_method.py);
 #   check  every example and test function in both Triton dialects on the GPU,
 #          the seed timed against eager and torch.compile (tools/gpu_check.sh;
 #          GPU_LOADS=tma checks the GPU dialect with tensor-descriptor loads);
@@ -18,7 +20,7 @@
 # still reports what it measured), and results.tar.gz at the end.
 set -u
 FINAL=${OUT:-/tmp/coil-out}
-STEPS=" ${STEPS:-fuzz tx sweep check cpu16} "
+STEPS=" ${STEPS:-fuzz tx sweep timing check cpu16} "
 FUZZ_SEED=${FUZZ_SEED:-3001}
 FUZZ_COUNT=${FUZZ_COUNT:-30000}
 mkdir -p "$FINAL"
@@ -64,8 +66,16 @@ if want sweep; then
   pack
 fi
 
+if want timing; then
+  build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py >"$OUT/seed_gpu.py"
+  OUT="$OUT/timing" timeout 240 python3 tools/gpu_timing_method.py "$OUT/seed_gpu.py" >"$OUT/timing.log" 2>&1
+  log "timing method: status $?"
+  { cat "$OUT/timing/timing_method.md" 2>/dev/null || tail -n 30 "$OUT/timing.log"; } >>"$FINAL/summary.txt"
+  pack
+fi
+
 if want check; then
-  COIL=build/coil OUT="$OUT/gpu" GPU_LOADS="${GPU_LOADS:-}" REP=100 TIMEOUT=200 BENCH='rms_norm_weight_grad' timeout 300 sh tools/gpu_check.sh \
+  COIL=build/coil OUT="$OUT/gpu" GPU_LOADS="${GPU_LOADS:-}" REP=100 TIMEOUT=290 BENCH='rms_norm_weight_grad' timeout 400 sh tools/gpu_check.sh \
     >"$OUT/gpu_check.log" 2>&1
   log "gpu_check: status $?"
   head -n 60 "$OUT/gpu/gpu_check.md" >>"$FINAL/summary.txt" 2>/dev/null
