@@ -4,6 +4,7 @@
 #
 #     sh tools/cpu16_bench.sh            # the seed case: coil, eager, torch.compile
 #     sh tools/cpu16_bench.sh --suite    # and every bench/cases/*.py
+#     CASES=14_,15_ sh tools/cpu16_bench.sh   # the seed and the cases named
 #
 # It builds coil, prints the machine, runs `coil bench` on the seed with one
 # thread per core (the read ceiling is measured in the same process), times a
@@ -30,8 +31,9 @@ echo "== hand-fused C loop, seed case (tools/seed_loop.c)"
 cc -std=c11 -O3 -march=native -fopenmp -fno-math-errno tools/seed_loop.c -o "${TMPDIR:-/tmp}/coil_seed_loop" -lm
 "${TMPDIR:-/tmp}/coil_seed_loop"
 echo "== coil beside torch eager and torch.compile"
-if [ "$1" = "--suite" ]; then
+if [ "${1:-}" = "--suite" ]; then
   python3 bench/compare.py --coil build/coil
 else
-  python3 bench/compare.py --coil build/coil --cases 01_seed
+  # CASES (comma-separated prefixes, as compare.py --cases) adds cases to the seed
+  python3 bench/compare.py --coil build/coil --cases "01_seed${CASES:+,$CASES}"
 fi

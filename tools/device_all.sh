@@ -91,7 +91,7 @@ if [ -n "$fuzz_pid" ]; then
 fi
 
 if want cpu16; then
-  timeout 140 sh tools/cpu16_bench.sh >"$OUT/cpu16.log" 2>&1
+  timeout "${CPU16_TIMEOUT:-140}" sh tools/cpu16_bench.sh >"$OUT/cpu16.log" 2>&1
   log "cpu16 bench: status $?"
   { echo "== cpu16"; tail -n 40 "$OUT/cpu16.log"; } >>"$FINAL/summary.txt"
 fi
