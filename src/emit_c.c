@@ -431,10 +431,13 @@ static void emit_group_x(Emit *E, int g, int xin) {
  * mask logic per value (logsumexp's max pass: 5.2 cycles per 16 bf16
  * values, 3.0 without the test).  So in the lane loop a lane keeps the
  * plain max (lane > v ? lane : v: on equal values the later one, as
- * c_max), and NaNs are noticed by an integer max of the values' magnitude
- * bits, which exceeds 0x7f800000 only after a NaN; that NaN is put into its
+ * c_max), and a second lane keeps the last NaN seen (v != v ? v : lane: one
+ * compare and a blend, all in float registers); that NaN is put into its
  * lane before the lanes are folded with c_max.  Long rows only: for rows of
- * 16 (08_many_short_rows) the extra lanes and the check made it 1.7x slower. */
+ * 16 (08_many_short_rows) the extra lanes and the check made it 1.7x slower.
+ * (An integer max of the magnitude bits was as fast on this AMD machine but
+ * 3.4x slower than no NaN lane at all on the 16-core Intel host with gcc 13:
+ * tools/lse_probe.sh.) */
 enum { NAN_LANES_MIN_ROW = 1024 };
 
 static bool nan_lanes(const KRed *r, int64_t row) {
@@ -456,8 +459,7 @@ static void combine_lanes(Emit *E, const char *ind, int g, int64_t row) {
       continue;
     }
     sb_printf(E->sb, "%s = %s %c %s ? %s : %s;\n", acc, acc, R->op == OP_AMAX ? '>' : '<', val, acc, val);
-    sb_printf(E->sb, "%s{ uint32_t m_; memcpy(&m_, &%s, 4); m_ &= 0x7fffffffu; nan%d[l] = nan%d[l] > m_ ? nan%d[l] : m_; }\n", ind,
-              val, r, r, r);
+    sb_printf(E->sb, "%snan%d[l] = %s != %s ? %s : nan%d[l];\n", ind, r, val, val, val, r);
   }
 }
 
@@ -494,7 +496,7 @@ static void emit_group_r(Emit *E, int g) {
   declare_accs(E, "          ", g, "lane", lanes);
   for (int r = 0; r < k->nreds; r++)
     if (k->reds[r].group == g && nan_lanes(&k->reds[r], n))
-      sb_printf(sb, "          uint32_t nan%d[%d];\n          for (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", r, L, L, r);
+      sb_printf(sb, "          float nan%d[%d];\n          for (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", r, L, L, r);
   sb_puts(sb, "          int64_t ri = cb;\n");
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
@@ -513,8 +515,8 @@ static void emit_group_r(Emit *E, int g) {
   }
   for (int r = 0; r < k->nreds; r++)
     if (k->reds[r].group == g && nan_lanes(&k->reds[r], n))
-      sb_printf(sb, "          for (int l = 0; l < %d; l++)\n            if (nan%d[l] > 0x7f800000u) memcpy(&lane%d[l], &nan%d[l], 4);\n", L, r,
-                r, r);
+      sb_printf(sb, "          for (int l = 0; l < %d; l++)\n            if (nan%d[l] != nan%d[l]) lane%d[l] = nan%d[l];\n", L, r,
+                r, r, r);
   if (L > 1) {
     /* Fold the lanes pairwise, one loop of constant length per level. */
     for (int s = L / 2; s > 0; s /= 2) {
