@@ -230,6 +230,14 @@ static void op_expr(TPrint *P, const KVal *v) {
   }
 }
 
+/* An integer literal.  INT64_MIN is written as an expression: its
+ * magnitude, 2^63, is not an int64 literal (Triton would read it as a
+ * uint64 before negating, and coil's executor rejects it). */
+static void print_int(StrBuf *sb, int64_t v) {
+  if (v == INT64_MIN) sb_puts(sb, "(-9223372036854775807 - 1)");
+  else sb_printf(sb, "%lld", (long long)v);
+}
+
 void tri_value(TPrint *P, int i, const char *indent) {
   const Kernel *k = P->k;
   const KVal *v = &k->vals[i];
@@ -238,7 +246,7 @@ void tri_value(TPrint *P, int i, const char *indent) {
   if (v->op == OP_CONST) {
     sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
     if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
-    else sb_printf(sb, "%lld", (long long)v->ival);
+    else print_int(sb, v->ival);
     sb_printf(sb, ", %s)\n", tri_rtype(v->dtype));
     return;
   }
@@ -273,7 +281,7 @@ const char *tri_identity(const KRed *r) {
   case OP_SUM: return fl ? "0.0" : "0";
   case OP_PROD: return fl ? "1.0" : "1";
   case OP_AMAX:
-    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "-9223372036854775808" : r->dtype == DT_I32 ? "-2147483648" : "0";
+    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "0";
   case OP_AMIN:
     return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
   default: coil_unreachable("not a reduction");
