@@ -61,19 +61,8 @@ fi
 
 # --- the functions, one "FILE FN" a line
 if [ -f tests/run/gen_subsets.py ]; then python3 tests/run/gen_subsets.py "$work/gen" >/dev/null 2>&1; fi
-python3 - examples/*.py tests/run/*.py "$work"/gen/*.py tests/golden/*.py tests/triton_golden/*.py \
-  tests/triton_interp/extra.py >"$work/fns.all" <<'EOF'
-import ast, sys
-for path in sys.argv[1:]:
-    try:
-        tree = ast.parse(open(path).read(), path)
-    except (OSError, SyntaxError):
-        continue
-    for node in tree.body:
-        args = node.args.args if isinstance(node, ast.FunctionDef) else []
-        if args and all(isinstance(a.annotation, ast.Constant) and isinstance(a.annotation.value, str) for a in args):
-            print(path, node.name)
-EOF
+python3 tests/torch/list_fns.py --skip-unreadable examples/*.py tests/run/*.py "$work"/gen/*.py tests/golden/*.py tests/triton_golden/*.py \
+  tests/triton_interp/extra.py >"$work/fns.all"
 while read -r f fn; do
   if echo "$(basename "$f" .py):$fn" | grep -q -E "${FUNCS:-.}"; then echo "$f $fn"; fi
 done <"$work/fns.all" >"$work/fns"

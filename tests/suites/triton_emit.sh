@@ -102,19 +102,8 @@ mkdir "$tmp/gen" "$tmp/m"
 if [ -f tests/run/gen_subsets.py ]; then
   python3 tests/run/gen_subsets.py "$tmp/gen" >/dev/null 2>&1 || echo "FAIL triton/interp/gen_subsets: cannot write the subset tests"
 fi
-python3 - examples/*.py tests/run/*.py "$tmp"/gen/*.py tests/golden/*.py $G/*.py \
-  tests/triton_interp/extra.py tests/triton_interp/tma.py >"$tmp/fns" 2>"$tmp/fns.err" <<'EOF'
-import ast, sys
-for path in sys.argv[1:]:
-    try:
-        tree = ast.parse(open(path).read(), path)
-    except (OSError, SyntaxError):
-        continue
-    for node in tree.body:
-        args = node.args.args if isinstance(node, ast.FunctionDef) else []
-        if args and all(isinstance(a.annotation, ast.Constant) and isinstance(a.annotation.value, str) for a in args):
-            print(path, node.name)
-EOF
+python3 tests/torch/list_fns.py --skip-unreadable examples/*.py tests/run/*.py "$tmp"/gen/*.py tests/golden/*.py $G/*.py \
+  tests/triton_interp/extra.py tests/triton_interp/tma.py >"$tmp/fns" 2>"$tmp/fns.err"
 [ -s "$tmp/fns" ] || echo "FAIL triton/interp/list: no functions found: $(head -c 300 "$tmp/fns.err")"
 
 # Smaller shapes for functions too large for the interpreter (odd sizes keep
