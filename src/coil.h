@@ -479,6 +479,13 @@ void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k);
 void program_dump(StrBuf *sb, const Program *p);
 IRange kernel_range(Arena *a, const Kernel *k);
 const char *const *kernel_axis_names(Arena *a, const Kernel *k);
+/* Set mark[i] for every value root reads, root included; a value with
+ * stop[i] >= 0 is marked but not followed (stop may be NULL). */
+void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop);
+/* mark = exactly the values group g's reductions read. */
+void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop);
+/* varies[i]: value i changes along axis ax (-1: none does but reductions). */
+void kernel_varies_along(const Kernel *k, int ax, bool *varies);
 
 /* --------------------------------------------------------------- simplify.c */
 
@@ -505,26 +512,74 @@ typedef enum VecMode { VEC_X, VEC_R } VecMode;
 
 typedef struct CSched {
   VecMode mode;
-  int64_t xtile;  /* VEC_X: points of the innermost x axis per tile */
+  int64_t xtile;   /* VEC_X: points of the innermost x axis per tile */
   int64_t nsplit;
-  int64_t rblock; /* VEC_X */
-  int lanes;      /* VEC_R */
-  int64_t chunk;  /* VEC_R */
+  int64_t rblock;  /* VEC_X */
+  int *runroll;    /* VEC_X, per group: r points per pass of the x loop */
+  int *lanes;      /* VEC_R, per group: independent accumulators per row */
+  int64_t chunk;   /* VEC_R */
+  bool *nan_lanes; /* VEC_R, per reduction: a max/min keeps NaNs in lanes of their own */
+  bool narrow;     /* ask the C compiler for 128-bit vectors */
 } CSched;
 
 /* Reorder each group's r axes so the heaviest load streams, re-merge,
  * and choose the parameters above. */
 void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s);
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s);
+/* Relative cost of an op per element on the CPU (exp: 16, add: 1). */
+int sched_op_cost(Op op);
+
+/* ---------------------------------------------------------------- chain.c */
+
+/* The program level of the CPU schedule: which consecutive kernels run a
+ * row at a time in one parallel loop (a chain), which values they pass
+ * each other in row buffers, which kernel prefetches the next row and
+ * which stores bypass the caches.  A kernel outside any chain is a chain
+ * of one. */
+enum { PF_MAX = 4, ROW_BUFS_MAX = 4 };
+
+/* The next row's loads of a chain's first kernel. */
+typedef struct RowPrefetch {
+  int n;
+  int buf[PF_MAX], esize[PF_MAX];
+  const IExpr *index[PF_MAX]; /* in the first kernel's axes */
+  int inner;                  /* the first kernel's axis along the row */
+  int64_t len;                /* its length */
+} RowPrefetch;
+
+typedef struct CChain {
+  int first, n; /* kernels [first, first + n) */
+  int64_t rows; /* n > 1: the first x axis the kernels share */
+  bool narrow;  /* every kernel of the chain asks for 128-bit vectors */
+  /* Row buffers: nbuf rows of bufsize[b] values; save[j][i] / reuse[j][i]:
+   * the buffer value i of the chain's kernel j fills / reads instead of
+   * computing, or -1. */
+  int nbuf;
+  int64_t bufsize[ROW_BUFS_MAX];
+  DType buftype[ROW_BUFS_MAX];
+  int **save, **reuse;
+  int pf_kernel; /* chain index (>= 1) of the kernel that prefetches, or 0 */
+  RowPrefetch pf;
+  bool **stream; /* stream[j][s]: store s of kernel j bypasses the caches */
+} CChain;
+
+typedef struct CChains {
+  CChain *chain;
+  int n;
+} CChains;
+
+void chain_plan(Arena *a, const Program *p, const CSched *sched, CChains *out);
+CoilErr *chain_verify(const Program *p, const CChains *c);
+void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains *c);
 
 /* --------------------------------------------------------------- emit_c.c */
 
 /* Print the whole program as one C11 translation unit: one function
  * `void NAME(void *const *bufs)` per kernel, bufs indexed by buffer id. */
-void emit_c(StrBuf *sb, const Program *p, const CSched *sched);
+void emit_c(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains);
 /* The two halves of emit_c, so several programs can share one library. */
 void emit_c_prelude(StrBuf *sb);
-void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched);
+void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains);
 
 /* ------------------------------------------------------------------ jit.c */
 
@@ -581,6 +636,7 @@ typedef struct Compiled {
   Fusion fusion;
   Program program;
   CSched *csched;
+  CChains chains;
   StrBuf c_source;
   double compile_ms; /* parse .. emitted C */
 } Compiled;

@@ -58,12 +58,15 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
     sched_kernel_c(a, &p->kernels[i], p, &c->csched[i]);
     if ((e = kernel_verify(p, &p->kernels[i]))) return e;
   }
+  chain_plan(a, p, c->csched, &c->chains);
+  if ((e = chain_verify(p, &c->chains))) return e;
   if (wants(o, "schedule")) {
     header(o, "schedule");
     for (int i = 0; i < p->nkernels; i++) sched_dump(o->dump_out, &p->kernels[i], &c->csched[i]);
+    chain_dump(o->dump_out, p, c->csched, &c->chains);
   }
 
-  emit_c(&c->c_source, p, c->csched);
+  emit_c(&c->c_source, p, c->csched, &c->chains);
   c->compile_ms = coil_now_ms() - t0;
   if (wants(o, "c")) { header(o, "c"); sb_puts(o->dump_out, c->c_source.data); }
   return NULL;

@@ -12,15 +12,17 @@
  *     loop); per r point, what does not vary along x is computed once, then
  *     one vector loop over the tile's x lanes.
  *   VEC_R group: units of (outer r point, chunk of the unit-stride axis);
- *     a chunk is summed in LANES lanes, folded pairwise.
- *   Chains: consecutive row kernels run a row at a time in one function
- *     (see emit_chain).
+ *     a chunk is summed in independent lanes, folded pairwise.
+ *   Chains (planned in chain.c): consecutive row kernels run a row at a
+ *     time in one function.
  * Where values are placed follows the IR's scopes only: the body of group g
  * is what its reductions read; the epilogue is what the stores read.
  * Summation order depends only on the kernel and its schedule, never on
  * the number of threads.
  *
- * Requires: verified kernels with a CSched each. */
+ * Every choice is the schedule's (sched.c, chain.c); this file only prints.
+ *
+ * Requires: verified kernels with a CSched each, and a verified chain plan. */
 #include <math.h>
 #include <string.h>
 
@@ -40,31 +42,21 @@ typedef struct Emit {
   int *save, *reuse;
   const char *row_axis; /* the axis that indexes a row buffer here */
   bool streamed;        /* a store went through coil_stream (fence after) */
-  /* Chains: the chain prefetches its next row (stores may then stream),
-   * and pf, when this kernel's vector loop is the one that prefetches. */
-  bool chain_prefetch;
-  const struct RowPrefetch *pf;
+  const bool *stream;   /* chains: per store, whether it bypasses the caches */
+  /* Chains: when this kernel's vector loop prefetches the next row, the
+   * chain's plan and the first kernel's axis names (the row is xnext_). */
+  const RowPrefetch *pf;
+  const char **pf_names;
 } Emit;
-
-/* The next row's loads of a chain's first kernel (see plan_row_prefetch). */
-enum { PF_MAX = 4 };
-typedef struct RowPrefetch {
-  int n;
-  int buf[PF_MAX], esize[PF_MAX];
-  const IExpr *index[PF_MAX]; /* in the first kernel's axes */
-  const char **names;         /* the first kernel's axis names; the row is xnext_ */
-  int inner;                  /* the first kernel's axis along the row */
-  int64_t len;                /* its length */
-} RowPrefetch;
 
 /* Prefetch the next row's lines for count elements (an expression) from
  * position pos of the row (one prefetch per 64-byte line). */
 static void emit_row_prefetch(Emit *E, const char *ind, const char *pos, const char *count) {
   const RowPrefetch *pf = E->pf;
   for (int i = 0; i < pf->n; i++) {
-    pf->names[pf->inner] = arena_printf(E->a, "(%s + o_)", pos);
+    E->pf_names[pf->inner] = arena_printf(E->a, "(%s + o_)", pos);
     sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, 64 / pf->esize[i], pf->buf[i]);
-    ix_print(E->sb, pf->index[i], pf->names, true);
+    ix_print(E->sb, pf->index[i], E->pf_names, true);
     sb_puts(E->sb, "]);\n");
   }
 }
@@ -169,27 +161,10 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
   if (round) sb_puts(sb, ")");
 }
 
-/* Mark every value reachable from root. */
-static void mark_from(Emit *E, int root) {
-  if (E->mark[root]) return;
-  E->mark[root] = true;
-  if (E->reuse && E->reuse[root] >= 0) return;
-  const KVal *v = &E->k->vals[root];
-  for (int j = 0; j < v->narg; j++) mark_from(E, v->arg[j]);
-}
+static void mark_from(Emit *E, int root) { kernel_mark_from(E->k, root, E->mark, E->reuse); }
 
 /* vdep[i]: value i changes along axis ax (the loop that is vectorised). */
-static void set_vdep(Emit *E, int ax) {
-  const Kernel *k = E->k;
-  for (int i = 0; i < k->nvals; i++) {
-    const KVal *v = &k->vals[i];
-    bool d = false;
-    if (v->op == OP_INPUT) d = ax >= 0 && ix_mentions(v->index, ax);
-    else if (op_info[v->op].kind == OK_REDUCE) d = true; /* spelled acc[xi] */
-    for (int j = 0; j < v->narg; j++) d |= E->vdep[v->arg[j]];
-    E->vdep[i] = d;
-  }
-}
+static void set_vdep(Emit *E, int ax) { kernel_varies_along(E->k, ax, E->vdep); }
 
 enum { ALL, INVARIANT, VARYING };
 
@@ -307,11 +282,7 @@ static int64_t group_size(const Kernel *k, int g, int skip_inner) {
   return n;
 }
 
-static void mark_group(Emit *E, int g) {
-  memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
-  for (int r = 0; r < E->k->nreds; r++)
-    if (E->k->reds[r].group == g) mark_from(E, E->k->reds[r].src);
-}
+static void mark_group(Emit *E, int g) { kernel_mark_group(E->k, g, E->mark, E->reuse); }
 
 /* acc = combine(acc, val) for each reduction of group g; accfmt and valfmt
  * take the reduction's index, or valfmt SRC: the value it reduces. */
@@ -349,10 +320,6 @@ static void split_range(Emit *E, const char *ind, const char *lo, const char *hi
               (long long)n, (long long)ns, hi, (long long)n, (long long)ns);
 }
 
-/* VEC_X: r points per pass of the x loop when the body allows it, and the
- * smallest x tile worth it (a small tile keeps blk in registers anyway). */
-enum { R_UNROLL = 8, XT_UNROLL_MIN = 512 };
-
 /* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
  * point updates the tile's XT block accumulators in one vector loop, with
  * what does not depend on the x lane computed once per r point. */
@@ -381,13 +348,9 @@ static void emit_group_x(Emit *E, int g, int xin) {
   sb_printf(sb, "            const int64_t run = re - rr < %lld - %s ? re - rr : %lld - %s;\n", (long long)nin, d.name[d.n - 1],
             (long long)nin, d.name[d.n - 1]);
   mark_group(E, g);
-  /* Without per-r-point values (a column sum), U r points go through the
-   * x loop at once: blk[xi] is read and written once per U points and U
-   * rows stream side by side.  Each lane still adds its terms one by one
-   * in r order, so the sums are those of the plain loop. */
-  bool invariant = false;
-  for (int i = 0; i < k->nvals; i++) invariant |= E->mark[i] && !E->vdep[i] && k->vals[i].op != OP_CONST;
-  int U = invariant || XT_UNROLL_MIN > E->s->xtile ? 1 : R_UNROLL;
+  /* U r points per pass of the x loop (sched.c): blk[xi] is read and
+   * written once per U points. */
+  int U = E->s->runroll[g];
   const char *ri = arena_printf(E->a, "%s_j", in);
   sb_printf(sb, "            int64_t %s = %s;\n", ri, d.name[d.n - 1]);
   for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
@@ -427,24 +390,9 @@ static void emit_group_x(Emit *E, int g, int xin) {
   sb_puts(sb, "        }\n      }\n");
 }
 
-/* Max and min rows of f32.  c_max's NaN test costs a second compare and
- * mask logic per value (logsumexp's max pass: 5.2 cycles per 16 bf16
- * values, 3.0 without the test).  So in the lane loop a lane keeps the
- * plain max (lane > v ? lane : v: on equal values the later one, as
- * c_max), and a second lane keeps the last NaN seen (v != v ? v : lane: one
- * compare and a blend, all in float registers); that NaN is put into its
- * lane before the lanes are folded with c_max.  Long rows only: for rows of
- * 16 (08_many_short_rows) the extra lanes and the check made it 1.7x slower.
- * (An integer max of the magnitude bits was as fast on this AMD machine but
- * 3.4x slower than no NaN lane at all on the 16-core Intel host with gcc 13:
- * tools/lse_probe.sh.) */
-enum { NAN_LANES_MIN_ROW = 1024 };
-
-static bool nan_lanes(const KRed *r, int64_t row) {
-  return (r->op == OP_AMAX || r->op == OP_AMIN) && !strcmp(acc_type(r), "float") && row >= NAN_LANES_MIN_ROW;
-}
-
-static void combine_lanes(Emit *E, const char *ind, int g, int64_t row) {
+/* A max/min with NaN lanes (sched.c) keeps the plain max in its lane and
+ * the last NaN seen in nan<r>; the NaN goes into the lane before the fold. */
+static void combine_lanes(Emit *E, const char *ind, int g) {
   const Kernel *k = E->k;
   for (int r = 0; r < k->nreds; r++) {
     const KRed *R = &k->reds[r];
@@ -453,7 +401,7 @@ static void combine_lanes(Emit *E, const char *ind, int g, int64_t row) {
     snprintf(acc, sizeof acc, "lane%d[l]", r);
     snprintf(val, sizeof val, "v%d", R->src);
     sb_puts(E->sb, ind);
-    if (!nan_lanes(R, row)) {
+    if (!E->s->nan_lanes[r]) {
       combine(E->sb, R, acc, val);
       sb_puts(E->sb, "\n");
       continue;
@@ -473,8 +421,7 @@ static void emit_group_r(Emit *E, int g) {
   int inner = G->axes[G->naxes - 1];
   int64_t n = k->axes[inner].size, chunk = E->s->chunk < n ? E->s->chunk : n;
   int64_t nc = (n + chunk - 1) / chunk;
-  int L = 1;
-  while (L * 2 <= E->s->lanes && L * 2 <= n) L *= 2;
+  int L = E->s->lanes[g];
   Digits d = {.n = 0};
   for (int i = 0; i + 1 < G->naxes; i++) d.name[d.n] = E->names[G->axes[i]], d.size[d.n++] = k->axes[G->axes[i]].size;
   if (nc > 1) d.name[d.n] = "rc_", d.size[d.n++] = nc;
@@ -495,7 +442,7 @@ static void emit_group_r(Emit *E, int g) {
   snprintf(lanes, sizeof lanes, "%d", L);
   declare_accs(E, "          ", g, "lane", lanes);
   for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g && nan_lanes(&k->reds[r], n))
+    if (k->reds[r].group == g && E->s->nan_lanes[r])
       sb_printf(sb, "          float nan%d[%d];\n          for (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", r, L, L, r);
   sb_puts(sb, "          int64_t ri = cb;\n");
   for (int pass = 0; pass < 2; pass++) {
@@ -510,11 +457,11 @@ static void emit_group_r(Emit *E, int g) {
       sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
     }
     emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
-    combine_lanes(E, "              ", g, n);
+    combine_lanes(E, "              ", g);
     sb_puts(sb, "            }\n          }\n");
   }
   for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g && nan_lanes(&k->reds[r], n))
+    if (k->reds[r].group == g && E->s->nan_lanes[r])
       sb_printf(sb, "          for (int l = 0; l < %d; l++)\n            if (nan%d[l] != nan%d[l]) lane%d[l] = nan%d[l];\n", L, r,
                 r, r, r);
   if (L > 1) {
@@ -530,46 +477,6 @@ static void emit_group_r(Emit *E, int g) {
   combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]");
   digits_step(E, "          ", &d);
   sb_puts(sb, "        }\n      }\n");
-}
-
-/* Vector width.  Streaming a row reduction of 4-byte elements reads memory
- * faster with 128-bit loads than with 512-bit ones on the development
- * machine (AMD Zen 4: a plain f32 row sum reaches the read ceiling at 128
- * bits, about 75% of it at 512; measured in docs/bench.md), while
- * arithmetic-heavy bodies (exp) and the x-vectorised schedule, which keeps
- * its tile of accumulators in registers, need the widest vectors.  So a
- * kernel whose vector loops all reduce rows, load elements of 4 bytes or
- * more and do little arithmetic per element (cost below) asks for 128-bit
- * vectors; every other kernel keeps the compiler's choice. */
-enum { NARROW_MIN_ROW = 1024 };
-
-static int op_cost(Op op) {
-  switch (op) {
-  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
-  case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
-  case OP_INPUT: case OP_CONST: return 0;
-  default: return 1;
-  }
-}
-
-static bool prefers_narrow(Emit *E) {
-  const Kernel *k = E->k;
-  if (E->s->mode != VEC_R || !k->ngroups) return false;
-  for (int g = 0; g < k->ngroups; g++) {
-    const KGroup *G = &k->groups[g];
-    if (k->axes[G->axes[G->naxes - 1]].size < NARROW_MIN_ROW) return false; /* short rows: the fold dominates */
-    set_vdep(E, G->axes[G->naxes - 1]);
-    mark_group(E, g);
-    int cost = 0;
-    for (int i = 0; i < k->nvals; i++) {
-      if (!E->mark[i] || !E->vdep[i]) continue;
-      if (k->vals[i].op == OP_INPUT && dtype_size(k->vals[i].dtype) < 4) return false;
-      cost += op_cost(k->vals[i].op);
-    }
-    for (int r = 0; r < k->nreds; r++) cost += k->reds[r].group == g;
-    if (cost > 4) return false;
-  }
-  return true;
 }
 
 /* How a kernel's x space is cut into tiles.  fixed: the kernel's first x
@@ -600,34 +507,9 @@ static void plan_tiles(Emit *E, bool fixed, Tiling *T) {
   for (int i = 0; i < T->td.n; i++) T->tiles *= T->td.size[i];
 }
 
-/* Streaming stores.  A large output that no kernel of the program reads
- * back is written with stores that bypass the caches (coil_stream in the
- * prelude): an ordinary store first reads the line it writes, so a
- * written-once output costs its size twice in memory traffic.  Measured on
- * the development machine (wall medians, both threads): softmax's 134 MB
- * output 9.3 instead of 10.6-11.8 ms, rms_norm's 8.8 instead of 11.1 ms.
- * Only in chains that prefetch their next row (plan_row_prefetch): without
- * it rms_norm ran 10% slower, its threads waiting for the streamed lines
- * to leave before reading on.  Only tiles that write a contiguous run
- * along the vectorised x axis, of at least STREAM_MIN_RUN values, and
- * buffers of at least STREAM_MIN_BYTES (more than a last-level cache
- * holds: a smaller output may still be in cache when the caller reads it). */
-enum { STREAM_MIN_BYTES = 32 << 20, STREAM_MIN_RUN = 256, STREAM_CHUNK = 256 };
-
-static bool buffer_read(const Program *p, int buf) {
-  for (int j = 0; j < p->nkernels; j++)
-    for (int i = 0; i < p->kernels[j].nvals; i++)
-      if (p->kernels[j].vals[i].op == OP_INPUT && p->kernels[j].vals[i].buf == buf) return true;
-  return false;
-}
-
-static bool streams(const Emit *E, const Tiling *T, const KStore *st) {
-  const Buffer *b = &E->p->bufs[st->buf];
-  if (!E->chain_prefetch || T->xin < 0 || T->xt < STREAM_MIN_RUN || b->kind != BUF_OUTPUT) return false;
-  if (ix_coef(st->index, T->xin) != 1 || ix_mentions_nonlinear(st->index, T->xin)) return false;
-  if (b->numel * dtype_size(b->dtype) < STREAM_MIN_BYTES) return false;
-  return !buffer_read(E->p, st->buf);
-}
+/* Streaming stores (chain.c) go through a staging row of STREAM_CHUNK
+ * values in L1, then out with coil_stream. */
+enum { STREAM_CHUNK = 256 };
 
 /* One tile: accumulators, each group's loops, then the epilogue (or the
  * partials when the reductions are split). */
@@ -656,7 +538,7 @@ static void emit_tile(Emit *E, const Tiling *T) {
     emit_marked(E, "      ", "acc%d[xi]", INVARIANT);
   }
   bool *stream = ARENA_ARRAY(E->a, bool, k->nstores + 1), any = false;
-  for (int s = 0; s < k->nstores; s++) any |= stream[s] = ns == 1 && streams(E, T, &k->stores[s]);
+  for (int s = 0; s < k->nstores; s++) any |= stream[s] = ns == 1 && E->stream && E->stream[s];
   bool chunked = any || (E->pf && T->xin >= 0);
   if (chunked) {
     /* The tile in chunks: each chunk's streamed values go to a staging row
@@ -724,7 +606,7 @@ static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   int64_t nxt = x_points(k), ns = E->s->nsplit;
-  sb_printf(sb, "\n%svoid %s(void *const *bufs) {\n", prefers_narrow(E) ? "COIL_NARROW " : "", k->name);
+  sb_printf(sb, "\n%svoid %s(void *const *bufs) {\n", E->s->narrow ? "COIL_NARROW " : "", k->name);
   declare_bufs(E, k, 1);
   if (ns > 1) {
     for (int r = 0; r < k->nreds; r++)
@@ -775,234 +657,43 @@ static void emit_kernel(Emit *E) {
   sb_puts(sb, "}\n");
 }
 
-/* Chains.  Consecutive kernels that share their first x axis (the rows),
- * none split, where every buffer one of them writes and a later one reads
- * is written and read a row at a time (row i's part of it lies in
- * [c*i, c*i + c) for both), run row by row in one parallel loop: each row's
- * data is still in cache when the next kernel of the chain reads it
- * (softmax reads its input once from memory, not three times).  Each
- * kernel computes exactly what it computes alone, in the same order; only
- * the interleaving changes.  The chain is emitted into its first kernel's
- * function; the others are left empty, so callers still call them all in
- * order. */
-enum { CHAIN_MIN_ROWS = 64 };
-
-/* Does index e (of kernel k) keep row x0 of a buffer inside [c*x0, c*x0+c)?
- * *c is set from the first index seen and checked against later ones. */
-static bool row_local(Arena *a, const Kernel *k, const IExpr *e, int64_t *c) {
-  int x0 = k->x[0];
-  int64_t coef = ix_coef(e, x0);
-  if (coef <= 0 || ix_mentions_nonlinear(e, x0)) return false;
-  if (*c && *c != coef) return false;
-  int64_t lo, hi;
-  ix_bounds(kernel_range(a, k), e, &lo, &hi);
-  hi -= coef * (k->axes[x0].size - 1);
-  if (lo < 0 || hi >= coef) return false;
-  *c = coef;
-  return true;
-}
-
-/* A kernel may run a row at a time unless it is split, or its rows are
- * the vectorised axis of a reduction (a column reduction would then walk
- * its columns one at a time). */
-static bool row_kernel(const Kernel *k, const CSched *s) {
-  return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups);
-}
-
-static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
-  const Kernel *kn = &p->kernels[next];
-  if (!row_kernel(kn, &s[next])) return false;
-  const Kernel *k0 = &p->kernels[first];
-  int64_t rows = k0->axes[k0->x[0]].size;
-  if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
-  for (int j = first; j < next; j++) {
-    const Kernel *kp = &p->kernels[j];
-    for (int st = 0; st < kp->nstores; st++) {
-      int buf = kp->stores[st].buf;
-      int64_t c = 0;
-      bool read = false;
-      for (int i = 0; i < kn->nvals; i++) {
-        if (kn->vals[i].op != OP_INPUT || kn->vals[i].buf != buf) continue;
-        read = true;
-        if (!row_local(a, kn, kn->vals[i].index, &c)) return false;
-      }
-      if (!read) continue;
-      for (int t = 0; t < kp->nstores; t++)
-        if (kp->stores[t].buf == buf && !row_local(a, kp, kp->stores[t].index, &c)) return false;
-    }
-  }
-  return true;
-}
-
-/* Row buffers.  In a chain, a later pointwise kernel (softmax's division)
- * may recompute, for every element of the row, a value an earlier row
- * reduction already computed element by element (exp(x - max)).  The
- * earlier kernel then keeps it in a row buffer (one row, on the stack) and
- * the later one reads it back: the same value, computed once.  Two values
- * are the same when their DAGs match op for op and every load reads the
- * same element once the later kernel's row axis is mapped to the earlier
- * kernel's reduction axis. */
-enum { ROW_BUF_MAX = 16384, ROW_BUFS_MAX = 4 };
-
-static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j, IExpr *const *sub, int *budget) {
-  const KVal *u = &P->vals[i], *v = &C->vals[j];
-  if (--*budget < 0) return false;
-  if (u->op != v->op || u->dtype != v->dtype || u->cdtype != v->cdtype || u->narg != v->narg) return false;
-  if (op_info[u->op].kind == OK_REDUCE) return false;
-  if (u->op == OP_CONST) return u->fval == v->fval && u->ival == v->ival;
-  if (u->op == OP_INPUT) return u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, sub));
-  for (int t = 0; t < u->narg; t++)
-    if (!same_value(a, P, u->arg[t], C, v->arg[t], sub, budget)) return false;
-  return true;
-}
-
-/* Find the values of chain kernel C (a pointwise row kernel) that row
- * reduction P computes; number them from *nbuf in save[P] and reuse[C]. */
-static void match_rows(Arena *a, const Kernel *P, const CSched *sp, int *saveP, const Kernel *C, const CSched *sc, int *reuseC,
-                       int *nbuf, int64_t *bufsize, DType *buftype) {
-  if (sp->mode != VEC_R || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != 1) return;
-  if (sc->mode != VEC_X || C->ngroups || C->nx != 2) return;
-  int r = P->groups[0].axes[0], xc = C->x[1];
-  int64_t n = P->axes[r].size;
-  if (C->axes[xc].size != n || n > ROW_BUF_MAX) return;
-  IExpr **sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
-  sub[C->x[0]] = ix_axis(a, P->x[0]);
-  sub[xc] = ix_axis(a, r);
-  for (int j = C->nvals - 1; j >= 0 && *nbuf < ROW_BUFS_MAX; j--) {
-    const KVal *v = &C->vals[j];
-    if (op_info[v->op].kind == OK_LEAF || v->op == OP_CAST || reuseC[j] >= 0) continue;
-    int cost = 0;
-    switch (v->op) {
-    case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: cost = 1; break;
-    default: break;
-    }
-    if (!cost) continue;
-    for (int i = 0; i < P->nvals; i++) {
-      int budget = 4096;
-      if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
-      if (!same_value(a, P, i, C, j, sub, &budget)) continue;
-      if (saveP[i] < 0) {
-        saveP[i] = *nbuf;
-        bufsize[*nbuf] = n;
-        buftype[*nbuf] = P->vals[i].dtype;
-        (*nbuf)++;
-      }
-      reuseC[j] = saveP[i];
-      break;
-    }
-  }
-}
-
-/* Row prefetch.  A chain reads a row from memory in its first kernel (a
- * max, a sum of squares: little arithmetic per byte), then works on it from
- * cache; while it computes, the memory system would idle.  So the kernel of
- * the chain with the most arithmetic per element prefetches the next row of
- * the first kernel's row loads, a little per iteration of its vector loop
- * (as much of the next row as its loop covers of this one; all at once
- * made softmax slower), and the first kernel then finds it in cache.
- * Needs: the first kernel reduces rows along one axis (VEC_R), the
- * prefetching one loops along a row of the same length (VEC_R over one
- * axis, or a VEC_X tile of the whole row). */
-static int kernel_cost(const Kernel *k, const int *reuse) {
-  int c = 0;
-  for (int i = 0; i < k->nvals; i++)
-    if (reuse[i] < 0) c += op_cost(k->vals[i].op); /* a reused value costs a load */
-  return c;
-}
-
-static bool stores_buf(const Program *p, int first, int n, int buf) {
-  for (int j = first; j < first + n; j++)
-    for (int t = 0; t < p->kernels[j].nstores; t++)
-      if (p->kernels[j].stores[t].buf == buf) return true;
-  return false;
-}
-
-/* Fill pf from the first kernel; return the chain index (>= 1) of the
- * kernel that prefetches, or 0 for none. */
-static int plan_row_prefetch(Arena *a, const Program *p, const CSched *sched, int first, int n, int *const *reuse,
-                             RowPrefetch *pf) {
-  const Kernel *k0 = &p->kernels[first];
-  if (sched[first].mode != VEC_R || k0->ngroups != 1 || k0->groups[0].naxes != 1) return 0;
-  int x0 = k0->x[0], inner = k0->groups[0].axes[0];
-  *pf = (RowPrefetch){.inner = inner, .len = k0->axes[inner].size};
-  for (int i = 0; i < k0->nvals && pf->n < PF_MAX; i++) {
-    const KVal *v = &k0->vals[i];
-    if (v->op != OP_INPUT || v->scope != 0 || stores_buf(p, first, n, v->buf)) continue;
-    if (ix_coef(v->index, inner) != 1 || ix_mentions_nonlinear(v->index, inner)) continue;
-    if (ix_coef(v->index, x0) <= 0 || ix_mentions_nonlinear(v->index, x0)) continue;
-    bool dup = false;
-    for (int t = 0; t < pf->n; t++) dup |= pf->buf[t] == v->buf && ix_equal(pf->index[t], v->index);
-    if (dup) continue;
-    pf->buf[pf->n] = v->buf;
-    pf->esize[pf->n] = dtype_size(v->dtype);
-    pf->index[pf->n++] = v->index;
-  }
-  if (!pf->n) return 0;
-  const char *const *names = kernel_axis_names(a, k0);
-  pf->names = ARENA_ARRAY(a, const char *, k0->naxes + 1);
-  for (int i = 0; i < k0->naxes; i++) pf->names[i] = names[i];
-  pf->names[x0] = "xnext_";
-  int best = 0, best_cost = -1;
-  for (int j = 1; j < n; j++) {
-    const Kernel *k = &p->kernels[first + j];
-    const CSched *sj = &sched[first + j];
-    bool along = sj->mode == VEC_R ? k->ngroups == 1 && k->groups[0].naxes == 1 && k->axes[k->groups[0].axes[0]].size == pf->len
-                                   : !k->ngroups && k->nx == 2 && k->axes[k->x[1]].size == pf->len && sj->xtile == pf->len;
-    if (along && kernel_cost(k, reuse[j]) > best_cost) best = j, best_cost = kernel_cost(k, reuse[j]);
-  }
-  return best;
-}
-
-static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, int first, int n) {
+/* A chain (chain.c): its kernels run a row at a time in one parallel loop,
+ * emitted into the first kernel's function; the others are left empty, so
+ * callers still call them all in order. */
+static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const CChain *ch) {
   Arena a = {0};
+  int first = ch->first, n = ch->n;
   const Kernel *k0 = &p->kernels[first];
   Emit E0 = {.sb = sb, .p = p, .k = k0, .s = &sched[first], .a = &a};
-  int64_t rows = k0->axes[k0->x[0]].size, nt = rows < 256 ? rows : 256;
+  int64_t rows = ch->rows, nt = rows < 256 ? rows : 256;
   sb_printf(sb, "\n/* %s", k0->name);
   for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
   sb_puts(sb, ": one chain, run a row at a time. */\n");
-  bool narrow = true;
-  for (int j = 0; j < n; j++) {
-    const Kernel *k = &p->kernels[first + j];
-    Emit Ej = {.p = p, .k = k, .s = &sched[first + j], .a = &a};
-    Ej.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
-    Ej.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
-    narrow &= prefers_narrow(&Ej);
-  }
-  sb_printf(sb, "%svoid %s(void *const *bufs) {\n", narrow ? "COIL_NARROW " : "", k0->name);
+  sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
   sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, 1)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
   if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
   else
     sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
               (long long)nt, (long long)rows, (long long)nt);
-  int **save = ARENA_ARRAY(&a, int *, n), **reuse = ARENA_ARRAY(&a, int *, n);
-  for (int j = 0; j < n; j++) {
-    int nv = p->kernels[first + j].nvals + 1;
-    save[j] = ARENA_ARRAY(&a, int, nv);
-    reuse[j] = ARENA_ARRAY(&a, int, nv);
-    for (int i = 0; i < nv; i++) save[j][i] = reuse[j][i] = -1;
-  }
-  int nbuf = 0;
-  int64_t bufsize[ROW_BUFS_MAX];
-  DType buftype[ROW_BUFS_MAX];
-  for (int jc = 1; jc < n; jc++)
-    for (int jp = 0; jp < jc; jp++)
-      match_rows(&a, &p->kernels[first + jp], &sched[first + jp], save[jp], &p->kernels[first + jc], &sched[first + jc], reuse[jc],
-                 &nbuf, bufsize, buftype);
   bool streamed = false;
-  RowPrefetch pf;
-  int pf_kernel = plan_row_prefetch(&a, p, sched, first, n, reuse, &pf);
+  int pf_kernel = ch->pf_kernel;
+  const char **pf_names = NULL;
+  if (pf_kernel) {
+    const char *const *names = kernel_axis_names(&a, k0);
+    pf_names = ARENA_ARRAY(&a, const char *, k0->naxes + 1);
+    for (int i = 0; i < k0->naxes; i++) pf_names[i] = names[i];
+    pf_names[k0->x[0]] = "xnext_";
+  }
   sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
   if (pf_kernel) sb_printf(sb, "      const int64_t xnext_ = row + 1 < INT64_C(%lld) ? row + 1 : row;\n", (long long)rows);
-  for (int b = 0; b < nbuf; b++)
-    sb_printf(sb, "      %s row%d_[%lld]; /* one row of a value two kernels of the chain use */\n", ctype(buftype[b]), b,
-              (long long)bufsize[b]);
+  for (int b = 0; b < ch->nbuf; b++)
+    sb_printf(sb, "      %s row%d_[%lld]; /* one row of a value two kernels of the chain use */\n", ctype(ch->buftype[b]), b,
+              (long long)ch->bufsize[b]);
   for (int j = 0; j < n; j++) {
     const Kernel *k = &p->kernels[first + j];
-    Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a, .save = save[j], .reuse = reuse[j]};
-    E.chain_prefetch = pf_kernel > 0;
-    E.pf = pf_kernel && j == pf_kernel ? &pf : NULL;
+    Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a, .save = ch->save[j], .reuse = ch->reuse[j], .stream = ch->stream[j]};
+    if (pf_kernel && j == pf_kernel) E.pf = &ch->pf, E.pf_names = pf_names;
     E.names = kernel_axis_names(&a, k);
     E.row_axis = k->ngroups ? E.names[k->groups[0].axes[k->groups[0].naxes - 1]] : k->nx > 1 ? E.names[k->x[1]] : "0";
     E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
@@ -1191,28 +882,25 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_stream);
 }
 
-void emit_c(StrBuf *sb, const Program *p, const CSched *sched) {
+void emit_c(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains) {
   emit_c_prelude(sb);
-  emit_c_kernels(sb, p, sched);
+  emit_c_kernels(sb, p, sched, chains);
 }
 
-void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched) {
-  for (int i = 0; i < p->nkernels;) {
-    Arena a = {0};
-    const Kernel *k = &p->kernels[i];
-    int n = 1;
-    if (row_kernel(k, &sched[i]))
-      while (i + n < p->nkernels && can_chain(&a, p, sched, i, i + n)) n++;
-    if (n > 1) {
-      emit_chain(sb, p, sched, i, n);
-    } else {
-      Emit E = {.sb = sb, .p = p, .k = k, .s = &sched[i], .a = &a};
-      E.names = kernel_axis_names(&a, k);
-      E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
-      E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
-      emit_kernel(&E);
+void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains) {
+  for (int c = 0; c < chains->n; c++) {
+    const CChain *ch = &chains->chain[c];
+    if (ch->n > 1) {
+      emit_chain(sb, p, sched, ch);
+      continue;
     }
+    Arena a = {0};
+    const Kernel *k = &p->kernels[ch->first];
+    Emit E = {.sb = sb, .p = p, .k = k, .s = &sched[ch->first], .a = &a};
+    E.names = kernel_axis_names(&a, k);
+    E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
+    emit_kernel(&E);
     arena_free(&a);
-    i += n;
   }
 }

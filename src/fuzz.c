@@ -584,7 +584,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
         free(m);
         break;
       }
-      emit_c_kernels(&lib_src, &cps[j].program, cps[j].csched);
+      emit_c_kernels(&lib_src, &cps[j].program, cps[j].csched, &cps[j].chains);
       ok[j] = true;
     }
     JitLib lib = {0};
@@ -597,7 +597,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
         if (!ok[j]) continue;
         StrBuf one = {0};
         emit_c_prelude(&one);
-        emit_c_kernels(&one, &cps[j].program, cps[j].csched);
+        emit_c_kernels(&one, &cps[j].program, cps[j].csched, &cps[j].chains);
         JitLib l1 = {0};
         CoilErr *e1 = jit_compile(one.data, &l1);
         sb_free(&one);

@@ -171,3 +171,29 @@ void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k) {
 void program_dump(StrBuf *sb, const Program *p) {
   for (int i = 0; i < p->nkernels; i++) kernel_dump(sb, p, &p->kernels[i]);
 }
+
+void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop) {
+  if (mark[root]) return;
+  mark[root] = true;
+  if (stop && stop[root] >= 0) return;
+  const KVal *v = &k->vals[root];
+  for (int j = 0; j < v->narg; j++) kernel_mark_from(k, v->arg[j], mark, stop);
+}
+
+void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
+  memset(mark, 0, sizeof(bool) * (size_t)k->nvals);
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g) kernel_mark_from(k, k->reds[r].src, mark, stop);
+}
+
+/* A reduction result counts as varying: it is spelled acc[xi]. */
+void kernel_varies_along(const Kernel *k, int ax, bool *varies) {
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    bool d = false;
+    if (v->op == OP_INPUT) d = ax >= 0 && ix_mentions(v->index, ax);
+    else if (op_info[v->op].kind == OK_REDUCE) d = true;
+    for (int j = 0; j < v->narg; j++) d |= varies[v->arg[j]];
+    varies[i] = d;
+  }
+}

@@ -21,7 +21,8 @@
 /* A split part should still hold this many elements of work. */
 #define MIN_SPLIT_WORK (1 << 15)
 /* VEC_R: independent lanes per row (several vector registers, so the adds
- * do not wait on each other) and the row chunk summed before each flush. */
+ * do not wait on each other; a power of two, so they fold pairwise, and no
+ * more than the row has) and the row chunk summed before each flush. */
 #define LANES 64
 #define CHUNK 4096
 /* VEC_X: r points per block flush, and the widest x tile. */
@@ -52,6 +53,100 @@ static void order_group(Kernel *k, KGroup *g, int gi) {
   }
 }
 
+/* VEC_X: r points per pass of the x loop when the body allows it, and the
+ * smallest x tile worth it (a small tile keeps its accumulators in
+ * registers anyway).  Without per-r-point values (a column sum), R_UNROLL
+ * r points go through the x loop at once: each block accumulator is read
+ * and written once per R_UNROLL points and that many rows stream side by
+ * side.  Each lane still adds its terms one by one in r order, so the sums
+ * are those of the plain loop. */
+enum { R_UNROLL = 8, XT_UNROLL_MIN = 512 };
+
+static int r_unroll(const Kernel *k, const CSched *s, int g, bool *mark, bool *varies) {
+  if (XT_UNROLL_MIN > s->xtile) return 1;
+  kernel_varies_along(k, k->x[k->nx - 1], varies);
+  kernel_mark_group(k, g, mark, NULL);
+  for (int i = 0; i < k->nvals; i++)
+    if (mark[i] && !varies[i] && k->vals[i].op != OP_CONST) return 1; /* computed once per r point */
+  return R_UNROLL;
+}
+
+/* Max and min rows of f32.  c_max's NaN test costs a second compare and
+ * mask logic per value (logsumexp's max pass: 5.2 cycles per 16 bf16
+ * values, 3.0 without the test).  So in the lane loop a lane keeps the
+ * plain max (lane > v ? lane : v: on equal values the later one, as
+ * c_max), and a second lane keeps the last NaN seen (v != v ? v : lane: one
+ * compare and a blend, all in float registers); that NaN is put into its
+ * lane before the lanes are folded with c_max.  Long rows only: for rows of
+ * 16 (08_many_short_rows) the extra lanes and the check made it 1.7x slower.
+ * (An integer max of the magnitude bits was as fast on this AMD machine but
+ * 3.4x slower than no NaN lane at all on the 16-core Intel host with gcc 13:
+ * tools/lse_probe.sh.) */
+enum { NAN_LANES_MIN_ROW = 1024 };
+
+static bool nan_lanes(const Kernel *k, const KRed *r) {
+  const KGroup *G = &k->groups[r->group];
+  return (r->op == OP_AMAX || r->op == OP_AMIN) && !strcmp(dtype_c_compute(r->dtype), "float") &&
+         k->axes[G->axes[G->naxes - 1]].size >= NAN_LANES_MIN_ROW;
+}
+
+/* Vector width.  Streaming a row reduction of 4-byte elements reads memory
+ * faster with 128-bit loads than with 512-bit ones on the development
+ * machine (AMD Zen 4: a plain f32 row sum reaches the read ceiling at 128
+ * bits, about 75% of it at 512; measured in docs/bench.md), while
+ * arithmetic-heavy bodies (exp) and the x-vectorised schedule, which keeps
+ * its tile of accumulators in registers, need the widest vectors.  So a
+ * kernel whose vector loops all reduce rows, load elements of 4 bytes or
+ * more and do little arithmetic per element (cost below) asks for 128-bit
+ * vectors; every other kernel keeps the compiler's choice. */
+enum { NARROW_MIN_ROW = 1024, NARROW_MAX_COST = 4 };
+
+int sched_op_cost(Op op) {
+  switch (op) {
+  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
+  case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
+  case OP_INPUT: case OP_CONST: return 0;
+  default: return 1;
+  }
+}
+
+static bool prefers_narrow(const Kernel *k, const CSched *s, bool *mark, bool *varies) {
+  if (s->mode != VEC_R || !k->ngroups) return false;
+  for (int g = 0; g < k->ngroups; g++) {
+    const KGroup *G = &k->groups[g];
+    if (k->axes[G->axes[G->naxes - 1]].size < NARROW_MIN_ROW) return false; /* short rows: the fold dominates */
+    kernel_varies_along(k, G->axes[G->naxes - 1], varies);
+    kernel_mark_group(k, g, mark, NULL);
+    int cost = 0;
+    for (int i = 0; i < k->nvals; i++) {
+      if (!mark[i] || !varies[i]) continue;
+      if (k->vals[i].op == OP_INPUT && dtype_size(k->vals[i].dtype) < 4) return false;
+      cost += sched_op_cost(k->vals[i].op);
+    }
+    for (int r = 0; r < k->nreds; r++) cost += k->reds[r].group == g;
+    if (cost > NARROW_MAX_COST) return false;
+  }
+  return true;
+}
+
+/* The code-shape decisions that follow from the mode and the tiles. */
+static void shape_loops(Arena *a, const Kernel *k, CSched *s) {
+  bool *mark = ARENA_ARRAY(a, bool, k->nvals + 1), *varies = ARENA_ARRAY(a, bool, k->nvals + 1);
+  s->runroll = ARENA_ARRAY(a, int, k->ngroups + 1);
+  s->lanes = ARENA_ARRAY(a, int, k->ngroups + 1);
+  for (int g = 0; g < k->ngroups; g++) {
+    const KGroup *G = &k->groups[g];
+    int64_t n = k->axes[G->axes[G->naxes - 1]].size;
+    int L = 1;
+    while (L * 2 <= LANES && L * 2 <= n) L *= 2;
+    s->lanes[g] = s->mode == VEC_R ? L : 0;
+  }
+  s->nan_lanes = ARENA_ARRAY(a, bool, k->nreds + 1);
+  for (int g = 0; g < k->ngroups; g++) s->runroll[g] = s->mode == VEC_X ? r_unroll(k, s, g, mark, varies) : 1;
+  for (int r = 0; r < k->nreds; r++) s->nan_lanes[r] = s->mode == VEC_R && nan_lanes(k, &k->reds[r]);
+  s->narrow = prefers_narrow(k, s, mark, varies);
+}
+
 static int64_t group_points(const Kernel *k, const KGroup *g, int skip_inner) {
   int64_t n = 1;
   for (int i = 0; i < g->naxes - skip_inner; i++) n *= k->axes[g->axes[i]].size;
@@ -62,7 +157,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   (void)p;
   for (int g = 0; g < k->ngroups; g++) order_group(k, &k->groups[g], g);
   simplify_kernel(a, k);
-  *s = (CSched){.mode = VEC_X, .nsplit = 1, .lanes = LANES, .chunk = CHUNK, .rblock = RBLOCK};
+  *s = (CSched){.mode = VEC_X, .nsplit = 1, .chunk = CHUNK, .rblock = RBLOCK};
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   int64_t wx = 0, wr = 0;
   for (int i = 0; i < k->nvals; i++) {
@@ -89,7 +184,10 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
     s->xtile = 1;
     tiles = xpoints;
   }
-  if (!k->ngroups || tiles >= TARGET_TASKS) return;
+  if (!k->ngroups || tiles >= TARGET_TASKS) {
+    shape_loops(a, k, s);
+    return;
+  }
   /* Split: as many parts as keep every part worth a thread's while. */
   int64_t want = (TARGET_TASKS + tiles - 1) / tiles;
   for (int g = 0; g < k->ngroups; g++) {
@@ -108,6 +206,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
     if (want > by_work) want = by_work;
   }
   s->nsplit = want > 1 ? want : 1;
+  shape_loops(a, k, s);
 }
 
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
@@ -124,7 +223,15 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   sb_puts(sb, "\n");
   if (s->mode == VEC_X)
     sb_printf(sb, "  vectorise over the innermost x axis: tile %lld, r block %lld\n", (long long)s->xtile, (long long)s->rblock);
-  else
-    sb_printf(sb, "  vectorise over the innermost r axis: %d lanes, chunk %lld\n", s->lanes, (long long)s->chunk);
+  else {
+    sb_puts(sb, "  vectorise over the innermost r axis:");
+    for (int g = 0; g < k->ngroups; g++) sb_printf(sb, "%s %d", g ? "," : "", s->lanes[g]);
+    sb_printf(sb, " lanes%s, chunk %lld\n", k->ngroups > 1 ? " (by group)" : "", (long long)s->chunk);
+  }
+  for (int g = 0; g < k->ngroups; g++)
+    if (s->mode == VEC_X && s->runroll[g] > 1) sb_printf(sb, "  group %d: %d r points per pass of the x loop\n", g, s->runroll[g]);
+  for (int r = 0; r < k->nreds; r++)
+    if (s->nan_lanes[r]) sb_printf(sb, "  acc%d: NaNs kept in lanes of their own\n", r);
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
+  if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits (a light row reduction of 4-byte loads)\n");
 }

@@ -128,7 +128,7 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     mixed_precision:mixed_precision) echo "--arg a=bf16[9,67] --arg b=f16[9,67] --arg scale=f32[67]~uniform(0.5,1.5)" ;;
     reductions:reductions) echo "--arg x=f32[6,5,33]~uniform(0.9,1.1)"; echo "--arg x=f32[6,5,33]~uniform(0.9,1.1) --npu-ub-kb 1" ;;
     rms_norm:rms_norm) echo "--arg x=bf16[3,5,96] --arg weight=f32[96]" ;;
-    softmax:softmax) echo "--arg x=f32[7,1031]" ;;
+    softmax:softmax|softmax_schedule:softmax) echo "--arg x=f32[7,1031]" ;;
     tails:*) echo "--npu-ub-kb 16" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;

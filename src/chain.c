@@ -1,0 +1,329 @@
+/* CPU chains: the program level of the CPU schedule.
+ *
+ * Consecutive kernels that share their first x axis (the rows), none split,
+ * where every buffer one of them writes and a later one reads is written
+ * and read a row at a time (row i's part of it lies in [c*i, c*i + c) for
+ * both), run row by row in one parallel loop: each row's data is still in
+ * cache when the next kernel of the chain reads it (softmax reads its input
+ * once from memory, not three times).  Each kernel computes exactly what it
+ * computes alone, in the same order; only the interleaving changes.
+ *
+ * Within a chain this pass also decides the row buffers (values computed
+ * once and read back by a later kernel), which kernel prefetches the next
+ * row, and which stores bypass the caches.  The C printer follows the plan;
+ * `coil dump -d schedule` prints it after the kernels' schedules.
+ *
+ * Requires: simplified kernels with a CSched each.  Guarantees: the chains
+ * cover the kernels in order, each kernel in exactly one chain. */
+#include <string.h>
+
+#include "coil.h"
+
+enum { CHAIN_MIN_ROWS = 64 };
+
+/* Does index e (of kernel k) keep row x0 of a buffer inside [c*x0, c*x0+c)?
+ * *c is set from the first index seen and checked against later ones. */
+static bool row_local(Arena *a, const Kernel *k, const IExpr *e, int64_t *c) {
+  int x0 = k->x[0];
+  int64_t coef = ix_coef(e, x0);
+  if (coef <= 0 || ix_mentions_nonlinear(e, x0)) return false;
+  if (*c && *c != coef) return false;
+  int64_t lo, hi;
+  ix_bounds(kernel_range(a, k), e, &lo, &hi);
+  hi -= coef * (k->axes[x0].size - 1);
+  if (lo < 0 || hi >= coef) return false;
+  *c = coef;
+  return true;
+}
+
+/* A kernel may run a row at a time unless it is split, or its rows are
+ * the vectorised axis of a reduction (a column reduction would then walk
+ * its columns one at a time). */
+static bool row_kernel(const Kernel *k, const CSched *s) {
+  return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups);
+}
+
+static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
+  const Kernel *kn = &p->kernels[next];
+  if (!row_kernel(kn, &s[next])) return false;
+  const Kernel *k0 = &p->kernels[first];
+  int64_t rows = k0->axes[k0->x[0]].size;
+  if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
+  for (int j = first; j < next; j++) {
+    const Kernel *kp = &p->kernels[j];
+    for (int st = 0; st < kp->nstores; st++) {
+      int buf = kp->stores[st].buf;
+      int64_t c = 0;
+      bool read = false;
+      for (int i = 0; i < kn->nvals; i++) {
+        if (kn->vals[i].op != OP_INPUT || kn->vals[i].buf != buf) continue;
+        read = true;
+        if (!row_local(a, kn, kn->vals[i].index, &c)) return false;
+      }
+      if (!read) continue;
+      for (int t = 0; t < kp->nstores; t++)
+        if (kp->stores[t].buf == buf && !row_local(a, kp, kp->stores[t].index, &c)) return false;
+    }
+  }
+  return true;
+}
+
+/* Row buffers.  In a chain, a later pointwise kernel (softmax's division)
+ * may recompute, for every element of the row, a value an earlier row
+ * reduction already computed element by element (exp(x - max)).  The
+ * earlier kernel then keeps it in a row buffer (one row, on the stack) and
+ * the later one reads it back: the same value, computed once.  Two values
+ * are the same when their DAGs match op for op and every load reads the
+ * same element once the later kernel's row axis is mapped to the earlier
+ * kernel's reduction axis.  Only values costly enough to be worth a load
+ * (a transcendental) are kept. */
+enum { ROW_BUF_MAX = 16384, ROW_BUF_MIN_COST = 16 };
+
+static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j, IExpr *const *sub, int *budget) {
+  const KVal *u = &P->vals[i], *v = &C->vals[j];
+  if (--*budget < 0) return false;
+  if (u->op != v->op || u->dtype != v->dtype || u->cdtype != v->cdtype || u->narg != v->narg) return false;
+  if (op_info[u->op].kind == OK_REDUCE) return false;
+  if (u->op == OP_CONST) return u->fval == v->fval && u->ival == v->ival;
+  if (u->op == OP_INPUT) return u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, sub));
+  for (int t = 0; t < u->narg; t++)
+    if (!same_value(a, P, u->arg[t], C, v->arg[t], sub, budget)) return false;
+  return true;
+}
+
+/* Find the values of chain kernel jc (a pointwise row kernel) that row
+ * reduction jp computes, and give each a row buffer. */
+static void match_rows(Arena *a, const Program *p, const CSched *sched, CChain *ch, int jp, int jc) {
+  const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
+  const CSched *sp = &sched[ch->first + jp], *sc = &sched[ch->first + jc];
+  if (sp->mode != VEC_R || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != 1) return;
+  if (sc->mode != VEC_X || C->ngroups || C->nx != 2) return;
+  int r = P->groups[0].axes[0], xc = C->x[1];
+  int64_t n = P->axes[r].size;
+  if (C->axes[xc].size != n || n > ROW_BUF_MAX) return;
+  IExpr **sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
+  sub[C->x[0]] = ix_axis(a, P->x[0]);
+  sub[xc] = ix_axis(a, r);
+  int *save = ch->save[jp], *reuse = ch->reuse[jc];
+  for (int j = C->nvals - 1; j >= 0 && ch->nbuf < ROW_BUFS_MAX; j--) {
+    const KVal *v = &C->vals[j];
+    if (op_info[v->op].kind == OK_LEAF || v->op == OP_CAST || reuse[j] >= 0) continue;
+    if (sched_op_cost(v->op) < ROW_BUF_MIN_COST) continue;
+    for (int i = 0; i < P->nvals; i++) {
+      int budget = 4096;
+      if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
+      if (!same_value(a, P, i, C, j, sub, &budget)) continue;
+      if (save[i] < 0) {
+        save[i] = ch->nbuf;
+        ch->bufsize[ch->nbuf] = n;
+        ch->buftype[ch->nbuf] = P->vals[i].dtype;
+        ch->nbuf++;
+      }
+      reuse[j] = save[i];
+      break;
+    }
+  }
+}
+
+/* Row prefetch.  A chain reads a row from memory in its first kernel (a
+ * max, a sum of squares: little arithmetic per byte), then works on it from
+ * cache; while it computes, the memory system would idle.  So the kernel of
+ * the chain with the most arithmetic per element prefetches the next row of
+ * the first kernel's row loads, a little per iteration of its vector loop
+ * (as much of the next row as its loop covers of this one; all at once
+ * made softmax slower), and the first kernel then finds it in cache.
+ * Needs: the first kernel reduces rows along one axis (VEC_R), the
+ * prefetching one loops along a row of the same length (VEC_R over one
+ * axis, or a VEC_X tile of the whole row). */
+static int kernel_cost(const Kernel *k, const int *reuse) {
+  int c = 0;
+  for (int i = 0; i < k->nvals; i++)
+    if (reuse[i] < 0) c += sched_op_cost(k->vals[i].op); /* a reused value costs a load */
+  return c;
+}
+
+static bool stores_buf(const Program *p, const CChain *ch, int buf) {
+  for (int j = ch->first; j < ch->first + ch->n; j++)
+    for (int t = 0; t < p->kernels[j].nstores; t++)
+      if (p->kernels[j].stores[t].buf == buf) return true;
+  return false;
+}
+
+static void plan_row_prefetch(const Program *p, const CSched *sched, CChain *ch) {
+  const Kernel *k0 = &p->kernels[ch->first];
+  RowPrefetch *pf = &ch->pf;
+  if (sched[ch->first].mode != VEC_R || k0->ngroups != 1 || k0->groups[0].naxes != 1) return;
+  int x0 = k0->x[0], inner = k0->groups[0].axes[0];
+  *pf = (RowPrefetch){.inner = inner, .len = k0->axes[inner].size};
+  for (int i = 0; i < k0->nvals && pf->n < PF_MAX; i++) {
+    const KVal *v = &k0->vals[i];
+    if (v->op != OP_INPUT || v->scope != 0 || stores_buf(p, ch, v->buf)) continue;
+    if (ix_coef(v->index, inner) != 1 || ix_mentions_nonlinear(v->index, inner)) continue;
+    if (ix_coef(v->index, x0) <= 0 || ix_mentions_nonlinear(v->index, x0)) continue;
+    bool dup = false;
+    for (int t = 0; t < pf->n; t++) dup |= pf->buf[t] == v->buf && ix_equal(pf->index[t], v->index);
+    if (dup) continue;
+    pf->buf[pf->n] = v->buf;
+    pf->esize[pf->n] = dtype_size(v->dtype);
+    pf->index[pf->n++] = v->index;
+  }
+  if (!pf->n) return;
+  int best_cost = -1;
+  for (int j = 1; j < ch->n; j++) {
+    const Kernel *k = &p->kernels[ch->first + j];
+    const CSched *sj = &sched[ch->first + j];
+    bool along = sj->mode == VEC_R ? k->ngroups == 1 && k->groups[0].naxes == 1 && k->axes[k->groups[0].axes[0]].size == pf->len
+                                   : !k->ngroups && k->nx == 2 && k->axes[k->x[1]].size == pf->len && sj->xtile == pf->len;
+    if (along && kernel_cost(k, ch->reuse[j]) > best_cost) ch->pf_kernel = j, best_cost = kernel_cost(k, ch->reuse[j]);
+  }
+}
+
+/* Streaming stores.  A large output that no kernel of the program reads
+ * back is written with stores that bypass the caches (coil_stream in the
+ * C prelude): an ordinary store first reads the line it writes, so a
+ * written-once output costs its size twice in memory traffic.  Measured on
+ * the development machine (wall medians, both threads): softmax's 134 MB
+ * output 9.3 instead of 10.6-11.8 ms, rms_norm's 8.8 instead of 11.1 ms.
+ * Only in chains that prefetch their next row: without it rms_norm ran
+ * 10% slower, its threads waiting for the streamed lines to leave before
+ * reading on.  Only stores of a contiguous run along the vectorised x axis
+ * of a tile of at least STREAM_MIN_RUN values, and buffers of at least
+ * STREAM_MIN_BYTES (more than a last-level cache holds: a smaller output
+ * may still be in cache when the caller reads it). */
+enum { STREAM_MIN_BYTES = 32 << 20, STREAM_MIN_RUN = 256 };
+
+static bool buffer_read(const Program *p, int buf) {
+  for (int j = 0; j < p->nkernels; j++)
+    for (int i = 0; i < p->kernels[j].nvals; i++)
+      if (p->kernels[j].vals[i].op == OP_INPUT && p->kernels[j].vals[i].buf == buf) return true;
+  return false;
+}
+
+static bool streams(const Program *p, const Kernel *k, const CSched *s, const KStore *st) {
+  const Buffer *b = &p->bufs[st->buf];
+  /* A chain kernel's vectorised x axis: its innermost x axis past the row. */
+  int xin = s->mode == VEC_X && k->nx > 1 ? k->x[k->nx - 1] : -1;
+  if (xin < 0 || s->xtile < STREAM_MIN_RUN || b->kind != BUF_OUTPUT) return false;
+  if (ix_coef(st->index, xin) != 1 || ix_mentions_nonlinear(st->index, xin)) return false;
+  if (b->numel * dtype_size(b->dtype) < STREAM_MIN_BYTES) return false;
+  return !buffer_read(p, st->buf);
+}
+
+static void plan_chain(Arena *a, const Program *p, const CSched *sched, CChain *ch) {
+  ch->save = ARENA_ARRAY(a, int *, ch->n);
+  ch->reuse = ARENA_ARRAY(a, int *, ch->n);
+  ch->stream = ARENA_ARRAY(a, bool *, ch->n);
+  ch->narrow = true;
+  for (int j = 0; j < ch->n; j++) {
+    const Kernel *k = &p->kernels[ch->first + j];
+    ch->save[j] = ARENA_ARRAY(a, int, k->nvals + 1);
+    ch->reuse[j] = ARENA_ARRAY(a, int, k->nvals + 1);
+    for (int i = 0; i <= k->nvals; i++) ch->save[j][i] = ch->reuse[j][i] = -1;
+    ch->stream[j] = ARENA_ARRAY(a, bool, k->nstores + 1);
+    ch->narrow &= sched[ch->first + j].narrow;
+  }
+  if (ch->n == 1) return;
+  const Kernel *k0 = &p->kernels[ch->first];
+  ch->rows = k0->axes[k0->x[0]].size;
+  for (int jc = 1; jc < ch->n; jc++)
+    for (int jp = 0; jp < jc; jp++) match_rows(a, p, sched, ch, jp, jc);
+  plan_row_prefetch(p, sched, ch);
+  if (!ch->pf_kernel) return;
+  for (int j = 0; j < ch->n; j++) {
+    const Kernel *k = &p->kernels[ch->first + j];
+    for (int s = 0; s < k->nstores; s++) ch->stream[j][s] = streams(p, k, &sched[ch->first + j], &k->stores[s]);
+  }
+}
+
+void chain_plan(Arena *a, const Program *p, const CSched *sched, CChains *out) {
+  out->chain = ARENA_ARRAY(a, CChain, p->nkernels + 1);
+  out->n = 0;
+  for (int i = 0; i < p->nkernels;) {
+    Arena tmp = {0}; /* can_chain's index ranges */
+    int n = 1;
+    if (row_kernel(&p->kernels[i], &sched[i]))
+      while (i + n < p->nkernels && can_chain(&tmp, p, sched, i, i + n)) n++;
+    arena_free(&tmp);
+    CChain *ch = &out->chain[out->n++];
+    *ch = (CChain){.first = i, .n = n};
+    plan_chain(a, p, sched, ch);
+    i += n;
+  }
+}
+
+CoilErr *chain_verify(const Program *p, const CChains *c) {
+  int next = 0;
+  for (int i = 0; i < c->n; i++) {
+    const CChain *ch = &c->chain[i];
+    if (ch->first != next || ch->n < 1 || ch->first + ch->n > p->nkernels)
+      return coil_error("chain verifier: chain %d covers kernels [%d, %d), expected to start at %d", i, ch->first, ch->first + ch->n, next);
+    next = ch->first + ch->n;
+    if (ch->nbuf < 0 || ch->nbuf > ROW_BUFS_MAX) return coil_error("chain verifier: chain %d has %d row buffers", i, ch->nbuf);
+    if (ch->pf_kernel < 0 || ch->pf_kernel >= ch->n || (ch->pf_kernel && !ch->pf.n))
+      return coil_error("chain verifier: chain %d prefetches from kernel %d of %d", i, ch->pf_kernel, ch->n);
+    for (int j = 0; j < ch->n; j++) {
+      const Kernel *k = &p->kernels[ch->first + j];
+      for (int v = 0; v < k->nvals; v++) {
+        int most = ch->save[j][v] > ch->reuse[j][v] ? ch->save[j][v] : ch->reuse[j][v];
+        if (most >= ch->nbuf) return coil_error("chain verifier: %s v%d names row buffer %d of %d", k->name, v, most, ch->nbuf);
+        /* A buffer is read only after an earlier kernel of the chain filled it. */
+        if (ch->reuse[j][v] >= 0) {
+          bool ok = false;
+          for (int jp = 0; jp < j && !ok; jp++)
+            for (int u = 0; u < p->kernels[ch->first + jp].nvals && !ok; u++) ok = ch->save[jp][u] == ch->reuse[j][v];
+          if (!ok) return coil_error("chain verifier: %s v%d reads row buffer %d before any kernel fills it", k->name, v, ch->reuse[j][v]);
+        }
+      }
+      if (ch->n == 1)
+        for (int s = 0; s < k->nstores; s++)
+          if (ch->stream[j][s]) return coil_error("chain verifier: %s streams a store outside a chain", k->name);
+    }
+  }
+  if (next != p->nkernels) return coil_error("chain verifier: the chains cover %d of %d kernels", next, p->nkernels);
+  return NULL;
+}
+
+void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains *c) {
+  for (int i = 0; i < c->n; i++) {
+    const CChain *ch = &c->chain[i];
+    if (ch->n == 1) continue;
+    const Kernel *k0 = &p->kernels[ch->first];
+    Arena a = {0};
+    const char *const *names0 = kernel_axis_names(&a, k0);
+    sb_printf(sb, "chain %s", k0->name);
+    for (int j = 1; j < ch->n; j++) sb_printf(sb, ", %s", p->kernels[ch->first + j].name);
+    sb_printf(sb, ": a row of %s[%lld] at a time\n", names0[k0->x[0]], (long long)ch->rows);
+    for (int b = 0; b < ch->nbuf; b++) {
+      sb_printf(sb, "  row buffer %d: %s[%lld], filled by", b, dtype_name(ch->buftype[b]), (long long)ch->bufsize[b]);
+      for (int pass = 0; pass < 2; pass++) {
+        if (pass) sb_puts(sb, ", read by");
+        for (int j = 0; j < ch->n; j++) {
+          const Kernel *k = &p->kernels[ch->first + j];
+          int *which = pass ? ch->reuse[j] : ch->save[j];
+          for (int v = 0; v < k->nvals; v++)
+            if (which[v] == b) sb_printf(sb, " %s v%d", k->name, v);
+        }
+      }
+      sb_puts(sb, "\n");
+    }
+    if (ch->pf_kernel) {
+      sb_printf(sb, "  %s prefetches the next row of", p->kernels[ch->first + ch->pf_kernel].name);
+      for (int t = 0; t < ch->pf.n; t++) {
+        sb_printf(sb, "%s %s[", t ? "," : "", p->bufs[ch->pf.buf[t]].name);
+        ix_print(sb, ch->pf.index[t], names0, false);
+        sb_puts(sb, "]");
+      }
+      sb_puts(sb, "\n");
+    }
+    for (int j = 0; j < ch->n; j++) {
+      const Kernel *k = &p->kernels[ch->first + j];
+      for (int s = 0; s < k->nstores; s++)
+        if (ch->stream[j][s]) sb_printf(sb, "  %s streams its stores to %s past the caches\n", k->name, p->bufs[k->stores[s].buf].name);
+    }
+    bool asked = false;
+    for (int j = 0; j < ch->n; j++) asked |= sched[ch->first + j].narrow;
+    if (ch->narrow) sb_puts(sb, "  vectors of 128 bits, as every kernel of the chain asks\n");
+    else if (asked) sb_puts(sb, "  vectors as wide as the compiler likes: not every kernel asks for 128 bits\n");
+    arena_free(&a);
+  }
+}

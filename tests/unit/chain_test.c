@@ -1,0 +1,107 @@
+/* Unit tests of the CPU chain plan (chain.c): what softmax's and
+ * logsumexp's kernels are planned to share, and the verifier's refusals of
+ * plans that would print wrong C.  Each CHECK prints "ok unit/chain_NAME"
+ * or "FAIL unit/chain_NAME: ...". */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coil.h"
+
+static int failures;
+
+#define CHECK(name, cond)                                                                        \
+  do {                                                                                           \
+    if (cond) printf("ok unit/chain_%s\n", name);                                                \
+    else { printf("FAIL unit/chain_%s: %s (%s:%d)\n", name, #cond, __FILE__, __LINE__); failures++; } \
+  } while (0)
+
+static const char src[] =
+    "import torch\n"
+    "def softmax(x: \"f32[8192, 4096]\"):\n"
+    "    e = torch.exp(x - x.amax(dim=-1, keepdim=True))\n"
+    "    return e / e.sum(dim=-1, keepdim=True)\n"
+    "def lse(x: \"bf16[256, 8192]\"):\n"
+    "    return torch.logsumexp(x.float(), dim=-1)\n"
+    "def cols(x: \"f32[4096, 64]\"):\n"
+    "    return x.sum(0), x.amax(0)\n";
+
+static char path[64];
+
+static bool compile_fn(const char *fn, Compiled *c) {
+  CompileOptions o = {.file = path, .fn = fn};
+  CoilErr *e = compile_source(&o, c);
+  if (e) {
+    printf("FAIL unit/chain_compile_%s: %s\n", fn, e->msg);
+    coil_error_free(e);
+    failures++;
+    return false;
+  }
+  return true;
+}
+
+static void test_softmax(Compiled *c) {
+  const Program *p = &c->program;
+  const CChains *cs = &c->chains;
+  CHECK("softmax_one_chain", p->nkernels == 3 && cs->n == 1 && cs->chain[0].n == 3 && cs->chain[0].rows == 8192);
+  const CChain *ch = &cs->chain[0];
+  /* exp(x - max) is computed by the sum's kernel and read back by the division's. */
+  int saved = -1, reused = -1;
+  for (int v = 0; v < p->kernels[1].nvals; v++)
+    if (ch->save[1][v] == 0) saved = v;
+  for (int v = 0; v < p->kernels[2].nvals; v++)
+    if (ch->reuse[2][v] == 0) reused = v;
+  CHECK("softmax_row_buffer", ch->nbuf == 1 && saved >= 0 && p->kernels[1].vals[saved].op == OP_EXP && reused >= 0 &&
+                                  p->kernels[2].vals[reused].op == OP_EXP && ch->bufsize[0] == 4096);
+  CHECK("softmax_prefetch", ch->pf_kernel == 1 && ch->pf.n == 1 && ch->pf.len == 4096);
+  CHECK("softmax_streams_output", ch->stream[2][0] && !ch->narrow);
+  CHECK("verify_accepts", chain_verify(p, cs) == NULL);
+  /* A row buffer read before any kernel of the chain filled it. */
+  int keep = ch->reuse[1][0];
+  ch->reuse[1][0] = 0;
+  ch->save[1][saved] = -1;
+  CoilErr *e = chain_verify(p, cs);
+  CHECK("verify_rejects_unfilled_row_buffer", e && strstr(e->msg, "before any kernel fills it"));
+  coil_error_free(e);
+  ch->reuse[1][0] = keep;
+  ch->save[1][saved] = 0;
+  /* Chains that do not cover every kernel once. */
+  cs->chain[0].n = 2;
+  e = chain_verify(p, cs);
+  CHECK("verify_rejects_uncovered_kernel", e && strstr(e->msg, "cover 2 of 3 kernels"));
+  coil_error_free(e);
+  cs->chain[0].n = 3;
+  CHECK("verify_accepts_restored", chain_verify(p, cs) == NULL);
+}
+
+static void test_lse(Compiled *c) {
+  const CChain *ch = &c->chains.chain[0];
+  CHECK("lse_chain", c->program.nkernels == 2 && c->chains.n == 1 && ch->n == 2 && ch->nbuf == 0 && ch->pf_kernel == 1);
+  /* The max over rows of 8192 keeps its NaNs apart; its output is tiny, so nothing streams. */
+  CHECK("lse_nan_lanes", c->csched[0].nan_lanes[0] && !ch->stream[1][0]);
+}
+
+/* A column reduction is split across threads: never part of a chain. */
+static void test_cols(Compiled *c) {
+  CHECK("cols_alone", c->chains.n == c->program.nkernels && c->chains.chain[0].n == 1 && !c->chains.chain[0].pf_kernel);
+}
+
+int main(void) {
+  snprintf(path, sizeof path, "/tmp/coil_chain_test_XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0 || write(fd, src, sizeof src - 1) != (ssize_t)(sizeof src - 1)) {
+    printf("FAIL unit/chain_tempfile: cannot write %s\n", path);
+    return 1;
+  }
+  close(fd);
+  Compiled c;
+  if (compile_fn("softmax", &c)) test_softmax(&c);
+  compiled_free(&c);
+  if (compile_fn("lse", &c)) test_lse(&c);
+  compiled_free(&c);
+  if (compile_fn("cols", &c)) test_cols(&c);
+  compiled_free(&c);
+  unlink(path);
+  return failures ? 1 : 0;
+}
