@@ -826,9 +826,9 @@ static const char prelude3[] =
     "static inline int64_t c_f2i64(double x) { return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x; }\n"
     "static inline int64_t c_iabs(int64_t x) { return x < 0 ? (int64_t)(0 - (uint64_t)x) : x; }\n"
     "#define c_exp(x) _Generic((x), float: c_expf, default: exp)(x)\n"
-    "#define c_log(x) _Generic((x), float: logf, default: log)(x)\n"
+    "#define c_log(x) _Generic((x), float: c_logf, default: log)(x)\n"
     "#define c_sqrt(x) _Generic((x), float: sqrtf, default: sqrt)(x)\n"
-    "#define c_tanh(x) _Generic((x), float: tanhf, default: tanh)(x)\n"
+    "#define c_tanh(x) _Generic((x), float: c_tanhf, default: tanh)(x)\n"
     "#define c_rsqrt(x) _Generic((x), float: c_rsqrtf, default: c_rsqrtd)(x)\n"
     "#define c_sigmoid(x) _Generic((x), float: c_sigmoidf, default: c_sigmoidd)(x)\n"
     "#define c_abs(x) _Generic((x), float: fabsf, double: fabs, default: c_iabs)(x)\n"
@@ -836,7 +836,7 @@ static const char prelude3[] =
 
 /* expf without branches or calls, so that loops using it vectorise; about 1
  * ulp over the whole float range, subnormal results included (measured over
- * every float; tests/unit/expf_test.c checks it against libm).  Per value:
+ * every float; tests/unit/mathf_test.c checks it against libm).  Per value:
  * 17 operations and one compare, against 21 and four compares for the
  * Cephes-based version it replaced (a row of exp(x - max) over bf16 takes
  * 15.4 instead of 21.5 cycles per 16 values on the development machine).
@@ -852,6 +852,21 @@ static const char prelude3[] =
  * is then positive and the result inf); x < -104 (exp rounds to 0; -inf)
  * selects 0 at the end, the one compare; a NaN x makes r, and so the
  * result, NaN. */
+/* logf and tanhf, for the same reason: libm's are calls, which keep a loop
+ * scalar (a row sum of tanh ran at 0.01 of the read ceiling, of log at
+ * 0.07; now 0.35 and 0.31, tests/unit/mathf_test.c checks them over every
+ * float's sample: logf within 1.1 ulp, tanhf 1.5).
+ *   logf: x = 2^e m, m in [sqrt(1/2), sqrt(2)) from the bits (a subnormal
+ *     x scaled by 2^23 first); f = m - 1 exactly; log m = f - f^2/2 +
+ *     f^3 q(f), q of degree 7 fitted by tools/fit_poly.py (relative error
+ *     2^-26.9); f - f^2/2 is one fma, and e ln 2 (high part exact) is added
+ *     last, so the result is rounded once more.  Zero, negatives, inf and
+ *     NaN are put in by bit masks at the end.
+ *   tanhf: for |x| < 0.55 the odd polynomial |x| + |x|^3 p(x^2), p of
+ *     degree 4 (tools/fit_poly.py, 2^-27.8); above, 1 - 2/(e^{2|x|} + 1),
+ *     which is then at least 0.5, so the subtraction loses nothing and
+ *     e^{2|x|} = inf gives 1; the sign of x is put back last (tanh(-0) is
+ *     -0). */
 static const char prelude_expf[] =
     "/* expf: about 1 ulp over the whole range, no branches (see emit_c.c) */\n"
     "static inline float c_expf(float x) {\n"
@@ -872,6 +887,36 @@ static const char prelude_expf[] =
     "  memcpy(&s2, &u2, 4);\n"
     "  float y = c_fma(p, s1, s1) * s2;\n"
     "  return x < -104.0f ? 0.0f : y;\n"
+    "}\n"
+    "/* logf and tanhf: no calls, so loops using them vectorise (see emit_c.c) */\n"
+    "static inline float c_logf(float x) {\n"
+    "  int sub = x < 0x1p-126f; /* subnormal (or not positive): scale by 2^23 */\n"
+    "  float xs = x * (1.0f + (float)sub * (0x1p23f - 1.0f));\n"
+    "  int32_t ix;\n"
+    "  memcpy(&ix, &xs, 4);\n"
+    "  int32_t d = ix - 0x3f3504f3, mb = (d & 0x007fffff) + 0x3f3504f3; /* m in [sqrt(1/2), sqrt(2)) */\n"
+    "  float m, e = (float)((d >> 23) - 23 * sub);\n"
+    "  memcpy(&m, &mb, 4);\n"
+    "  float f = m - 1.0f, f2 = f * f;\n"
+    "  float q = c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(-7.634429634e-02f, f, 1.276154965e-01f), f, -1.316019446e-01f), f,\n"
+    "                  1.420176178e-01f), f, -1.662335694e-01f), f, 2.000122666e-01f), f, -2.500082254e-01f), f, 3.333333135e-01f);\n"
+    "  float r = c_fma(-0.5f * f, f, f); /* f - f^2/2, rounded once */\n"
+    "  float y = c_fma(e, 0.693359375f, r + c_fma(f2 * f, q, e * -2.12194440e-4f)); /* e ln2 exact; one rounding at the end */\n"
+    "  uint32_t yb, xb, nan_ = 0u - (uint32_t)((x < 0.0f) | (x != x)), zero = 0u - (uint32_t)(x == 0.0f),\n"
+    "           inf = 0u - (uint32_t)(x == INFINITY); /* masks: float selects here would stop gcc vectorising */\n"
+    "  memcpy(&yb, &y, 4);\n"
+    "  memcpy(&xb, &x, 4);\n"
+    "  yb = (yb & ~(nan_ | zero | inf)) | (0x7fc00000u & nan_) | (0xff800000u & zero) | (xb & inf);\n"
+    "  memcpy(&y, &yb, 4);\n"
+    "  return y;\n"
+    "}\n"
+    "static inline float c_tanhf(float x) {\n"
+    "  float a = fabsf(x), z = x * x;\n"
+    "  float p = c_fma(c_fma(c_fma(c_fma(-6.274243351e-03f, z, 2.107168175e-02f), z, -5.385231227e-02f), z, 1.333258599e-01f), z,\n"
+    "                  -3.333331645e-01f);\n"
+    "  float small = c_fma(a * z, p, a); /* a + a^3 p(a^2) */\n"
+    "  float big = 1.0f - 2.0f / (c_expf(2.0f * a) + 1.0f);\n"
+    "  return copysignf(a < 0.55f ? small : big, x); /* odd, -0 included */\n"
     "}\n";
 
 void emit_c_prelude(StrBuf *sb) {

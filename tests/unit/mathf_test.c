@@ -1,0 +1,285 @@
+/* The generated code's float exp, log and tanh (c_expf, c_logf, c_tanhf in
+ * the C prelude, emit_c.c) against libm.  The prelude is compiled the way
+ * kernels are (jit_compile, the kernels' flags) into a vectorised loop and
+ * a plain call per function, and both are run over a sample of every
+ * float's bit pattern, dense runs where the polynomials alone decide the
+ * result, the ranges at the ends (subnormal results and inputs, overflow)
+ * and the special values.  Each result must lie within the function's
+ * bound in ulp of the function computed in double (expf: 1.5; the prelude's
+ * comments promise about 1) and within 2 ulp of libm's, and the vector loop
+ * must give the plain call's bits.  Prints "ok unit/NAME" or
+ * "FAIL unit/NAME: ..." like the other unit tests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coil.h"
+
+static int failures;
+
+#define CHECK(name, cond)                                                                  \
+  do {                                                                                     \
+    if (cond) printf("ok unit/%s\n", name);                                                \
+    else { printf("FAIL unit/%s: %s (%s:%d)\n", name, #cond, __FILE__, __LINE__); failures++; } \
+  } while (0)
+
+typedef void (*VecFn)(const float *x, float *y, int64_t n);
+typedef float (*OneFn)(float x);
+
+/* One function under test: the generated vector loop and plain call, the
+ * exact function (in double) and libm's float one. */
+typedef struct Fn {
+  VecFn vec;
+  OneFn one;
+  double (*exact)(double);
+  float (*libm)(float);
+} Fn;
+
+static float from_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static uint32_t to_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+/* Error of y in units in the last place of the float nearest to exact (a
+ * subnormal's ulp is 2^-149).  Infinities must match exactly. */
+static double ulp_error(float y, double exact) {
+  float ef = (float)exact;
+  if (isinf(ef)) return isinf(y) && signbit(y) == signbit(ef) ? 0 : INFINITY;
+  if (exact == 0) return y == 0 ? 0 : fabs((double)y) / 0x1p-149;
+  if (isinf(y) || isnan(y)) return INFINITY;
+  int ex;
+  frexp(exact, &ex);
+  double ulp = ldexp(1.0, ex - 24);
+  if (ulp < 0x1p-149) ulp = 0x1p-149;
+  return fabs((double)y - exact) / ulp;
+}
+
+/* Distance in representable floats between two results (of any signs). */
+static uint32_t float_distance(float a, float b) {
+  int64_t u = to_bits(a), v = to_bits(b);
+  u = u & 0x80000000 ? -(u & 0x7fffffff) : u; /* order the bit patterns like the values */
+  v = v & 0x80000000 ? -(v & 0x7fffffff) : v;
+  return (uint32_t)(u > v ? u - v : v - u);
+}
+
+typedef struct Stats {
+  double worst;       /* ulp error against exp in double */
+  float worst_x;
+  uint32_t worst_libm; /* distance from libm's function */
+  float worst_libm_x;
+  long nan_wrong;     /* NaN in, not NaN out (or the reverse) */
+  long mismatch;      /* vector and plain call disagree */
+  long n;
+} Stats;
+
+static void check_values(const Fn *f, const float *x, int64_t n, Stats *st) {
+  float *y = malloc(sizeof(float) * (size_t)n);
+  if (!y) abort();
+  f->vec(x, y, n);
+  for (int64_t i = 0; i < n; i++) {
+    float xi = x[i], yi = y[i];
+    st->n++;
+    if (to_bits(f->one(xi)) != to_bits(yi)) st->mismatch++;
+    float want = f->libm(xi);
+    if (isnan(want) || isnan(yi)) {
+      st->nan_wrong += isnan(want) != isnan(yi);
+      continue;
+    }
+    double e = ulp_error(yi, f->exact((double)xi));
+    if (e > st->worst) st->worst = e, st->worst_x = xi;
+    uint32_t d = float_distance(yi, want);
+    if (d > st->worst_libm) st->worst_libm = d, st->worst_libm_x = xi;
+  }
+  free(y);
+}
+
+/* Every float from lo up to hi (both of one sign, lo nearer zero in bits). */
+static void check_range(const Fn *f, float from, float to, Stats *st) {
+  uint32_t a = to_bits(from), b = to_bits(to);
+  if (a > b) { uint32_t t = a; a = b; b = t; }
+  enum { BATCH = 1 << 20 };
+  float *x = malloc(sizeof(float) * BATCH);
+  if (!x) abort();
+  for (uint64_t u = a; u <= b;) {
+    int64_t n = 0;
+    while (n < BATCH && u <= b) x[n++] = from_bits((uint32_t)u++);
+    check_values(f, x, n, st);
+  }
+  free(x);
+}
+
+/* A sample of all 2^32 bit patterns: every 61st (61 is odd, so every
+ * mantissa residue and exponent is hit), with NaNs and infinities. */
+static void check_sample(const Fn *f, Stats *st) {
+  enum { BATCH = 1 << 20 };
+  float *x = malloc(sizeof(float) * BATCH);
+  if (!x) abort();
+  for (uint64_t u = 0; u < (1ull << 32);) {
+    int64_t n = 0;
+    while (n < BATCH && u < (1ull << 32)) x[n++] = from_bits((uint32_t)u), u += 61;
+    check_values(f, x, n, st);
+  }
+  free(x);
+}
+
+/* Every x in [lo, hi] in steps of step. */
+static void check_steps(const Fn *f, float lo, float hi, float step, Stats *st) {
+  int64_t n = (int64_t)((hi - lo) / step) + 1;
+  float *x = malloc(sizeof(float) * (size_t)n);
+  if (!x) abort();
+  for (int64_t i = 0; i < n; i++) x[i] = lo + (float)i * step;
+  check_values(f, x, n, st);
+  free(x);
+}
+
+static const char test_src[] =
+    "#define COIL_TEST_FN(f) \\\n"
+    "  void coil_test_##f##_vec(const float *restrict x, float *restrict y, int64_t n) { \\\n"
+    "    _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = f(x[i]); \\\n"
+    "  } \\\n"
+    "  float coil_test_##f##_one(float x) { return f(x); }\n"
+    "COIL_TEST_FN(c_expf)\n"
+    "COIL_TEST_FN(c_logf)\n"
+    "COIL_TEST_FN(c_tanhf)\n";
+
+static bool load(JitLib *lib, const char *name, double (*exact)(double), float (*libm)(float), Fn *f) {
+  char vec[64], one[64];
+  snprintf(vec, sizeof vec, "coil_test_%s_vec", name);
+  snprintf(one, sizeof one, "coil_test_%s_one", name);
+  *f = (Fn){(VecFn)(uintptr_t)jit_symbol(lib, vec), (OneFn)(uintptr_t)jit_symbol(lib, one), exact, libm};
+  if (!f->vec || !f->one) printf("FAIL unit/%s_compile: symbols missing\n", name);
+  return f->vec && f->one;
+}
+
+static void report(const char *what, const Stats *st) {
+  printf("  %s (%ld floats): max %.3f ulp (x = %a), max %u ulp from libm (x = %a)\n", what, st->n, st->worst, st->worst_x,
+         st->worst_libm, st->worst_libm_x);
+}
+
+static void test_expf(const Fn *f) {
+  OneFn one = f->one;
+  Stats all = {0};
+  check_sample(f, &all);
+  report("expf: sample of all floats", &all);
+  CHECK("expf_sample_within_1.5_ulp", all.worst <= 1.5);
+  CHECK("expf_sample_within_2_ulp_of_libm", all.worst_libm <= 2);
+  CHECK("expf_nan_in_nan_out", all.nan_wrong == 0);
+  CHECK("expf_vector_equals_plain_call", all.mismatch == 0);
+
+  /* Every x around [-1, 1] in steps of 2^-20 (where the polynomial alone
+   * decides the result; r = x for |x| < ln2/2). */
+  Stats mid = {0};
+  check_steps(f, -1.0f, 1.0f, 0x1p-20f, &mid);
+  report("expf: [-1, 1] step 2^-20", &mid);
+  CHECK("expf_unit_interval_within_1.5_ulp", mid.worst <= 1.5 && mid.worst_libm <= 2);
+
+  /* Every float whose exp is subnormal or rounds to zero or to the
+   * smallest normal, and every float around the overflow threshold. */
+  Stats sub = {0}, over = {0};
+  check_range(f, -87.0f, -105.0f, &sub);
+  report("expf: every x in [-105, -87]", &sub);
+  CHECK("expf_subnormal_results_within_1.5_ulp", sub.worst <= 1.5 && sub.worst_libm <= 2);
+  check_range(f, 88.0f, 90.0f, &over);
+  report("expf: every x in [88, 90]", &over);
+  CHECK("expf_overflow_threshold", over.worst <= 1.5 && over.worst_libm <= 2);
+
+  /* Special values, exactly. */
+  CHECK("expf_zero", one(0.0f) == 1.0f && one(-0.0f) == 1.0f);
+  CHECK("expf_inf", isinf(one(INFINITY)) && one(INFINITY) > 0);
+  CHECK("expf_minus_inf", one(-INFINITY) == 0.0f && !signbit(one(-INFINITY)));
+  CHECK("expf_nan", isnan(one(NAN)) && isnan(one(-NAN)) && isnan(one(from_bits(0x7f800001u))) &&
+                        isnan(one(from_bits(0xff800001u))));
+  CHECK("expf_largest_finite", one(0x1.62e42ep+6f) == 0x1.ffff08p+127f);
+  CHECK("expf_first_overflow", isinf(one(0x1.62e430p+6f)));
+  CHECK("expf_huge", isinf(one(200.0f)) && isinf(one(1e30f)) && isinf(one(0x1.fffffep+127f)));
+  CHECK("expf_tiny", one(-200.0f) == 0.0f && one(-1e30f) == 0.0f && one(-0x1.fffffep+127f) == 0.0f);
+  CHECK("expf_smallest_subnormal", one(-103.9f) == 0x1p-149f && one(-104.0f) == 0.0f);
+  CHECK("expf_tiny_inputs", one(0x1p-149f) == 1.0f && one(-0x1p-149f) == 1.0f && one(0x1p-30f) == 1.0f);
+  CHECK("expf_one", float_distance(one(1.0f), 2.71828183f) <= 1);
+}
+
+static void test_logf(const Fn *f) {
+  OneFn one = f->one;
+  Stats all = {0};
+  check_sample(f, &all);
+  report("logf: sample of all floats", &all);
+  CHECK("logf_sample_within_1.5_ulp", all.worst <= 1.5);
+  CHECK("logf_sample_within_2_ulp_of_libm", all.worst_libm <= 2);
+  CHECK("logf_nan_where_libm_nan", all.nan_wrong == 0);
+  CHECK("logf_vector_equals_plain_call", all.mismatch == 0);
+  /* Around 1, where log is small and its relative error the hardest to
+   * keep (f = x - 1 exactly; the polynomial alone decides), and every
+   * subnormal input near the bottom and every float of one binade. */
+  Stats near1 = {0}, sub = {0}, binade = {0};
+  check_steps(f, 0.5f, 2.0f, 0x1p-22f, &near1);
+  report("logf: [0.5, 2] step 2^-22", &near1);
+  CHECK("logf_near_one_within_1.5_ulp", near1.worst <= 1.5 && near1.worst_libm <= 2);
+  check_range(f, 0x1p-149f, 0x1p-135f, &sub);
+  report("logf: subnormal inputs [2^-149, 2^-135]", &sub);
+  CHECK("logf_subnormal_inputs_within_1.5_ulp", sub.worst <= 1.5 && sub.worst_libm <= 2);
+  check_range(f, 1.0f, 2.0f, &binade);
+  report("logf: every x in [1, 2]", &binade);
+  CHECK("logf_binade_within_1.5_ulp", binade.worst <= 1.5 && binade.worst_libm <= 2);
+  CHECK("logf_one", one(1.0f) == 0.0f && !signbit(one(1.0f)));
+  CHECK("logf_zero", one(0.0f) == -INFINITY && one(-0.0f) == -INFINITY);
+  CHECK("logf_inf", one(INFINITY) == INFINITY);
+  CHECK("logf_negative", isnan(one(-1.0f)) && isnan(one(-INFINITY)) && isnan(one(-0x1p-149f)));
+  CHECK("logf_nan", isnan(one(NAN)) && isnan(one(from_bits(0x7f800001u))));
+  CHECK("logf_ends", float_distance(one(0x1p-149f), -103.2789306640625f) <= 1 &&
+                         float_distance(one(0x1.fffffep+127f), 88.72283935546875f) <= 1);
+}
+
+static void test_tanhf(const Fn *f) {
+  OneFn one = f->one;
+  Stats all = {0};
+  check_sample(f, &all);
+  report("tanhf: sample of all floats", &all);
+  CHECK("tanhf_sample_within_2_ulp", all.worst <= 2);
+  CHECK("tanhf_sample_within_2_ulp_of_libm", all.worst_libm <= 2);
+  CHECK("tanhf_nan_in_nan_out", all.nan_wrong == 0);
+  CHECK("tanhf_vector_equals_plain_call", all.mismatch == 0);
+  /* Both sides of the switch from the polynomial to the exp form (0.55),
+   * and up to where tanh rounds to 1. */
+  Stats mid = {0};
+  check_steps(f, -10.0f, 10.0f, 0x1p-18f, &mid);
+  report("tanhf: [-10, 10] step 2^-18", &mid);
+  CHECK("tanhf_middle_within_2_ulp", mid.worst <= 2 && mid.worst_libm <= 2);
+  Stats cut = {0};
+  check_range(f, 0.5f, 0.6f, &cut);
+  report("tanhf: every x in [0.5, 0.6]", &cut);
+  CHECK("tanhf_switch_within_2_ulp", cut.worst <= 2 && cut.worst_libm <= 2);
+  CHECK("tanhf_zero", one(0.0f) == 0.0f && !signbit(one(0.0f)) && one(-0.0f) == 0.0f && signbit(one(-0.0f)));
+  CHECK("tanhf_inf", one(INFINITY) == 1.0f && one(-INFINITY) == -1.0f);
+  CHECK("tanhf_saturates", one(20.0f) == 1.0f && one(-20.0f) == -1.0f && one(1e30f) == 1.0f);
+  CHECK("tanhf_tiny", one(0x1p-149f) == 0x1p-149f && one(-0x1p-140f) == -0x1p-140f && one(0x1p-30f) == 0x1p-30f);
+  CHECK("tanhf_odd", one(-0.3f) == -one(0.3f) && one(-3.0f) == -one(3.0f));
+  CHECK("tanhf_nan", isnan(one(NAN)) && isnan(one(-NAN)));
+}
+
+int main(void) {
+  StrBuf src = {0};
+  emit_c_prelude(&src);
+  sb_puts(&src, test_src);
+  JitLib lib;
+  CoilErr *e = jit_compile(src.data, &lib);
+  sb_free(&src);
+  if (e) {
+    printf("FAIL unit/mathf_compile: %s\n", e->msg);
+    coil_error_free(e);
+    return 1;
+  }
+  Fn f;
+  if (load(&lib, "c_expf", exp, expf, &f)) test_expf(&f);
+  if (load(&lib, "c_logf", log, logf, &f)) test_logf(&f);
+  if (load(&lib, "c_tanhf", tanh, tanhf, &f)) test_tanhf(&f);
+  jit_close(&lib);
+  return failures ? 1 : 0;
+}
