@@ -152,6 +152,34 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
   return add_val(L, v);
 }
 
+/* x ** n for a small integer constant n is multiplication (x ** -1 and
+ * x ** -2 a reciprocal of it), as PyTorch's CPU kernel computes x ** 2 and
+ * x ** 3; a libm powf is a call, and a loop with a call does not vectorise
+ * (a row sum of x ** 3 ran at 0.03 of the read ceiling).  Each product is
+ * rounded to the result's dtype, as PyTorch's bf16 and f16 powers round
+ * x * x before multiplying again (so 2, 3, -1 and -2 give its bits; 4 is
+ * (x * x) * (x * x), within 2 ulp of its pow).  Returns -1 for any other
+ * power. */
+static int pow_by_multiplies(Lower *L, const KVal *p) {
+  const KVal *e = &L->k->vals[p->arg[1]];
+  if (e->op != OP_CONST) return -1;
+  double y = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
+  if (!(y >= -2 && y <= 4) || y != (int)y || y == 0 || y == 1) return -1;
+  int n = (int)y, x = p->arg[0];
+  if (n < 0 && !dtype_is_float(p->cdtype)) return -1;
+  KVal sq = {.op = OP_MUL, .dtype = p->dtype, .cdtype = p->cdtype, .arg = {x, x}, .narg = 2};
+  int x2 = n == 2 ? -1 : add_val(L, sq);
+  KVal last = {.dtype = p->dtype, .cdtype = p->cdtype};
+  switch (n) {
+  case 2: last.op = OP_MUL, last.arg[0] = x, last.arg[1] = x, last.narg = 2; break;
+  case 3: last.op = OP_MUL, last.arg[0] = x2, last.arg[1] = x, last.narg = 2; break;
+  case 4: last.op = OP_MUL, last.arg[0] = x2, last.arg[1] = x2, last.narg = 2; break;
+  case -1: last.op = OP_RECIP, last.arg[0] = x, last.narg = 1; break;
+  default: last.op = OP_RECIP, last.arg[0] = x2, last.narg = 1; break;
+  }
+  return add_val(L, last);
+}
+
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
   if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx);
@@ -185,7 +213,8 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
         sub[i][d] = x->shape[d] == 1 && n->shape[d + off] != 1 ? ix_const(L->a, 0) : idx[d + off];
       c.arg[i] = lower_node(L, x, sub[i], false);
     }
-    v = add_val(L, c);
+    v = c.op == OP_POW ? pow_by_multiplies(L, &c) : -1;
+    if (v < 0) v = add_val(L, c);
     break;
   }
   case OK_VIEW: {

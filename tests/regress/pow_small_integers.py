@@ -1,0 +1,11 @@
+# x ** n for a constant n called libm's powf per element: the loop did not
+# vectorise, and a row sum of x ** 3 ran at 0.03 of the read ceiling.  Now
+# n in {2, 3, 4, -1, -2} is multiplication (and a reciprocal), as PyTorch's
+# CPU kernel computes 2, 3, -1 and -2: bit for bit here (bf16 rounds x * x
+# before multiplying again, as PyTorch does; 4 is in pow_four.py).
+# exact
+import torch
+
+
+def powers(x: "f32[37, 129]", h: "bf16[37, 129]", i: "i32[37, 129] uniform(-40, 40)"):
+    return (x ** 2, x ** 3, torch.pow(x, -1), x ** -2, h ** 2, h ** 3, h ** -2, i ** 2, i ** 3, x.pow(2.0))
