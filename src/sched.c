@@ -10,7 +10,11 @@
  * slower on both machines measured at full thread count (docs/bench.md).
  * X tiles: up to MAX_XTILE points, so a column sum reads whole rows (its
  * block accumulators live in L1/L2; the C printer takes 8 r points per pass
- * over them). */
+ * over them).
+ * The code-shape decisions that follow from these (lanes per row, r points
+ * per pass, NaN lanes for long max rows, the vector width) are made here
+ * too, so the C printer decides nothing; chain.c adds the program-level
+ * ones.  `coil dump -d schedule` prints them all. */
 #include <stdlib.h>
 #include <string.h>
 
