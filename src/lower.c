@@ -155,11 +155,13 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
 /* x ** n for a small integer constant n is multiplication (x ** -1 and
  * x ** -2 a reciprocal of it), as PyTorch's CPU kernel computes x ** 2 and
  * x ** 3; a libm powf is a call, and a loop with a call does not vectorise
- * (a row sum of x ** 3 ran at 0.03 of the read ceiling).  Each product is
- * rounded to the result's dtype, as PyTorch's bf16 and f16 powers round
- * x * x before multiplying again (so 2, 3, -1 and -2 give its bits; 4 is
- * (x * x) * (x * x), within 2 ulp of its pow).  Returns -1 for any other
- * power. */
+ * (a row sum of x ** 3 ran at 0.03 of the read ceiling).  x * x is
+ * rounded as PyTorch rounds it: to bf16 for a bf16 x ** 3 and x ** -2 (its
+ * bf16 vector ops round each op), to the compute dtype otherwise (f16 and
+ * the other bf16 powers compute in f32 and round once).  So 2, 3, -1 and -2
+ * give its bits in every dtype; 4 is (x * x) * (x * x), PyTorch's bits for
+ * bf16 and f16 and within 2 ulp of its pow for f32.  ref.c computes the
+ * same way.  Returns -1 for any other power. */
 static int pow_by_multiplies(Lower *L, const KVal *p) {
   const KVal *e = &L->k->vals[p->arg[1]];
   if (e->op != OP_CONST) return -1;
@@ -167,7 +169,8 @@ static int pow_by_multiplies(Lower *L, const KVal *p) {
   if (!(y >= -2 && y <= 4) || y != (int)y || y == 0 || y == 1) return -1;
   int n = (int)y, x = p->arg[0];
   if (n < 0 && !dtype_is_float(p->cdtype)) return -1;
-  KVal sq = {.op = OP_MUL, .dtype = p->dtype, .cdtype = p->cdtype, .arg = {x, x}, .narg = 2};
+  DType inner = p->dtype == DT_BF16 && (n == 3 || n == -2) ? DT_BF16 : p->cdtype;
+  KVal sq = {.op = OP_MUL, .dtype = inner, .cdtype = p->cdtype, .arg = {x, x}, .narg = 2};
   int x2 = n == 2 ? -1 : add_val(L, sq);
   KVal last = {.dtype = p->dtype, .cdtype = p->cdtype};
   switch (n) {

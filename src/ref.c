@@ -112,6 +112,21 @@ static double fminnan(double a, double b) { return a != a || a < b ? a : b; }
 
 /* One element of a pointwise op.  a, b, c are the operands' values, of the
  * operands' dtypes ta, tb, tc. */
+/* PyTorch's CPU pow by a small integer multiplies, rounding x * x to bf16
+ * for a bf16 x ** 3 and x ** -2 and to the compute dtype otherwise (lower.c
+ * lowers it the same way); any other power is pow.  The caller rounds the
+ * result to the node's dtype. */
+static double ref_pow(const Ref *R, const GNode *n, double a, double b) {
+  if (R->f64 || !(b == 2 || b == 3 || b == 4 || b == -1 || b == -2)) return pow(a, b);
+  DType cd = n->cdtype, inner = n->dtype == DT_BF16 && (b == 3 || b == -2) ? DT_BF16 : cd;
+  double sq = round_to(R, inner, a * a);
+  if (b == 2) return a * a;
+  if (b == 3) return round_to(R, cd, sq * a);
+  if (b == 4) return round_to(R, cd, sq * sq);
+  if (b == -1) return 1 / a;
+  return round_to(R, cd, 1 / sq);
+}
+
 static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
   RV r;
   DType cd = n->cdtype;
@@ -140,7 +155,7 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     case OP_SUB: x = a - b; break;
     case OP_MUL: x = a * b; break;
     case OP_DIV: x = a / b; break;
-    case OP_POW: x = pow(a, b); break;
+    case OP_POW: x = ref_pow(R, n, a, b); break;
     case OP_MAXIMUM: x = fmaxnan(a, b); break;
     case OP_MINIMUM: x = fminnan(a, b); break;
     case OP_LT: r.i = a < b; return r;
