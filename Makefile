@@ -28,7 +28,7 @@ $(BUILD)/libcoil.so: $(LIBOBJ)
 $(BUILD)/coil: $(BUILD)/obj/main.o $(BUILD)/libcoil.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/test/%: tests/unit/%.c $(BUILD)/libcoil.a $(HDRS)
+$(BUILD)/test/%: tests/unit/%.c $(BUILD)/libcoil.a $(HDRS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcoil.a $(LDLIBS)
 

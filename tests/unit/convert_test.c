@@ -12,15 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
-
-static int failures;
-
-#define CHECK(name, cond)                                                                  \
-  do {                                                                                     \
-    if (cond) printf("ok unit/%s\n", name);                                                \
-    else { printf("FAIL unit/%s: %s (%s:%d)\n", name, #cond, __FILE__, __LINE__); failures++; } \
-  } while (0)
+#include "unit.h"
 
 static float ref_f16_to_f32(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, u;
@@ -101,17 +93,8 @@ static void check_f2h(F2H f2h, const float *x, int64_t n, long *bad_ref, long *b
 }
 
 int main(void) {
-  StrBuf src = {0};
-  emit_c_prelude(&src);
-  sb_puts(&src, test_src);
   JitLib lib;
-  CoilErr *e = jit_compile(src.data, &lib);
-  sb_free(&src);
-  if (e) {
-    printf("FAIL unit/convert_compile: %s\n", e->msg);
-    coil_error_free(e);
-    return 1;
-  }
+  if (!jit_with_prelude(test_src, "convert", &lib)) return 1;
   H2F h2f = (H2F)(uintptr_t)jit_symbol(&lib, "coil_test_h2f");
   F2H f2h = (F2H)(uintptr_t)jit_symbol(&lib, "coil_test_f2h");
   if (!h2f || !f2h) {

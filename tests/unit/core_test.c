@@ -4,15 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
-
-static int failures;
-
-#define CHECK(name, cond)                                                                  \
-  do {                                                                                     \
-    if (cond) printf("ok unit/%s\n", name);                                                \
-    else { printf("FAIL unit/%s: %s (%s:%d)\n", name, #cond, __FILE__, __LINE__); failures++; } \
-  } while (0)
+#include "unit.h"
 
 static char *ix_str(Arena *a, const IExpr *e) {
   static const char *names[] = {"i", "j", "k", "l"};

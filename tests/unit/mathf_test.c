@@ -14,15 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
-
-static int failures;
-
-#define CHECK(name, cond)                                                                  \
-  do {                                                                                     \
-    if (cond) printf("ok unit/%s\n", name);                                                \
-    else { printf("FAIL unit/%s: %s (%s:%d)\n", name, #cond, __FILE__, __LINE__); failures++; } \
-  } while (0)
+#include "unit.h"
 
 typedef void (*VecFn)(const float *x, float *y, int64_t n);
 typedef float (*OneFn)(float x);
@@ -265,17 +257,8 @@ static void test_tanhf(const Fn *f) {
 }
 
 int main(void) {
-  StrBuf src = {0};
-  emit_c_prelude(&src);
-  sb_puts(&src, test_src);
   JitLib lib;
-  CoilErr *e = jit_compile(src.data, &lib);
-  sb_free(&src);
-  if (e) {
-    printf("FAIL unit/mathf_compile: %s\n", e->msg);
-    coil_error_free(e);
-    return 1;
-  }
+  if (!jit_with_prelude(test_src, "mathf", &lib)) return 1;
   Fn f;
   if (load(&lib, "c_expf", exp, expf, &f)) test_expf(&f);
   if (load(&lib, "c_logf", log, logf, &f)) test_logf(&f);
