@@ -1592,7 +1592,10 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
     g->outputs = ARENA_ARRAY(a, GNode *, nout);
     for (int k = 0; k < nout; k++) {
       if (outs[k]->kind != V_TENSOR) {
-        SrcLoc l = v->kind == V_TUPLE ? st->value->items[k]->loc : st->value->loc;
+        /* An element's own place when the return is a tuple written out; a
+         * tuple value from elsewhere (return x.shape) has only the statement's. */
+        const Node *rv = st->value;
+        SrcLoc l = rv->kind == ND_TUPLE && k < rv->nitems ? rv->items[k]->loc : rv->loc;
         return coil_error_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
       }
       g->outputs[k] = outs[k]->t;
