@@ -209,7 +209,21 @@ static bool streams(const Program *p, const Kernel *k, const CSched *s, const KS
   return !buffer_read(p, st->buf);
 }
 
-static void plan_chain(Arena *a, const Program *p, const CSched *sched, CChain *ch) {
+/* A chain runs its kernels' first x axis as the row loop; a kernel whose
+ * only x axis that is has no vector loop over x left, so its x-loop
+ * staging of f16 conversions (sched.c) goes. */
+static void drop_row_staging(const Program *p, CSched *sched, const CChain *ch) {
+  for (int j = 0; j < ch->n; j++) {
+    const Kernel *k = &p->kernels[ch->first + j];
+    CSched *s = &sched[ch->first + j];
+    if (s->mode != VEC_X || k->nx != 1) continue;
+    for (int i = 0; i < k->nvals; i++)
+      if (k->vals[i].scope < 0) s->stage_load[i] = false;
+    for (int t = 0; t < k->nstores; t++) s->stage_store[t] = false;
+  }
+}
+
+static void plan_chain(Arena *a, const Program *p, CSched *sched, CChain *ch) {
   ch->save = ARENA_ARRAY(a, int *, ch->n);
   ch->reuse = ARENA_ARRAY(a, int *, ch->n);
   ch->stream = ARENA_ARRAY(a, bool *, ch->n);
@@ -224,6 +238,7 @@ static void plan_chain(Arena *a, const Program *p, const CSched *sched, CChain *
   }
   if (ch->n == 1) return;
   const Kernel *k0 = &p->kernels[ch->first];
+  drop_row_staging(p, sched, ch);
   ch->rows = k0->axes[k0->x[0]].size;
   for (int jc = 1; jc < ch->n; jc++)
     for (int jp = 0; jp < jc; jp++) match_rows(a, p, sched, ch, jp, jc);
@@ -235,7 +250,7 @@ static void plan_chain(Arena *a, const Program *p, const CSched *sched, CChain *
   }
 }
 
-void chain_plan(Arena *a, const Program *p, const CSched *sched, CChains *out) {
+void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out) {
   out->chain = ARENA_ARRAY(a, CChain, p->nkernels + 1);
   out->n = 0;
   for (int i = 0; i < p->nkernels;) {

@@ -520,6 +520,13 @@ typedef struct CSched {
   int64_t chunk;   /* VEC_R */
   bool *nan_lanes; /* VEC_R, per reduction: a max/min keeps NaNs in lanes of their own */
   bool narrow;     /* ask the C compiler for 128-bit vectors */
+  /* Staged f16 conversions: per value, an f16 load converted a vector
+   * block at a time (the CPU's converter) into an f32 block that the
+   * vector loop reads; per store, an f16 store whose f32 values the loop
+   * writes to a block, converted on the way out.  In the vector loop of the
+   * load's group (VEC_R) or of the tile's x chunks (VEC_X); tails and
+   * other places convert one value at a time. */
+  bool *stage_load, *stage_store;
 } CSched;
 
 /* Reorder each group's r axes so the heaviest load streams, re-merge,
@@ -568,7 +575,9 @@ typedef struct CChains {
   int n;
 } CChains;
 
-void chain_plan(Arena *a, const Program *p, const CSched *sched, CChains *out);
+/* Also drops the x-loop staging (CSched) of a chain kernel whose only x
+ * axis is the chain's row: it keeps no vector loop over x. */
+void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out);
 CoilErr *chain_verify(const Program *p, const CChains *c);
 void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains *c);
 

@@ -47,6 +47,11 @@ typedef struct Emit {
    * chain's plan and the first kernel's axis names (the row is xnext_). */
   const RowPrefetch *pf;
   const char **pf_names;
+  /* While a vector loop with staged f16 loads (sched.c) is printed: per
+   * value, whether it is read from its block cv<i>_, and the position in
+   * the block ("l", "xi - xc"). */
+  const bool *staged;
+  const char *stage_pos;
 } Emit;
 
 /* Prefetch the next row's lines for count elements (an expression) from
@@ -177,9 +182,26 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
     if (!E->mark[i] || (which == INVARIANT && E->vdep[i]) || (which == VARYING && !E->vdep[i])) continue;
     sb_printf(E->sb, "%sconst %s v%d = ", indent, ctype(E->k->vals[i].dtype), i);
     if (E->reuse && E->reuse[i] >= 0) sb_printf(E->sb, "row%d_[%s]", E->reuse[i], E->row_axis);
+    else if (E->staged && E->staged[i]) sb_printf(E->sb, "cv%d_[%s]", i, E->stage_pos);
     else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
     if (E->save && E->save[i] >= 0) sb_printf(E->sb, "%srow%d_[%s] = v%d;\n", indent, E->save[i], E->row_axis, i);
+  }
+}
+
+/* Before a vector loop over axis ax: convert each staged f16 load the loop
+ * reads (marked, varying along ax) into its f32 block cv<i>_ of size
+ * values, count of them from the position start of ax. */
+static void emit_stage_loads(Emit *E, const char *ind, int ax, const char *start, int size, const char *count) {
+  const Kernel *k = E->k;
+  const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
+  for (int i = 0; i < k->naxes; i++) names[i] = E->names[i];
+  names[ax] = start;
+  for (int i = 0; i < k->nvals; i++) {
+    if (!E->mark[i] || !E->vdep[i] || !E->s->stage_load[i] || (E->reuse && E->reuse[i] >= 0)) continue;
+    sb_printf(E->sb, "%sfloat cv%d_[%d];\n%scoil_f16_to_f32_n(cv%d_, &b%d[", ind, i, size, ind, i, k->vals[i].buf);
+    ix_print(E->sb, k->vals[i].index, names, true);
+    sb_printf(E->sb, "], %s);\n", count);
   }
 }
 
@@ -205,14 +227,16 @@ static void mark_stores(Emit *E) {
   for (int s = 0; s < E->k->nstores; s++) mark_from(E, stored_val(E, &E->k->stores[s]));
 }
 
-/* stream: per store, whether it goes to its staging row st<s>_ (indexed
- * by xi - xc) instead of the buffer; NULL for none. */
-static void emit_stores(Emit *E, const char *indent, const bool *stream) {
+/* staging: per store, whether it goes to its staging row st<s>_ (indexed
+ * by xi - xc) instead of the buffer; NULL for none.  A staged f16 store
+ * (sched.c) keeps its f32 value there; others the stored bits. */
+static void emit_stores(Emit *E, const char *indent, const bool *staging) {
   for (int s = 0; s < E->k->nstores; s++) {
     const KStore *st = &E->k->stores[s];
-    if (stream && stream[s]) {
+    if (staging && staging[s]) {
       sb_printf(E->sb, "%sst%d_[xi - xc] = ", indent, s);
-      store_conv(E->sb, E->p->bufs[st->buf].dtype, stored_val(E, st));
+      if (E->s->stage_store[s]) sb_printf(E->sb, "v%d", stored_val(E, st));
+      else store_conv(E->sb, E->p->bufs[st->buf].dtype, stored_val(E, st));
       sb_puts(E->sb, ";\n");
       continue;
     }
@@ -449,6 +473,8 @@ static void emit_group_r(Emit *E, int g) {
     if (pass == 0) {
       sb_printf(sb, "          for (; ri + %d <= ce; ri += %d) {\n", L, L);
       if (E->pf) emit_row_prefetch(E, "            ", "ri", lanes);
+      emit_stage_loads(E, "            ", inner, "ri", L, lanes);
+      E->staged = E->s->stage_load, E->stage_pos = "l";
       sb_printf(sb, "            #pragma omp simd\n            for (int l = 0; l < %d; l++) {\n", L);
       sb_printf(sb, "              const int64_t %s = ri + l;\n", E->names[inner]);
     } else {
@@ -457,6 +483,7 @@ static void emit_group_r(Emit *E, int g) {
       sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
     }
     emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
+    E->staged = NULL;
     combine_lanes(E, "              ", g);
     sb_puts(sb, "            }\n          }\n");
   }
@@ -537,18 +564,31 @@ static void emit_tile(Emit *E, const Tiling *T) {
     mark_stores(E);
     emit_marked(E, "      ", "acc%d[xi]", INVARIANT);
   }
-  bool *stream = ARENA_ARRAY(E->a, bool, k->nstores + 1), any = false;
-  for (int s = 0; s < k->nstores; s++) any |= stream[s] = ns == 1 && E->stream && E->stream[s];
-  bool chunked = any || (E->pf && T->xin >= 0);
+  /* Per store: streamed (chain.c), and whether it goes through a staging
+   * row (streamed or a staged f16 conversion). */
+  bool *stream = ARENA_ARRAY(E->a, bool, k->nstores + 1), *staging = ARENA_ARRAY(E->a, bool, k->nstores + 1), any = false,
+       staged_loads = false;
+  for (int s = 0; s < k->nstores; s++) {
+    stream[s] = ns == 1 && E->stream && E->stream[s];
+    any |= staging[s] = stream[s] || (ns == 1 && E->s->stage_store[s]);
+  }
+  if (ns == 1)
+    for (int i = 0; i < k->nvals; i++) staged_loads |= E->mark[i] && E->vdep[i] && E->s->stage_load[i];
+  bool chunked = any || staged_loads || (E->pf && T->xin >= 0);
   if (chunked) {
-    /* The tile in chunks: each chunk's streamed values go to a staging row
-     * in L1, then out with coil_stream, while the next chunk computes; the
-     * next row's prefetches are spread over the chunks. */
+    /* The tile in chunks: each chunk's streamed or staged values go to a
+     * staging row in L1, then out with coil_stream or the f16 converter,
+     * while the next chunk computes; staged f16 loads are converted a chunk
+     * ahead of the loop; the next row's prefetches are spread over the
+     * chunks. */
     sb_printf(sb, "      for (int64_t xc = 0; xc < xn; xc += %d) {\n", STREAM_CHUNK);
     sb_printf(sb, "        const int64_t xe = xn - xc < %d ? xn : xc + %d;\n", STREAM_CHUNK, STREAM_CHUNK);
     if (E->pf) emit_row_prefetch(E, "        ", "xb + xc", "xe - xc");
+    if (staged_loads) emit_stage_loads(E, "        ", T->xin, "(xb + xc)", STREAM_CHUNK, "xe - xc");
     for (int s = 0; s < k->nstores; s++)
-      if (stream[s]) sb_printf(sb, "        %s st%d_[%d];\n", dtype_c_storage(E->p->bufs[k->stores[s].buf].dtype), s, STREAM_CHUNK);
+      if (staging[s])
+        sb_printf(sb, "        %s st%d_[%d];\n", E->s->stage_store[s] ? "float" : dtype_c_storage(E->p->bufs[k->stores[s].buf].dtype), s,
+                  STREAM_CHUNK);
     sb_puts(sb, "        #pragma omp simd\n        for (int64_t xi = xc; xi < xe; xi++) {\n");
   } else {
     sb_puts(sb, "      #pragma omp simd\n      for (int64_t xi = 0; xi < xn; xi++) {\n");
@@ -556,8 +596,10 @@ static void emit_tile(Emit *E, const Tiling *T) {
   const char *in = chunked ? "          " : "        ";
   if (T->xin >= 0) sb_printf(sb, "%sconst int64_t %s = xb + xi;\n", in, E->names[T->xin]);
   if (ns == 1) {
+    E->staged = E->s->stage_load, E->stage_pos = "xi - xc";
     emit_marked(E, in, "acc%d[xi]", VARYING);
-    emit_stores(E, in, any ? stream : NULL);
+    E->staged = NULL;
+    emit_stores(E, in, any ? staging : NULL);
   } else {
     sb_puts(sb, "        const int64_t xf = 0");
     int64_t stride = 1;
@@ -572,14 +614,26 @@ static void emit_tile(Emit *E, const Tiling *T) {
   sb_puts(sb, chunked ? "        }\n" : "      }\n");
   if (chunked) {
     for (int s = 0; s < k->nstores; s++) {
-      if (!stream[s]) continue;
+      if (!staging[s]) continue;
       const KStore *st = &k->stores[s];
-      sb_printf(sb, "        {\n          const int64_t %s = xb + xc;\n          coil_stream(&b%d[", E->names[T->xin], st->buf);
-      ix_print(sb, st->index, E->names, true);
-      sb_printf(sb, "], st%d_, sizeof st%d_[0] * (size_t)(xe - xc));\n        }\n", s, s);
+      sb_printf(sb, "        {\n          const int64_t %s = xb + xc;\n", E->names[T->xin]);
+      const char *src = arena_printf(E->a, "st%d_", s);
+      if (E->s->stage_store[s] && stream[s]) {
+        sb_printf(sb, "          uint16_t sh%d_[%d];\n          coil_f32_to_f16_n(sh%d_, st%d_, xe - xc);\n", s, STREAM_CHUNK, s, s);
+        src = arena_printf(E->a, "sh%d_", s);
+      }
+      if (stream[s]) {
+        sb_printf(sb, "          coil_stream(&b%d[", st->buf);
+        ix_print(sb, st->index, E->names, true);
+        sb_printf(sb, "], %s, sizeof %s[0] * (size_t)(xe - xc));\n        }\n", src, src);
+      } else {
+        sb_printf(sb, "          coil_f32_to_f16_n(&b%d[", st->buf);
+        ix_print(sb, st->index, E->names, true);
+        sb_printf(sb, "], %s, xe - xc);\n        }\n", src);
+      }
     }
     sb_puts(sb, "      }\n");
-    E->streamed |= any;
+    for (int s = 0; s < k->nstores; s++) E->streamed |= stream[s];
   }
 }
 
@@ -770,6 +824,44 @@ static const char prelude[] =
  * whose ulp is 2^-24, the f16 subnormal step; overflow gives inf and NaN a
  * quiet NaN.  tests/unit/convert_test.c checks every f16 and a sample of
  * every float against the branchy versions and _Float16 where gcc has it. */
+/* n values at a time between f16 and f32 (staged conversions, sched.c):
+ * with x86's F16C converter where the compiler targets it (16 values per
+ * instruction with AVX-512, 8 with AVX), in inline assembly for the same
+ * reason as coil_stream below; the rest, and every value elsewhere, with
+ * the functions above.  The converter rounds to nearest even (immediate 0,
+ * whatever MXCSR says) and handles subnormals exactly, as they do; only a
+ * NaN's payload may differ (it stays a NaN). */
+static const char prelude_f16n[] =
+    "#if defined(__GNUC__) && defined(__x86_64__) && defined(__F16C__) && defined(__AVX512F__)\n"
+    "#define COIL_F16N 16\n"
+    "#define COIL_F16R \"v\"\n"
+    "#elif defined(__GNUC__) && defined(__x86_64__) && defined(__F16C__) && defined(__AVX__)\n"
+    "#define COIL_F16N 8\n"
+    "#define COIL_F16R \"x\"\n"
+    "#endif\n"
+    "#ifdef COIL_F16N\n"
+    "typedef float coil_f32v_ __attribute__((vector_size(4 * COIL_F16N), may_alias, aligned(4)));\n"
+    "typedef uint16_t coil_f16v_ __attribute__((vector_size(2 * COIL_F16N), may_alias, aligned(2)));\n"
+    "#endif\n"
+    "static inline void coil_f16_to_f32_n(float *restrict d, const uint16_t *restrict s, int64_t n) {\n"
+    "  int64_t i = 0;\n"
+    "#ifdef COIL_F16N\n"
+    "  for (int64_t nv = n - n % COIL_F16N; i < nv; i += COIL_F16N) {\n"
+    "    coil_f32v_ v;\n"
+    "    __asm__(\"vcvtph2ps %1, %0\" : \"=\" COIL_F16R(v) : \"m\"(*(const coil_f16v_ *)(s + i)));\n"
+    "    *(coil_f32v_ *)(d + i) = v;\n"
+    "  }\n"
+    "#endif\n"
+    "  for (; i < n; i++) d[i] = coil_f16_to_f32(s[i]);\n"
+    "}\n"
+    "static inline void coil_f32_to_f16_n(uint16_t *restrict d, const float *restrict s, int64_t n) {\n"
+    "  int64_t i = 0;\n"
+    "#ifdef COIL_F16N\n"
+    "  for (int64_t nv = n - n % COIL_F16N; i < nv; i += COIL_F16N)\n"
+    "    __asm__(\"vcvtps2ph $0, %1, %0\" : \"=m\"(*(coil_f16v_ *)(d + i)) : COIL_F16R(*(const coil_f32v_ *)(s + i)));\n"
+    "#endif\n"
+    "  for (; i < n; i++) d[i] = coil_f32_to_f16(s[i]);\n"
+    "}\n";
 /* coil_stream: copy n bytes with stores that bypass the caches (see
  * "Streaming stores" above emit_tile), in inline assembly so that no
  * intrinsics header is needed (<immintrin.h> adds 160 ms to each cold
@@ -941,6 +1033,7 @@ static const char prelude_expf[] =
 
 void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude);
+  sb_puts(sb, prelude_f16n);
   sb_puts(sb, prelude2);
   sb_puts(sb, prelude_expf);
   sb_puts(sb, prelude3);

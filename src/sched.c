@@ -133,8 +133,53 @@ static bool prefers_narrow(const Kernel *k, const CSched *s, bool *mark, bool *v
   return true;
 }
 
+/* f16 <-> f32 through the CPU's converter.  gcc converts f16 with integer
+ * and float arithmetic (the branch-free functions of the C prelude: about
+ * 8 vector operations per 16 values one way, 12 the other) and does not
+ * vectorise _Float16 conversions at all (gcc 12: one vcvtph2ps per value);
+ * x86's F16C converts 16 values in one instruction.  So an f16 load that is
+ * contiguous along the vector loop is converted a block at a time into an
+ * f32 block in L1 before the loop (coil_f16_to_f32_n), and an f16 store
+ * along it is written to an f32 block and converted after the loop
+ * (coil_f32_to_f16_n).  Same values either way (round to nearest even,
+ * subnormals exact; tests/unit/convert_test.c).  17_rms_norm_f16: 17.5 ->
+ * 9.5 ms on the development machine (docs/bench.md).
+ *   VEC_R: loads in a group, contiguous along its inner axis, converted
+ *     per block of lanes.
+ *   VEC_X: loads and stores of the tile's x loop (not split), contiguous
+ *     along the inner x axis, converted per chunk; not those read inside
+ *     a group's r loops (a value per r point, no block to convert).
+ * Blocks shorter than STAGE_MIN values are not worth the extra copy. */
+enum { STAGE_MIN = 16 };
+
+static bool contiguous_along(const IExpr *ix, int ax) { return ax >= 0 && ix_coef(ix, ax) == 1 && !ix_mentions_nonlinear(ix, ax); }
+
+static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSched *s, bool *mark) {
+  s->stage_load = ARENA_ARRAY(a, bool, k->nvals + 1);
+  s->stage_store = ARENA_ARRAY(a, bool, k->nstores + 1);
+  int xin = s->mode == VEC_X && k->nx ? k->x[k->nx - 1] : -1;
+  bool x_blocks = xin >= 0 && s->nsplit == 1 && s->xtile >= STAGE_MIN;
+  bool *in_group = ARENA_ARRAY(a, bool, k->nvals + 1);
+  for (int g = 0; g < k->ngroups; g++) {
+    kernel_mark_group(k, g, mark, NULL);
+    for (int i = 0; i < k->nvals; i++) in_group[i] |= mark[i];
+  }
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || v->dtype != DT_F16) continue;
+    if (s->mode == VEC_R && v->scope >= 0) {
+      const KGroup *G = &k->groups[v->scope];
+      s->stage_load[i] = s->lanes[v->scope] >= STAGE_MIN && contiguous_along(v->index, G->axes[G->naxes - 1]);
+    } else if (s->mode == VEC_X && v->scope < 0) {
+      s->stage_load[i] = x_blocks && !in_group[i] && contiguous_along(v->index, xin);
+    }
+  }
+  for (int t = 0; t < k->nstores; t++)
+    s->stage_store[t] = x_blocks && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin);
+}
+
 /* The code-shape decisions that follow from the mode and the tiles. */
-static void shape_loops(Arena *a, const Kernel *k, CSched *s) {
+static void shape_loops(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   bool *mark = ARENA_ARRAY(a, bool, k->nvals + 1), *varies = ARENA_ARRAY(a, bool, k->nvals + 1);
   s->runroll = ARENA_ARRAY(a, int, k->ngroups + 1);
   s->lanes = ARENA_ARRAY(a, int, k->ngroups + 1);
@@ -149,6 +194,7 @@ static void shape_loops(Arena *a, const Kernel *k, CSched *s) {
   for (int g = 0; g < k->ngroups; g++) s->runroll[g] = s->mode == VEC_X ? r_unroll(k, s, g, mark, varies) : 1;
   for (int r = 0; r < k->nreds; r++) s->nan_lanes[r] = s->mode == VEC_R && nan_lanes(k, &k->reds[r]);
   s->narrow = prefers_narrow(k, s, mark, varies);
+  stage_conversions(a, p, k, s, mark);
 }
 
 static int64_t group_points(const Kernel *k, const KGroup *g, int skip_inner) {
@@ -158,7 +204,6 @@ static int64_t group_points(const Kernel *k, const KGroup *g, int skip_inner) {
 }
 
 void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
-  (void)p;
   for (int g = 0; g < k->ngroups; g++) order_group(k, &k->groups[g], g);
   simplify_kernel(a, k);
   *s = (CSched){.mode = VEC_X, .nsplit = 1, .chunk = CHUNK, .rblock = RBLOCK};
@@ -189,7 +234,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
     tiles = xpoints;
   }
   if (!k->ngroups || tiles >= TARGET_TASKS) {
-    shape_loops(a, k, s);
+    shape_loops(a, p, k, s);
     return;
   }
   /* Split: as many parts as keep every part worth a thread's while. */
@@ -210,7 +255,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
     if (want > by_work) want = by_work;
   }
   s->nsplit = want > 1 ? want : 1;
-  shape_loops(a, k, s);
+  shape_loops(a, p, k, s);
 }
 
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
@@ -238,4 +283,14 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
     if (s->nan_lanes[r]) sb_printf(sb, "  acc%d: NaNs kept in lanes of their own\n", r);
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
   if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits (a light row reduction of 4-byte loads)\n");
+  for (int i = 0; i < k->nvals; i++)
+    if (s->stage_load[i]) {
+      Arena a = {0};
+      sb_printf(sb, "  v%d: f16 load converted a vector block at a time: b%d[", i, k->vals[i].buf);
+      ix_print(sb, k->vals[i].index, kernel_axis_names(&a, k), false);
+      sb_puts(sb, "]\n");
+      arena_free(&a);
+    }
+  for (int t = 0; t < k->nstores; t++)
+    if (s->stage_store[t]) sb_printf(sb, "  store %d: f16, written as f32 and converted a vector block at a time\n", t);
 }
