@@ -534,9 +534,11 @@ static void plan_tiles(Emit *E, bool fixed, Tiling *T) {
   for (int i = 0; i < T->td.n; i++) T->tiles *= T->td.size[i];
 }
 
-/* Streaming stores (chain.c) go through a staging row of STREAM_CHUNK
- * values in L1, then out with coil_stream. */
-enum { STREAM_CHUNK = 256 };
+/* Tiles' x loops in chunks of X_CHUNK values when their stores go
+ * through a staging row in L1, out with coil_stream (streamed, chain.c) or
+ * the f16 converter (staged, sched.c), or staged f16 loads come from f32
+ * blocks. */
+enum { X_CHUNK = 256 };
 
 /* One tile: accumulators, each group's loops, then the epilogue (or the
  * partials when the reductions are split). */
@@ -581,14 +583,14 @@ static void emit_tile(Emit *E, const Tiling *T) {
      * while the next chunk computes; staged f16 loads are converted a chunk
      * ahead of the loop; the next row's prefetches are spread over the
      * chunks. */
-    sb_printf(sb, "      for (int64_t xc = 0; xc < xn; xc += %d) {\n", STREAM_CHUNK);
-    sb_printf(sb, "        const int64_t xe = xn - xc < %d ? xn : xc + %d;\n", STREAM_CHUNK, STREAM_CHUNK);
+    sb_printf(sb, "      for (int64_t xc = 0; xc < xn; xc += %d) {\n", X_CHUNK);
+    sb_printf(sb, "        const int64_t xe = xn - xc < %d ? xn : xc + %d;\n", X_CHUNK, X_CHUNK);
     if (E->pf) emit_row_prefetch(E, "        ", "xb + xc", "xe - xc");
-    if (staged_loads) emit_stage_loads(E, "        ", T->xin, "(xb + xc)", STREAM_CHUNK, "xe - xc");
+    if (staged_loads) emit_stage_loads(E, "        ", T->xin, "(xb + xc)", X_CHUNK, "xe - xc");
     for (int s = 0; s < k->nstores; s++)
       if (staging[s])
         sb_printf(sb, "        %s st%d_[%d];\n", E->s->stage_store[s] ? "float" : dtype_c_storage(E->p->bufs[k->stores[s].buf].dtype), s,
-                  STREAM_CHUNK);
+                  X_CHUNK);
     sb_puts(sb, "        #pragma omp simd\n        for (int64_t xi = xc; xi < xe; xi++) {\n");
   } else {
     sb_puts(sb, "      #pragma omp simd\n      for (int64_t xi = 0; xi < xn; xi++) {\n");
@@ -619,7 +621,7 @@ static void emit_tile(Emit *E, const Tiling *T) {
       sb_printf(sb, "        {\n          const int64_t %s = xb + xc;\n", E->names[T->xin]);
       const char *src = arena_printf(E->a, "st%d_", s);
       if (E->s->stage_store[s] && stream[s]) {
-        sb_printf(sb, "          uint16_t sh%d_[%d];\n          coil_f32_to_f16_n(sh%d_, st%d_, xe - xc);\n", s, STREAM_CHUNK, s, s);
+        sb_printf(sb, "          uint16_t sh%d_[%d];\n          coil_f32_to_f16_n(sh%d_, st%d_, xe - xc);\n", s, X_CHUNK, s, s);
         src = arena_printf(E->a, "sh%d_", s);
       }
       if (stream[s]) {
