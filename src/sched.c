@@ -157,6 +157,16 @@ enum { STAGE_MIN = 16 };
 
 static bool contiguous_along(const IExpr *ix, int ax) { return ax >= 0 && ix_coef(ix, ax) == 1 && !ix_mentions_nonlinear(ix, ax); }
 
+/* An f16 store of a value loaded as it is (x.half() of an f32 x: the
+ * store converts the load's f32, as emit_c.c's stored_val) is a copy at
+ * memory speed either way; through a staging row it ran 10-25% slower
+ * (the row's extra store and load), so such a store converts in the loop. */
+static bool stores_a_load(const Kernel *k, const KStore *st) {
+  const KVal *v = &k->vals[st->val];
+  if (v->op == OP_CAST && v->dtype == DT_F16 && k->vals[v->arg[0]].dtype == DT_F32) v = &k->vals[v->arg[0]];
+  return v->op == OP_INPUT;
+}
+
 static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSched *s, bool *mark) {
   s->stage_load = ARENA_ARRAY(a, bool, k->nvals + 1);
   s->stage_store = ARENA_ARRAY(a, bool, k->nstores + 1);
@@ -178,7 +188,8 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
     }
   }
   for (int t = 0; t < k->nstores; t++)
-    s->stage_store[t] = x_blocks && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin);
+    s->stage_store[t] = x_blocks && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin) &&
+                        !stores_a_load(k, &k->stores[t]);
 }
 
 /* The code-shape decisions that follow from the mode and the tiles. */
