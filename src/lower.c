@@ -161,11 +161,19 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
  * the other bf16 powers compute in f32 and round once).  So 2, 3, -1 and -2
  * give its bits in every dtype; 4 is (x * x) * (x * x), PyTorch's bits for
  * bf16 and f16 and within 2 ulp of its pow for f32.  ref.c computes the
- * same way.  Returns -1 for any other power. */
+ * same way.  x ** 0.5 and x ** -0.5 are sqrt and rsqrt, as PyTorch's
+ * kernel computes them for f32, f64 and bf16: -0 ** -0.5 is -inf and
+ * -inf ** 0.5 NaN, as sqrt gives (powf gave +inf for both,
+ * tests/regress/pow_halves.py); not for f16, whose pow PyTorch computes
+ * with std::pow (+inf there).  Returns -1 for any other power. */
 static int pow_by_multiplies(Lower *L, const KVal *p) {
   const KVal *e = &L->k->vals[p->arg[1]];
   if (e->op != OP_CONST) return -1;
   double y = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
+  if ((y == 0.5 || y == -0.5) && dtype_is_float(p->cdtype) && p->dtype != DT_F16) {
+    KVal root = {.op = y > 0 ? OP_SQRT : OP_RSQRT, .dtype = p->dtype, .cdtype = p->cdtype, .arg = {p->arg[0]}, .narg = 1};
+    return add_val(L, root);
+  }
   if (!(y >= -2 && y <= 4) || y != (int)y || y == 0 || y == 1) return -1;
   int n = (int)y, x = p->arg[0];
   if (n < 0 && !dtype_is_float(p->cdtype)) return -1;

@@ -162,7 +162,10 @@ static void print_float(StrBuf *sb, double f) {
   }
 }
 
-/* A constant exponent that POW spells as multiplications or a root. */
+/* A constant exponent that POW spells without pow: 1 and 0 (lower.c has
+ * already made the small integer powers multiplications and +-0.5 roots
+ * where PyTorch computes them so; what is left, f16 ** 0.5 among them,
+ * takes coil_pow, C's pow, as PyTorch's f16 pow does). */
 static bool pow_special(TPrint *P, const KVal *v) {
   const KVal *e = &P->k->vals[v->arg[1]];
   if (e->op != OP_CONST) return false;
@@ -173,17 +176,10 @@ static bool pow_special(TPrint *P, const KVal *v) {
   TPrint Q = *P;
   Q.sb = &base;
   tri_operand(&Q, v->arg[0], v->cdtype);
-  bool fl = dtype_is_float(v->cdtype);
   double x = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
   bool done = true;
   const char *b = base.data;
   if (x == 1) sb_printf(sb, "%s", b);
-  else if (x == 2) sb_printf(sb, "%s * %s", b, b);
-  else if (x == 3) sb_printf(sb, "%s * %s * %s", b, b, b);
-  else if (fl && x == 0.5) sb_printf(sb, v->cdtype == DT_F64 ? "tl.sqrt(%s)" : "tl.sqrt_rn(%s)", b);
-  else if (fl && x == -1) sb_printf(sb, "1.0 / %s", b);
-  else if (fl && x == -2) sb_printf(sb, "1.0 / (%s * %s)", b, b);
-  else if (fl && x == -0.5) sb_printf(sb, v->cdtype == DT_F64 ? "1.0 / tl.sqrt(%s)" : "1.0 / tl.sqrt_rn(%s)", b);
   else if (x == 0) sb_printf(sb, "tl.full(%s, 1, %s)", tri_ones(P->a, P->rank), tri_rtype(v->cdtype));
   else done = false;
   sb_free(&base);
@@ -1117,7 +1113,7 @@ static const struct {
      "    bint = tl.floor(b) == b\n"
      "    odd = bint & (tl.floor(b * 0.5) != b * 0.5)\n"
      "    r = tl.where((a < 0) & odd, -r, r)\n"
-     "    r = tl.where((a < 0) & (bint == 0), float(\"nan\"), r)\n"
+     "    r = tl.where((a < 0) & (a > float(\"-inf\")) & (bint == 0), float(\"nan\"), r)\n"
      "    return tl.where(b == 0, 1.0, r)\n"},
     {TH_IPOW,
      "@triton.jit\n"
