@@ -173,10 +173,12 @@ static bool gen_op(Rng *r, Case *c, int *src) {
   }
   case 2: { /* unary math */
     if (a->dt == DT_BOOL) return false;
-    /* (powers: small integers become multiplications, 1.5 stays pow) */
+    /* (powers: small integers become multiplications, +-0.5 roots but in
+     * f16, 1.5 stays pow) */
     static const char *fl_ops[] = {"(%s.abs() + 1).log()", "(%s.abs() + 0.5).sqrt()", "%s.sigmoid()", "%s.tanh()",
                                    "(%s.abs() + 1).rsqrt()", "%s.relu()", "%s.clamp(-1, 1)", "(-%s).exp()",
-                                   "%s.clamp(-4, 4) ** 3", "(%s.abs() + 0.5) ** -2", "%s.pow(2)", "(%s.abs() + 0.25) ** 1.5"};
+                                   "%s.clamp(-4, 4) ** 3", "(%s.abs() + 0.5) ** -2", "%s.pow(2)", "(%s.abs() + 0.25) ** 1.5",
+                                   "%s.abs() ** 0.5", "(%s.abs() + 0.25) ** -0.5"};
     static const char *int_ops[] = {"%s.abs()", "-%s", "%s.square()", "%s.clamp_min(0)", "%s.clamp(-3, 3)", "%s.clamp(-30, 30) ** 3"};
     int k = fl ? rint_(r, (int)(sizeof fl_ops / sizeof *fl_ops)) : rint_(r, (int)(sizeof int_ops / sizeof *int_ops));
     const char *tmpl = fl ? fl_ops[k] : int_ops[k];
