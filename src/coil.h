@@ -533,6 +533,9 @@ typedef struct CSched {
  * and choose the parameters above. */
 void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s);
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s);
+/* The decisions' invariants: lanes a power of two, staged conversions only
+ * of f16 loads and stores contiguous along their vector loop. */
+CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s);
 /* Relative cost of an op per element on the CPU (exp: 16, add: 1). */
 int sched_op_cost(Op op);
 

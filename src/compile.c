@@ -59,6 +59,8 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
     if ((e = kernel_verify(p, &p->kernels[i]))) return e;
   }
   chain_plan(a, p, c->csched, &c->chains);
+  for (int i = 0; i < p->nkernels; i++)
+    if ((e = sched_verify(p, &p->kernels[i], &c->csched[i]))) return e;
   if ((e = chain_verify(p, &c->chains))) return e;
   if (wants(o, "schedule")) {
     header(o, "schedule");

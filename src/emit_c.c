@@ -189,16 +189,22 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
   }
 }
 
+/* A staged f16 load (sched.c) that the vector loop being printed reads:
+ * marked, varying along the loop, not read back from a row buffer. */
+static bool staged_in_loop(const Emit *E, int i) {
+  return E->mark[i] && E->vdep[i] && E->s->stage_load[i] && !(E->reuse && E->reuse[i] >= 0);
+}
+
 /* Before a vector loop over axis ax: convert each staged f16 load the loop
- * reads (marked, varying along ax) into its f32 block cv<i>_ of size
- * values, count of them from the position start of ax. */
+ * reads into its f32 block cv<i>_ of size values, count of them from the
+ * position start of ax. */
 static void emit_stage_loads(Emit *E, const char *ind, int ax, const char *start, int size, const char *count) {
   const Kernel *k = E->k;
   const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
   for (int i = 0; i < k->naxes; i++) names[i] = E->names[i];
   names[ax] = start;
   for (int i = 0; i < k->nvals; i++) {
-    if (!E->mark[i] || !E->vdep[i] || !E->s->stage_load[i] || (E->reuse && E->reuse[i] >= 0)) continue;
+    if (!staged_in_loop(E, i)) continue;
     sb_printf(E->sb, "%sfloat cv%d_[%d];\n%scoil_f16_to_f32_n(cv%d_, &b%d[", ind, i, size, ind, i, k->vals[i].buf);
     ix_print(E->sb, k->vals[i].index, names, true);
     sb_printf(E->sb, "], %s);\n", count);
@@ -575,7 +581,7 @@ static void emit_tile(Emit *E, const Tiling *T) {
     any |= staging[s] = stream[s] || (ns == 1 && E->s->stage_store[s]);
   }
   if (ns == 1)
-    for (int i = 0; i < k->nvals; i++) staged_loads |= E->mark[i] && E->vdep[i] && E->s->stage_load[i];
+    for (int i = 0; i < k->nvals; i++) staged_loads |= staged_in_loop(E, i);
   bool chunked = any || staged_loads || (E->pf && T->xin >= 0);
   if (chunked) {
     /* The tile in chunks: each chunk's streamed or staged values go to a

@@ -272,6 +272,31 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   shape_loops(a, p, k, s);
 }
 
+CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
+  if (s->nsplit < 1 || s->xtile < 1)
+    return coil_error("schedule verifier: %s: %lld splits, tile %lld", k->name, (long long)s->nsplit, (long long)s->xtile);
+  if (s->mode == VEC_R && !k->ngroups) return coil_error("schedule verifier: %s vectorises over an r axis but reduces nothing", k->name);
+  for (int g = 0; g < k->ngroups && s->mode == VEC_R; g++) {
+    int L = s->lanes[g];
+    if (L < 1 || (L & (L - 1))) return coil_error("schedule verifier: %s group %d: %d lanes, not a power of two", k->name, g, L);
+  }
+  int xin = s->mode == VEC_X && k->nx ? k->x[k->nx - 1] : -1;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (!s->stage_load[i]) continue;
+    if (v->op != OP_INPUT || v->dtype != DT_F16) return coil_error("schedule verifier: %s stages v%d, which is no f16 load", k->name, i);
+    int ax = s->mode == VEC_X ? xin : v->scope >= 0 ? k->groups[v->scope].axes[k->groups[v->scope].naxes - 1] : -1;
+    if (!contiguous_along(v->index, ax))
+      return coil_error("schedule verifier: %s stages v%d, which is not contiguous along its vector loop", k->name, i);
+  }
+  for (int t = 0; t < k->nstores; t++) {
+    if (!s->stage_store[t]) continue;
+    if (p->bufs[k->stores[t].buf].dtype != DT_F16 || s->nsplit != 1 || !contiguous_along(k->stores[t].index, xin))
+      return coil_error("schedule verifier: %s stages store %d, which is no unsplit f16 store contiguous along its x loop", k->name, t);
+  }
+  return NULL;
+}
+
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   sb_printf(sb, "schedule %s (cpu)\n", k->name);
   sb_printf(sb, "  loops: x");

@@ -1,6 +1,6 @@
 /* Unit tests of the CPU chain plan (chain.c): what softmax's and
  * logsumexp's kernels are planned to share, and the verifier's refusals of
- * plans that would print wrong C.  Each CHECK prints "ok unit/chain_NAME"
+ * plans that would print wrong C; and the schedule verifier's (sched.c).  Each CHECK prints "ok unit/chain_NAME"
  * or "FAIL unit/chain_NAME: ...". */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -25,7 +25,10 @@ static const char src[] =
     "def lse(x: \"bf16[256, 8192]\"):\n"
     "    return torch.logsumexp(x.float(), dim=-1)\n"
     "def cols(x: \"f32[4096, 64]\"):\n"
-    "    return x.sum(0), x.amax(0)\n";
+    "    return x.sum(0), x.amax(0)\n"
+    "def rms_f16(x: \"f16[64, 1024]\"):\n"
+    "    xf = x.float()\n"
+    "    return (xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + 1e-6)).half()\n";
 
 static char path[64];
 
@@ -87,6 +90,35 @@ static void test_cols(Compiled *c) {
   CHECK("cols_alone", c->chains.n == c->program.nkernels && c->chains.chain[0].n == 1 && !c->chains.chain[0].pf_kernel);
 }
 
+/* The schedule verifier (sched.c) on an f16 rms norm's staged
+ * conversions, and its refusals. */
+static void test_sched_verify(Compiled *c) {
+  const Program *p = &c->program;
+  const Kernel *k1 = &p->kernels[1];
+  CSched *s1 = &c->csched[1];
+  int staged = -1, f32val = -1;
+  for (int i = 0; i < k1->nvals; i++) {
+    if (s1->stage_load[i]) staged = i;
+    if (k1->vals[i].dtype == DT_F32 && k1->vals[i].op != OP_INPUT) f32val = i;
+  }
+  CHECK("sched_stages_rms_f16", p->nkernels == 2 && staged >= 0 && s1->stage_store[0] && c->csched[0].stage_load[0]);
+  CHECK("sched_verify_accepts", sched_verify(p, k1, s1) == NULL);
+  s1->stage_load[f32val] = true;
+  CoilErr *e = sched_verify(p, k1, s1);
+  CHECK("sched_verify_rejects_staged_f32_value", e && strstr(e->msg, "which is no f16 load"));
+  coil_error_free(e);
+  s1->stage_load[f32val] = false;
+  s1->nsplit = 2;
+  e = sched_verify(p, k1, s1);
+  CHECK("sched_verify_rejects_staged_split_store", e && strstr(e->msg, "no unsplit f16 store"));
+  coil_error_free(e);
+  s1->nsplit = 1;
+  c->csched[0].lanes[0] = 48;
+  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  CHECK("sched_verify_rejects_lanes", e && strstr(e->msg, "not a power of two"));
+  coil_error_free(e);
+}
+
 int main(void) {
   snprintf(path, sizeof path, "/tmp/coil_chain_test_XXXXXX");
   int fd = mkstemp(path);
@@ -101,6 +133,8 @@ int main(void) {
   if (compile_fn("lse", &c)) test_lse(&c);
   compiled_free(&c);
   if (compile_fn("cols", &c)) test_cols(&c);
+  compiled_free(&c);
+  if (compile_fn("rms_f16", &c)) test_sched_verify(&c);
   compiled_free(&c);
   unlink(path);
   return failures ? 1 : 0;
