@@ -939,13 +939,13 @@ static const char prelude2[] =
 static const char prelude3[] =
     "static inline double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
     "static inline float c_sigmoidf(float x) { return 1.0f / (1.0f + c_expf(-x)); }\n"
-    "static inline double c_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }\n"
+    "static inline double c_sigmoidd(double x) { return 1.0 / (1.0 + c_expd(-x)); }\n"
     "static inline int64_t c_ipow(int64_t b, int64_t e) { int64_t r = 1; if (e < 0) return b == 1 ? 1 : b == -1 ? (e & 1 ? -1 : 1) : 0;\n"
     "  while (e) { if (e & 1) r = (int64_t)((uint64_t)r * (uint64_t)b); b = (int64_t)((uint64_t)b * (uint64_t)b); e >>= 1; } return r; }\n"
     "static inline int32_t c_f2i32(double x) { return x != x || x >= 2147483648.0 || x < -2147483648.0 ? INT32_MIN : (int32_t)x; }\n"
     "static inline int64_t c_f2i64(double x) { return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x; }\n"
     "static inline int64_t c_iabs(int64_t x) { return x < 0 ? (int64_t)(0 - (uint64_t)x) : x; }\n"
-    "#define c_exp(x) _Generic((x), float: c_expf, default: exp)(x)\n"
+    "#define c_exp(x) _Generic((x), float: c_expf, double: c_expd, default: exp)(x)\n"
     "#define c_log(x) _Generic((x), float: c_logf, default: log)(x)\n"
     "#define c_sqrt(x) _Generic((x), float: sqrtf, default: sqrt)(x)\n"
     "#define c_tanh(x) _Generic((x), float: c_tanhf, default: tanh)(x)\n"
@@ -1047,11 +1047,49 @@ static const char prelude_expf[] =
     "  return copysignf(a < 0.55f ? small : big, x); /* odd, -0 included */\n"
     "}\n";
 
+/* exp for doubles, for the same reason and in the same way as c_expf:
+ * k = round(x / ln 2) from the low bits of t (1.5 * 2^52 + 2046 leaves
+ * k + 2046 there); r = x - k ln 2 in two steps (ln 2's high part has 32
+ * bits, so k ln2_hi is exact and the first step too); e^r - 1 = r + r^2
+ * q(r), q the Taylor polynomial of degree 11 (through r^13 / 13!: the
+ * truncation is below 2^-57 for |r| <= ln2 / 2); 2^k in two normal
+ * halves, so subnormal results round in the last multiply and k up to
+ * 2046 overflows to inf; x < -746 (exp rounds to 0; -inf) selects 0.
+ * tests/unit/mathd_test.c measures it against expl. */
+static const char prelude_expd[] =
+    "#ifdef __FMA__\n"
+    "#define c_fmad(a, b, c) fma(a, b, c)\n"
+    "#else\n"
+    "#define c_fmad(a, b, c) ((a) * (b) + (c))\n"
+    "#endif\n"
+    "static inline double c_expd(double x) {\n"
+    "  double t = c_fmad(x, 1.4426950408889634, 6755399441057790.0);\n"
+    "  int64_t ti;\n"
+    "  memcpy(&ti, &t, 8);\n"
+    "  ti = ti < INT64_C(0x4338000000000ffc) ? ti : INT64_C(0x4338000000000ffc); /* k <= 2046 */\n"
+    "  memcpy(&t, &ti, 8);\n"
+    "  double k = t - 6755399441057790.0;\n"
+    "  double r = c_fmad(k, -0.6931471803691238, x);\n"
+    "  r = c_fmad(k, -1.9082149292705877e-10, r);\n"
+    "  double q = c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(\n"
+    "      1.6059043836821613e-10, r, 2.08767569878681e-09), r, 2.505210838544172e-08), r, 2.755731922398589e-07), r,\n"
+    "      2.7557319223985893e-06), r, 2.48015873015873e-05), r, 0.0001984126984126984), r, 0.001388888888888889), r,\n"
+    "      0.008333333333333333), r, 0.041666666666666664), r, 0.16666666666666666), r, 0.5);\n"
+    "  double p = c_fmad(q, r * r, r); /* e^r - 1 */\n"
+    "  uint64_t u = (uint64_t)ti & 0xfffu, u1 = (u >> 1) << 52, u2 = (u << 52) - u1; /* 2^floor(k/2), 2^ceil(k/2) */\n"
+    "  double s1, s2;\n"
+    "  memcpy(&s1, &u1, 8);\n"
+    "  memcpy(&s2, &u2, 8);\n"
+    "  double y = c_fmad(p, s1, s1) * s2;\n"
+    "  return x < -746.0 ? 0.0 : y;\n"
+    "}\n";
+
 void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude);
   sb_puts(sb, prelude_f16n);
   sb_puts(sb, prelude2);
   sb_puts(sb, prelude_expf);
+  sb_puts(sb, prelude_expd);
   sb_puts(sb, prelude3);
   sb_puts(sb, prelude_stream);
 }

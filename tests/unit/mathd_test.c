@@ -1,0 +1,144 @@
+/* The generated code's double exp (c_expd in the C prelude, emit_c.c)
+ * against expl, libm's long double exp (64-bit mantissa: its error is far
+ * below a double's ulp).  The prelude is compiled the way kernels are into
+ * a vectorised loop and a plain call, and both run over random doubles
+ * across the whole range where exp is finite and not zero, random bit
+ * patterns (NaNs, infinities, every exponent), a dense run near 0, the
+ * ends (overflow, subnormal results) and the special values.  Each result
+ * must lie within 1.5 ulp of expl's, within 2 ulp of libm's exp, and the
+ * vector loop must give the plain call's bits.  Prints "ok unit/NAME" or
+ * "FAIL unit/NAME: ..." like the other unit tests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+typedef void (*VecFn)(const double *x, double *y, int64_t n);
+typedef double (*OneFn)(double x);
+
+static const char test_src[] =
+    "void coil_test_expd_vec(const double *restrict x, double *restrict y, int64_t n) {\n"
+    "  #pragma omp simd\n"
+    "  for (int64_t i = 0; i < n; i++) y[i] = c_expd(x[i]);\n"
+    "}\n"
+    "double coil_test_expd_one(double x) { return c_expd(x); }\n";
+
+static uint64_t bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+static double from_bits(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return d;
+}
+
+/* Error of y in ulp of the double nearest to exact (a subnormal's ulp is
+ * 2^-1074); infinities must match exactly. */
+static double ulp_error(double y, long double exact) {
+  double ed = (double)exact;
+  if (isinf(ed)) return isinf(y) && signbit(y) == signbit(ed) ? 0 : INFINITY;
+  if (exact == 0) return y == 0 ? 0 : fabs(y) / 0x1p-1074;
+  if (isinf(y) || isnan(y)) return INFINITY;
+  int ex;
+  frexpl(exact, &ex);
+  long double ulp = ldexpl(1.0L, ex - 53);
+  if (ulp < 0x1p-1074L) ulp = 0x1p-1074L;
+  return (double)(fabsl((long double)y - exact) / ulp);
+}
+
+/* Distance in representable doubles between two positive results. */
+static uint64_t distance(double a, double b) { return bits(a) > bits(b) ? bits(a) - bits(b) : bits(b) - bits(a); }
+
+typedef struct Stats {
+  double worst, worst_x;
+  uint64_t worst_libm;
+  double worst_libm_x;
+  long nan_wrong, mismatch, n;
+} Stats;
+
+static void check_values(VecFn vec, OneFn one, const double *x, int64_t n, Stats *st) {
+  double *y = malloc(sizeof(double) * (size_t)n);
+  if (!y) abort();
+  vec(x, y, n);
+  for (int64_t i = 0; i < n; i++) {
+    st->n++;
+    if (bits(one(x[i])) != bits(y[i])) st->mismatch++;
+    double want = exp(x[i]);
+    if (isnan(want) || isnan(y[i])) {
+      st->nan_wrong += isnan(want) != isnan(y[i]);
+      continue;
+    }
+    double e = ulp_error(y[i], expl((long double)x[i]));
+    if (e > st->worst) st->worst = e, st->worst_x = x[i];
+    uint64_t d = distance(y[i], want);
+    if (d > st->worst_libm) st->worst_libm = d, st->worst_libm_x = x[i];
+  }
+  free(y);
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint64_t next(void) {
+  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+  return rng;
+}
+
+static void report(const char *what, const Stats *st) {
+  printf("  expd: %s (%ld doubles): max %.3f ulp (x = %a), max %llu ulp from libm (x = %a)\n", what, st->n, st->worst, st->worst_x,
+         (unsigned long long)st->worst_libm, st->worst_libm_x);
+}
+
+int main(void) {
+  JitLib lib;
+  if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
+  VecFn vec = (VecFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_vec");
+  OneFn one = (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_one");
+  if (!vec || !one) {
+    printf("FAIL unit/mathd_compile: symbols missing\n");
+    return 1;
+  }
+  enum { N = 1 << 22 };
+  double *x = malloc(sizeof(double) * N);
+  if (!x) abort();
+
+  Stats range = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = -746.0 + (710.0 + 746.0) * (double)(next() >> 11) * 0x1p-53;
+  check_values(vec, one, x, N, &range);
+  report("uniform in [-746, 710]", &range);
+  CHECK("expd_range_within_1.5_ulp", range.worst <= 1.5);
+  CHECK("expd_range_within_2_ulp_of_libm", range.worst_libm <= 2);
+  CHECK("expd_vector_equals_plain_call", range.mismatch == 0);
+
+  Stats pattern = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = from_bits(next());
+  check_values(vec, one, x, N, &pattern);
+  report("random bit patterns", &pattern);
+  CHECK("expd_patterns_within_1.5_ulp", pattern.worst <= 1.5 && pattern.worst_libm <= 2 && pattern.mismatch == 0);
+  CHECK("expd_nan_where_libm_nan", pattern.nan_wrong == 0);
+
+  Stats near0 = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = ldexp((double)(next() >> 11) * 0x1p-53 - 0.5, -(int)(next() % 60));
+  check_values(vec, one, x, N, &near0);
+  report("near 0, |x| down to 2^-61", &near0);
+  CHECK("expd_near_zero_within_1.5_ulp", near0.worst <= 1.5 && near0.mismatch == 0);
+
+  /* The ends: overflow and subnormal results. */
+  Stats ends = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = i % 2 ? 709.0 + (double)(next() >> 11) * 0x1p-53 : -746.0 + 38.0 * (double)(next() >> 11) * 0x1p-53;
+  check_values(vec, one, x, N, &ends);
+  report("[709, 710] and [-746, -708]", &ends);
+  CHECK("expd_ends_within_1.5_ulp", ends.worst <= 1.5 && ends.worst_libm <= 2 && ends.mismatch == 0);
+
+  CHECK("expd_zero", one(0.0) == 1.0 && one(-0.0) == 1.0);
+  CHECK("expd_inf", one(INFINITY) == INFINITY && one(-INFINITY) == 0.0 && one(710.0) == INFINITY && one(1e300) == INFINITY);
+  CHECK("expd_underflow", one(-746.0) == 0.0 && one(-1e300) == 0.0 && one(-745.0) > 0.0);
+  CHECK("expd_nan", isnan(one(NAN)) && isnan(one(from_bits(0x7ff0000000000001u))));
+  CHECK("expd_e", distance(one(1.0), 2.718281828459045) <= 1 && one(0x1p-60) == 1.0);
+  free(x);
+  jit_close(&lib);
+  return failures ? 1 : 0;
+}
