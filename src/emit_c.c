@@ -946,7 +946,7 @@ static const char prelude3[] =
     "static inline int64_t c_f2i64(double x) { return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x; }\n"
     "static inline int64_t c_iabs(int64_t x) { return x < 0 ? (int64_t)(0 - (uint64_t)x) : x; }\n"
     "#define c_exp(x) _Generic((x), float: c_expf, double: c_expd, default: exp)(x)\n"
-    "#define c_log(x) _Generic((x), float: c_logf, default: log)(x)\n"
+    "#define c_log(x) _Generic((x), float: c_logf, double: c_logd, default: log)(x)\n"
     "#define c_sqrt(x) _Generic((x), float: sqrtf, default: sqrt)(x)\n"
     "#define c_tanh(x) _Generic((x), float: c_tanhf, default: tanh)(x)\n"
     "#define c_rsqrt(x) _Generic((x), float: c_rsqrtf, default: c_rsqrtd)(x)\n"
@@ -1055,7 +1055,16 @@ static const char prelude_expf[] =
  * truncation is below 2^-57 for |r| <= ln2 / 2); 2^k in two normal
  * halves, so subnormal results round in the last multiply and k up to
  * 2046 overflows to inf; x < -746 (exp rounds to 0; -inf) selects 0.
- * tests/unit/mathd_test.c measures it against expl. */
+ * tests/unit/mathd_test.c measures it against expl.
+ * log for doubles: x = 2^e m, m in [sqrt(1/2), sqrt(2)) from the bits (a
+ * subnormal x scaled by 2^52 first, chosen by a bit mask as in c_logf);
+ * f = m - 1 exactly; with s = f / (2 + f), log(1 + f) = 2 atanh(s) =
+ * f - (f^2/2 - s (f^2/2 + R)), R = sum over k >= 1 of 2 s^2k / (2k + 1),
+ * through s^22 (|s| <= 0.1716: the rest is below 2^-60 of R, which itself
+ * weighs at most a hundredth of the result); the leading f is exact and
+ * the correction small, so the result is rounded about once; e ln 2 in
+ * two parts (the high one with 32 bits: e ln2_hi is exact).  Zero,
+ * negatives, inf and NaN by bit masks at the end. */
 static const char prelude_expd[] =
     "#ifdef __FMA__\n"
     "#define c_fmad(a, b, c) fma(a, b, c)\n"
@@ -1082,6 +1091,30 @@ static const char prelude_expd[] =
     "  memcpy(&s2, &u2, 8);\n"
     "  double y = c_fmad(p, s1, s1) * s2;\n"
     "  return x < -746.0 ? 0.0 : y;\n"
+    "}\n"
+    "static inline double c_logd(double x) {\n"
+    "  uint64_t sub = 0u - (uint64_t)(x < 0x1p-1022), scb = UINT64_C(0x3ff0000000000000) + (sub & UINT64_C(0x0340000000000000));\n"
+    "  double sc, xs;\n"
+    "  memcpy(&sc, &scb, 8); /* 1, or 2^52 for a subnormal x */\n"
+    "  xs = x * sc;\n"
+    "  int64_t ix;\n"
+    "  memcpy(&ix, &xs, 8);\n"
+    "  int64_t d = ix - INT64_C(0x3fe6a09e667f3bcd), mb = (d & INT64_C(0x000fffffffffffff)) + INT64_C(0x3fe6a09e667f3bcd);\n"
+    "  double m, e = (double)((d >> 52) - (int64_t)(sub & 52u));\n"
+    "  memcpy(&m, &mb, 8);\n"
+    "  double f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;\n"
+    "  double R = z * c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(0.08695652173913043, z,\n"
+    "      0.09523809523809523), z, 0.10526315789473684), z, 0.11764705882352941), z, 0.13333333333333333), z,\n"
+    "      0.15384615384615385), z, 0.18181818181818182), z, 0.2222222222222222), z, 0.2857142857142857), z, 0.4), z,\n"
+    "      0.6666666666666666);\n"
+    "  double y = c_fmad(e, 0.6931471803691238, f - (hfsq - c_fmad(s, hfsq + R, e * 1.9082149292705877e-10)));\n"
+    "  uint64_t yb, xb, nan_ = 0u - (uint64_t)((x < 0.0) | (x != x)), zero = 0u - (uint64_t)(x == 0.0),\n"
+    "           inf = 0u - (uint64_t)(x == INFINITY); /* masks, as in c_logf */\n"
+    "  memcpy(&yb, &y, 8);\n"
+    "  memcpy(&xb, &x, 8);\n"
+    "  yb = (yb & ~(nan_ | zero | inf)) | (UINT64_C(0x7ff8000000000000) & nan_) | (UINT64_C(0xfff0000000000000) & zero) | (xb & inf);\n"
+    "  memcpy(&y, &yb, 8);\n"
+    "  return y;\n"
     "}\n";
 
 void emit_c_prelude(StrBuf *sb) {

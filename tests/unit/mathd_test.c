@@ -1,11 +1,12 @@
-/* The generated code's double exp (c_expd in the C prelude, emit_c.c)
- * against expl, libm's long double exp (64-bit mantissa: its error is far
- * below a double's ulp).  The prelude is compiled the way kernels are into
- * a vectorised loop and a plain call, and both run over random doubles
- * across the whole range where exp is finite and not zero, random bit
- * patterns (NaNs, infinities, every exponent), a dense run near 0, the
- * ends (overflow, subnormal results) and the special values.  Each result
- * must lie within 1.5 ulp of expl's, within 2 ulp of libm's exp, and the
+/* The generated code's double exp and log (c_expd, c_logd in the C
+ * prelude, emit_c.c) against expl and logl, libm's long double functions
+ * (64-bit mantissa: their error is far below a double's ulp).  The prelude
+ * is compiled the way kernels are into a vectorised loop and a plain call
+ * per function, and both run over random doubles across the range, random
+ * bit patterns (NaNs, infinities, subnormals, every exponent), dense runs
+ * where the polynomials alone decide (near 0 for exp, near 1 for log), the
+ * ends and the special values.  Each result must lie within 1.5 ulp of the
+ * long double function's, within 2 ulp of libm's double one, and the
  * vector loop must give the plain call's bits.  Prints "ok unit/NAME" or
  * "FAIL unit/NAME: ..." like the other unit tests. */
 #include <math.h>
@@ -23,7 +24,22 @@ static const char test_src[] =
     "  #pragma omp simd\n"
     "  for (int64_t i = 0; i < n; i++) y[i] = c_expd(x[i]);\n"
     "}\n"
-    "double coil_test_expd_one(double x) { return c_expd(x); }\n";
+    "double coil_test_expd_one(double x) { return c_expd(x); }\n"
+    "void coil_test_logd_vec(const double *restrict x, double *restrict y, int64_t n) {\n"
+    "  #pragma omp simd\n"
+    "  for (int64_t i = 0; i < n; i++) y[i] = c_logd(x[i]);\n"
+    "}\n"
+    "double coil_test_logd_one(double x) { return c_logd(x); }\n";
+
+/* One function under test: the generated vector loop and plain call, the
+ * long double function and libm's double one. */
+typedef struct Fn {
+  const char *name;
+  VecFn vec;
+  OneFn one;
+  long double (*exact)(long double);
+  double (*libm)(double);
+} Fn;
 
 static uint64_t bits(double d) {
   uint64_t u;
@@ -51,8 +67,13 @@ static double ulp_error(double y, long double exact) {
   return (double)(fabsl((long double)y - exact) / ulp);
 }
 
-/* Distance in representable doubles between two positive results. */
-static uint64_t distance(double a, double b) { return bits(a) > bits(b) ? bits(a) - bits(b) : bits(b) - bits(a); }
+/* Distance in representable doubles between two results (of any signs). */
+static uint64_t distance(double a, double b) {
+  int64_t u = (int64_t)bits(a), v = (int64_t)bits(b);
+  u = u < 0 ? -(u & INT64_MAX) : u; /* order the bit patterns like the values */
+  v = v < 0 ? -(v & INT64_MAX) : v;
+  return u > v ? (uint64_t)(u - v) : (uint64_t)(v - u);
+}
 
 typedef struct Stats {
   double worst, worst_x;
@@ -61,19 +82,19 @@ typedef struct Stats {
   long nan_wrong, mismatch, n;
 } Stats;
 
-static void check_values(VecFn vec, OneFn one, const double *x, int64_t n, Stats *st) {
+static void check_values(const Fn *f, const double *x, int64_t n, Stats *st) {
   double *y = malloc(sizeof(double) * (size_t)n);
   if (!y) abort();
-  vec(x, y, n);
+  f->vec(x, y, n);
   for (int64_t i = 0; i < n; i++) {
     st->n++;
-    if (bits(one(x[i])) != bits(y[i])) st->mismatch++;
-    double want = exp(x[i]);
+    if (bits(f->one(x[i])) != bits(y[i])) st->mismatch++;
+    double want = f->libm(x[i]);
     if (isnan(want) || isnan(y[i])) {
       st->nan_wrong += isnan(want) != isnan(y[i]);
       continue;
     }
-    double e = ulp_error(y[i], expl((long double)x[i]));
+    double e = ulp_error(y[i], f->exact((long double)x[i]));
     if (e > st->worst) st->worst = e, st->worst_x = x[i];
     uint64_t d = distance(y[i], want);
     if (d > st->worst_libm) st->worst_libm = d, st->worst_libm_x = x[i];
@@ -87,50 +108,42 @@ static uint64_t next(void) {
   return rng;
 }
 
-static void report(const char *what, const Stats *st) {
-  printf("  expd: %s (%ld doubles): max %.3f ulp (x = %a), max %llu ulp from libm (x = %a)\n", what, st->n, st->worst, st->worst_x,
+static void report(const Fn *f, const char *what, const Stats *st) {
+  printf("  %s: %s (%ld doubles): max %.3f ulp (x = %a), max %llu ulp from libm (x = %a)\n", f->name, what, st->n, st->worst, st->worst_x,
          (unsigned long long)st->worst_libm, st->worst_libm_x);
 }
 
-int main(void) {
-  JitLib lib;
-  if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
-  VecFn vec = (VecFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_vec");
-  OneFn one = (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_one");
-  if (!vec || !one) {
-    printf("FAIL unit/mathd_compile: symbols missing\n");
-    return 1;
-  }
-  enum { N = 1 << 22 };
-  double *x = malloc(sizeof(double) * N);
-  if (!x) abort();
+enum { N = 1 << 22 };
+
+static void test_expd(const Fn *f, double *x) {
+  OneFn one = f->one;
 
   Stats range = {0};
   for (int64_t i = 0; i < N; i++) x[i] = -746.0 + (710.0 + 746.0) * (double)(next() >> 11) * 0x1p-53;
-  check_values(vec, one, x, N, &range);
-  report("uniform in [-746, 710]", &range);
+  check_values(f, x, N, &range);
+  report(f, "uniform in [-746, 710]", &range);
   CHECK("expd_range_within_1.5_ulp", range.worst <= 1.5);
   CHECK("expd_range_within_2_ulp_of_libm", range.worst_libm <= 2);
   CHECK("expd_vector_equals_plain_call", range.mismatch == 0);
 
   Stats pattern = {0};
   for (int64_t i = 0; i < N; i++) x[i] = from_bits(next());
-  check_values(vec, one, x, N, &pattern);
-  report("random bit patterns", &pattern);
+  check_values(f, x, N, &pattern);
+  report(f, "random bit patterns", &pattern);
   CHECK("expd_patterns_within_1.5_ulp", pattern.worst <= 1.5 && pattern.worst_libm <= 2 && pattern.mismatch == 0);
   CHECK("expd_nan_where_libm_nan", pattern.nan_wrong == 0);
 
   Stats near0 = {0};
   for (int64_t i = 0; i < N; i++) x[i] = ldexp((double)(next() >> 11) * 0x1p-53 - 0.5, -(int)(next() % 60));
-  check_values(vec, one, x, N, &near0);
-  report("near 0, |x| down to 2^-61", &near0);
+  check_values(f, x, N, &near0);
+  report(f, "near 0, |x| down to 2^-61", &near0);
   CHECK("expd_near_zero_within_1.5_ulp", near0.worst <= 1.5 && near0.mismatch == 0);
 
   /* The ends: overflow and subnormal results. */
   Stats ends = {0};
   for (int64_t i = 0; i < N; i++) x[i] = i % 2 ? 709.0 + (double)(next() >> 11) * 0x1p-53 : -746.0 + 38.0 * (double)(next() >> 11) * 0x1p-53;
-  check_values(vec, one, x, N, &ends);
-  report("[709, 710] and [-746, -708]", &ends);
+  check_values(f, x, N, &ends);
+  report(f, "[709, 710] and [-746, -708]", &ends);
   CHECK("expd_ends_within_1.5_ulp", ends.worst <= 1.5 && ends.worst_libm <= 2 && ends.mismatch == 0);
 
   CHECK("expd_zero", one(0.0) == 1.0 && one(-0.0) == 1.0);
@@ -138,6 +151,64 @@ int main(void) {
   CHECK("expd_underflow", one(-746.0) == 0.0 && one(-1e300) == 0.0 && one(-745.0) > 0.0);
   CHECK("expd_nan", isnan(one(NAN)) && isnan(one(from_bits(0x7ff0000000000001u))));
   CHECK("expd_e", distance(one(1.0), 2.718281828459045) <= 1 && one(0x1p-60) == 1.0);
+}
+
+static void test_logd(const Fn *f, double *x) {
+  OneFn one = f->one;
+  Stats pos = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = from_bits(next() & INT64_MAX); /* every positive pattern: subnormals, inf, NaN */
+  check_values(f, x, N, &pos);
+  report(f, "random positive bit patterns", &pos);
+  CHECK("logd_patterns_within_1.5_ulp", pos.worst <= 1.5);
+  CHECK("logd_patterns_within_2_ulp_of_libm", pos.worst_libm <= 2);
+  CHECK("logd_vector_equals_plain_call", pos.mismatch == 0);
+  CHECK("logd_nan_where_libm_nan", pos.nan_wrong == 0);
+
+  Stats near1 = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = 0.5 + 1.5 * (double)(next() >> 11) * 0x1p-53;
+  check_values(f, x, N, &near1);
+  report(f, "uniform in [0.5, 2]", &near1);
+  CHECK("logd_near_one_within_1.5_ulp", near1.worst <= 1.5 && near1.worst_libm <= 2 && near1.mismatch == 0);
+
+  Stats close1 = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = 1.0 + ldexp((double)(next() >> 11) * 0x1p-53 - 0.5, -(int)(next() % 50));
+  check_values(f, x, N, &close1);
+  report(f, "1 + |d| down to 2^-51", &close1);
+  CHECK("logd_closest_to_one_within_1.5_ulp", close1.worst <= 1.5 && close1.mismatch == 0);
+
+  Stats sub = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = from_bits(next() & UINT64_C(0x000fffffffffffff));
+  check_values(f, x, N, &sub);
+  report(f, "subnormal inputs", &sub);
+  CHECK("logd_subnormal_inputs_within_1.5_ulp", sub.worst <= 1.5 && sub.mismatch == 0);
+
+  Stats neg = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = -from_bits(next() & INT64_MAX);
+  check_values(f, x, N, &neg);
+  CHECK("logd_negative_nan", neg.nan_wrong == 0 && neg.mismatch == 0);
+
+  CHECK("logd_one", one(1.0) == 0.0 && !signbit(one(1.0)));
+  CHECK("logd_zero", one(0.0) == -INFINITY && one(-0.0) == -INFINITY);
+  CHECK("logd_inf", one(INFINITY) == INFINITY && isnan(one(-INFINITY)));
+  CHECK("logd_nan", isnan(one(NAN)) && isnan(one(from_bits(0x7ff0000000000001u))));
+  CHECK("logd_ends", distance(one(0x1p-1074), -744.4400719213812) <= 1 && distance(one(0x1.fffffffffffffp+1023), 709.782712893384) <= 1);
+}
+
+int main(void) {
+  JitLib lib;
+  if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
+  Fn fexp = {"expd", (VecFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_vec"), (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_expd_one"),
+             expl, exp};
+  Fn flog = {"logd", (VecFn)(uintptr_t)jit_symbol(&lib, "coil_test_logd_vec"), (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_logd_one"),
+             logl, log};
+  if (!fexp.vec || !fexp.one || !flog.vec || !flog.one) {
+    printf("FAIL unit/mathd_compile: symbols missing\n");
+    return 1;
+  }
+  double *x = malloc(sizeof(double) * N);
+  if (!x) abort();
+  test_expd(&fexp, x);
+  test_logd(&flog, x);
   free(x);
   jit_close(&lib);
   return failures ? 1 : 0;
