@@ -693,7 +693,7 @@ void tensors_free(Tensors *t);
 CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status);
 typedef struct CheckStats {
   int64_t bad, first; /* mismatches, first mismatching flat index (-1) */
-  double max_abs, max_rel; /* against float64 */
+  double max_abs, max_rel; /* against float64; max_rel where |float64| > atol */
 } CheckStats;
 
 /* Compare an output with the references (assert_close semantics). */

@@ -170,8 +170,6 @@ static bool pow_special(TPrint *P, const KVal *v) {
   const KVal *e = &P->k->vals[v->arg[1]];
   if (e->op != OP_CONST) return false;
   StrBuf *sb = P->sb;
-  char a[32];
-  snprintf(a, sizeof a, "tmp%d", v->arg[0]);
   StrBuf base = {0};
   TPrint Q = *P;
   Q.sb = &base;

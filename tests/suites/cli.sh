@@ -121,3 +121,14 @@ wait
 passed=$(grep -l "check=passed" "$tmp"/conc*.log | wc -l)
 built=$(grep -l "(cc)" "$tmp"/conc*.log | wc -l)
 [ "$passed" -eq 8 ] && [ "$built" -eq 1 ] && ok concurrent_cold_cache || fail concurrent_cold_cache "$passed passed, $built compiled"
+
+# The relative error printed is over elements whose reference is above
+# atol: an f16 result that rounds tiny values to 0 printed "max rel err 1".
+cat >"$tmp/tiny.py" <<'PY'
+import torch
+def tiny(x: "f16[64, 64]"):
+    return (x.float() * 1e-7).half(), x.float() * 2
+PY
+out=$("$COIL" run "$tmp/tiny.py" 2>&1)
+rels=$(printf '%s\n' "$out" | sed -n 's/.*max rel err \([^ ]*\) where |ref| > atol.*/\1/p' | tr '\n' ' ')
+case "$rels" in "0 0 ") ok rel_err_above_atol_only;; *) fail rel_err_above_atol_only "rel errs '$rels': $out";; esac
