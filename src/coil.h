@@ -486,6 +486,9 @@ void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop);
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop);
 /* varies[i]: value i changes along axis ax (-1: none does but reductions). */
 void kernel_varies_along(const Kernel *k, int ax, bool *varies);
+/* The value store st converts to its buffer's dtype: the store's value, or
+ * the f32 operand of its cast to a 16-bit float buffer type. */
+int kernel_stored_value(const Program *p, const Kernel *k, const KStore *st);
 
 /* --------------------------------------------------------------- simplify.c */
 

@@ -218,15 +218,7 @@ static void store_conv(StrBuf *sb, DType t, int val) {
   else sb_printf(sb, "v%d", val);
 }
 
-/* The value a store converts: a cast from f32 to the buffer's 16-bit float
- * type is stored by converting its f32 operand once (rounding to bf16 and
- * then converting to bf16 storage would round twice, to the same value). */
-static int stored_val(const Emit *E, const KStore *st) {
-  const KVal *v = &E->k->vals[st->val];
-  DType bt = E->p->bufs[st->buf].dtype;
-  if (v->op == OP_CAST && v->dtype == bt && (bt == DT_BF16 || bt == DT_F16) && E->k->vals[v->arg[0]].dtype == DT_F32) return v->arg[0];
-  return st->val;
-}
+static int stored_val(const Emit *E, const KStore *st) { return kernel_stored_value(E->p, E->k, st); }
 
 static void mark_stores(Emit *E) {
   memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);

@@ -186,6 +186,16 @@ void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
     if (k->reds[r].group == g) kernel_mark_from(k, k->reds[r].src, mark, stop);
 }
 
+/* A cast from f32 to the buffer's 16-bit float type is stored by
+ * converting its f32 operand once (rounding to bf16 and then converting to
+ * bf16 storage would round twice, to the same value). */
+int kernel_stored_value(const Program *p, const Kernel *k, const KStore *st) {
+  const KVal *v = &k->vals[st->val];
+  DType bt = p->bufs[st->buf].dtype;
+  if (v->op == OP_CAST && v->dtype == bt && (bt == DT_BF16 || bt == DT_F16) && k->vals[v->arg[0]].dtype == DT_F32) return v->arg[0];
+  return st->val;
+}
+
 /* A reduction result counts as varying: it is spelled acc[xi]. */
 void kernel_varies_along(const Kernel *k, int ax, bool *varies) {
   for (int i = 0; i < k->nvals; i++) {

@@ -110,8 +110,6 @@ static int64_t ipow(int64_t b, int64_t e) {
 static double fmaxnan(double a, double b) { return a != a || a > b ? a : b; }
 static double fminnan(double a, double b) { return a != a || a < b ? a : b; }
 
-/* One element of a pointwise op.  a, b, c are the operands' values, of the
- * operands' dtypes ta, tb, tc. */
 /* PyTorch's CPU pow by a small integer multiplies, rounding x * x to bf16
  * for a bf16 x ** 3 and x ** -2 and to the compute dtype otherwise, and
  * by 0.5 and -0.5 takes sqrt and rsqrt except for f16 (lower.c lowers them
@@ -130,6 +128,8 @@ static double ref_pow(const Ref *R, const GNode *n, double a, double b) {
   return round_to(R, cd, 1 / sq);
 }
 
+/* One element of a pointwise op.  a, b, c are the operands' values, of the
+ * operands' dtypes ta, tb, tc. */
 static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
   RV r;
   DType cd = n->cdtype;

@@ -142,8 +142,8 @@ static bool prefers_narrow(const Kernel *k, const CSched *s, bool *mark, bool *v
  * f32 block in L1 before the loop (coil_f16_to_f32_n), and an f16 store
  * along it is written to an f32 block and converted after the loop
  * (coil_f32_to_f16_n).  Same values either way (round to nearest even,
- * subnormals exact; tests/unit/convert_test.c).  17_rms_norm_f16: 17.5 ->
- * 9.5 ms on the development machine (docs/bench.md).
+ * subnormals exact; tests/unit/convert_test.c).  17_rms_norm_f16: 17.6 ->
+ * 8.3-8.7 ms on the development machine (docs/bench.md).
  *   VEC_R: loads in a group, contiguous along its inner axis, converted
  *     per block of lanes.
  *   VEC_X: loads and stores of the tile's x loop (not split), contiguous
@@ -158,13 +158,11 @@ enum { STAGE_MIN = 16 };
 static bool contiguous_along(const IExpr *ix, int ax) { return ax >= 0 && ix_coef(ix, ax) == 1 && !ix_mentions_nonlinear(ix, ax); }
 
 /* An f16 store of a value loaded as it is (x.half() of an f32 x: the
- * store converts the load's f32, as emit_c.c's stored_val) is a copy at
- * memory speed either way; through a staging row it ran 10-25% slower
- * (the row's extra store and load), so such a store converts in the loop. */
-static bool stores_a_load(const Kernel *k, const KStore *st) {
-  const KVal *v = &k->vals[st->val];
-  if (v->op == OP_CAST && v->dtype == DT_F16 && k->vals[v->arg[0]].dtype == DT_F32) v = &k->vals[v->arg[0]];
-  return v->op == OP_INPUT;
+ * store converts the load's f32, kernel_stored_value) is a copy at memory
+ * speed either way; through a staging row it ran 10-25% slower (the row's
+ * extra store and load), so such a store converts in the loop. */
+static bool stores_a_load(const Program *p, const Kernel *k, const KStore *st) {
+  return k->vals[kernel_stored_value(p, k, st)].op == OP_INPUT;
 }
 
 static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSched *s, bool *mark) {
@@ -189,7 +187,7 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
   }
   for (int t = 0; t < k->nstores; t++)
     s->stage_store[t] = x_blocks && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin) &&
-                        !stores_a_load(k, &k->stores[t]);
+                        !stores_a_load(p, k, &k->stores[t]);
 }
 
 /* The code-shape decisions that follow from the mode and the tiles. */
