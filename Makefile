@@ -62,8 +62,9 @@ fuzz: $(FUZZTARGETS)
 	  [ $$rc -eq 0 ] || { echo "fuzz_$$t FAILED"; exit 1; }; \
 	done
 
+# make bench BENCH_ARGS=--huge-pages: the same table on transparent huge pages.
 bench: all
-	@sh bench/run.sh $(BUILD)
+	@sh bench/run.sh $(BUILD) $(BENCH_ARGS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib

@@ -5,12 +5,17 @@ torch.compile (Inductor's C++/OpenMP CPU backend) on tensors of the same
 shapes, dtypes and distributions.
 
     python3 bench/compare.py [--coil build/coil] [--cases SUBSTR,...] [--json OUT]
-                             [--no-torch] [--runs N] [--repeat N]
+                             [--no-torch] [--runs N] [--repeat N] [--huge-pages]
 
 Times are medians of at least --runs calls after warm-up; torch.compile's
 first call (the compile, cached by Inductor on disk) is made before timing.
 The fraction is coil's bandwidth over the read ceiling that coil bench
-measures in the same process (1.0 = at the machine's read bandwidth)."""
+measures in the same process (1.0 = at the machine's read bandwidth).
+
+--huge-pages puts every side on transparent huge pages: `coil bench
+--huge-pages`, and PyTorch's CPU allocator with THP_MEM_ALLOC_ENABLE=1 (the
+name in torch 2.x from PyPI; C10_THP_MEM_ALLOC_ENABLE is set too, the name
+in newer sources), so that the comparison stays on the same kind of memory."""
 import argparse
 import glob
 import importlib.util
@@ -82,8 +87,8 @@ def time_calls(fn, args, runs, min_s=0.5, warm=2):
     return statistics.median(times), min(times)
 
 
-def coil_bench(coil, path, runs):
-    out = subprocess.run([coil, "bench", "--json", "--runs", str(runs), path],
+def coil_bench(coil, path, runs, huge_pages):
+    out = subprocess.run([coil, "bench", "--json", "--runs", str(runs), path] + (["--huge-pages"] if huge_pages else []),
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("coil bench %s failed (%d): %s" % (path, out.returncode, out.stderr.strip()[-400:]))
@@ -102,7 +107,12 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="rounds per case; medians over rounds")
     ap.add_argument("--json", help="also write every measurement to this file")
     ap.add_argument("--no-torch", action="store_true", help="coil only")
+    ap.add_argument("--huge-pages", action="store_true", help="coil and PyTorch on transparent huge pages")
     a = ap.parse_args()
+    if a.huge_pages:
+        # Read by PyTorch's allocator when torch is loaded: set before the import.
+        os.environ["THP_MEM_ALLOC_ENABLE"] = "1"
+        os.environ["C10_THP_MEM_ALLOC_ENABLE"] = "1"
 
     paths = sorted(glob.glob(os.path.join(HERE, "cases", "*.py")))
     if a.cases:
@@ -117,8 +127,8 @@ def main():
 
     rows = []
     if torch is not None:
-        print("torch %s, %d threads; Inductor CPU backend (C++/OpenMP)" % (torch.__version__, torch.get_num_threads()),
-              flush=True)
+        print("torch %s, %d threads; Inductor CPU backend (C++/OpenMP)%s" % (
+            torch.__version__, torch.get_num_threads(), "; huge pages" if a.huge_pages else ""), flush=True)
     for path in paths:
         name = os.path.basename(path)[:-3]
         row = {"case": name}
@@ -129,7 +139,7 @@ def main():
         fn = compiled = args = None
         try:
             for rep in range(a.repeat):
-                coils.append(coil_bench(a.coil, path, a.runs))
+                coils.append(coil_bench(a.coil, path, a.runs, a.huge_pages))
                 if torch is None:
                     continue
                 if args is None:

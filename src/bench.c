@@ -88,6 +88,9 @@ static const char HELP[] =
     "  --clock wall|cpu       time with the wall clock (default) or the process's CPU clock (summed\n"
     "                         over threads; steadier on a shared machine; with OMP_WAIT_POLICY=passive\n"
     "                         so that waiting threads do not spin)\n"
+    "  --huge-pages           inputs, outputs and temporaries of 2 MiB and more on transparent huge\n"
+    "                         pages, as `coil run --huge-pages` (the ceiling is then measured on them\n"
+    "                         too); huge_page_mb says how much the kernel really gave\n"
     "  --json                 print one JSON object: kernel_ms, bytes, gbps, ceiling_gbps, fraction,\n"
     "                         compile_ms, cached_compile_ms, peak_rss_mb, and more\n"
     "\n"
@@ -101,7 +104,7 @@ typedef struct BenchOpts {
   uint64_t seed;
   int runs;
   double min_ms;
-  bool json, cpu_clock;
+  bool json, cpu_clock, huge_pages;
 } BenchOpts;
 
 static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
@@ -117,6 +120,8 @@ static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
       *help = true;
     } else if (!strcmp(a, "--json")) {
       o->json = true;
+    } else if (!strcmp(a, "--huge-pages")) {
+      o->huge_pages = true;
     } else if (!strcmp(a, "--clock")) {
       if (strcmp(v, "wall") && strcmp(v, "cpu")) return coil_error("coil bench: --clock takes wall or cpu, got '%s'", v);
       o->cpu_clock = v[0] == 'c';
@@ -257,7 +262,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     if (rsym) memcpy(&readfns[w], &rsym, sizeof rsym);
     else e = coil_error("coil bench: the read kernel did not load");
   }
-  RunOptions ro = {.seed = o.seed, .quiet = true};
+  RunOptions ro = {.seed = o.seed, .quiet = true, .huge_pages = o.huge_pages};
   if (!e) e = run_make_inputs(&c, &ro, &t);
   if (e) {
     free(fns);
@@ -333,6 +338,8 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   double rss_mb = (double)ru.ru_maxrss / 1024.0;
+  int64_t huge_kb = run_huge_page_kb();
+  double huge_mb = huge_kb < 0 ? NAN : (double)huge_kb / 1024.0;
   int threads = omp_get_max_threads();
 
   if (o.json) {
@@ -340,13 +347,13 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
      * bytes, so no ceiling) is null. */
     const char *keys[] = {"kernel_ms", "kernel_ms_min", "kernel_ms_max", "kernel_ms_iqr", "gbps", "ceiling_gbps", "read_ms",
                           "floor_ms", "fraction", "compile_ms", "compile_c_ms", "cc_ms", "cached_compile_ms",
-                          "cached_compile_c_ms", "peak_rss_mb"};
+                          "cached_compile_c_ms", "peak_rss_mb", "huge_page_mb"};
     double vals[] = {kms, kt[0], kt[runs - 1], iqr, gbps, ceil_gbps, rms, floor_ms, fraction, cold_ms, c_ms, cc_ms, cached_ms,
-                     cached_c_ms, rss_mb};
+                     cached_c_ms, rss_mb, huge_mb};
     printf("{\"name\": \"%s\", \"file\": \"%s\", \"kernels\": %d, \"threads\": %d, \"runs\": %d, \"clock\": \"%s\", "
-           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"read_bits\": %d",
+           "\"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"read_bits\": %d, \"huge_pages\": %s",
            c.graph.fn_name, o.co.file, p->nkernels, threads, runs, o.cpu_clock ? "cpu" : "wall", (long long)bytes,
-           (long long)in_bytes, (long long)out_bytes, read_width);
+           (long long)in_bytes, (long long)out_bytes, read_width, o.huge_pages ? "true" : "false");
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
       if (isfinite(vals[i])) printf(", \"%s\": %.9g", keys[i], vals[i]);
       else printf(", \"%s\": null", keys[i]);
@@ -362,7 +369,10 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     printf("fraction  %.2f of the read ceiling\n", fraction);
     printf("compile   %.1f ms cold (parse to C %.2f ms, cc %.1f ms), %.2f ms cached (parse to C %.2f ms)\n", cold_ms, c_ms, cc_ms,
            cached_ms, cached_c_ms);
-    printf("memory    peak RSS %.1f MB\n", rss_mb);
+    printf("memory    peak RSS %.1f MB", rss_mb);
+    if (o.huge_pages && isfinite(huge_mb)) printf(", %.0f MB of it on huge pages", huge_mb);
+    else if (o.huge_pages) printf(", huge pages asked for (this kernel does not say how many it gave)");
+    printf("\n");
   }
   free(kt);
   free(rt);

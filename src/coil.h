@@ -677,6 +677,7 @@ typedef struct RunOptions {
   double rtol, atol;
   bool has_rtol, has_atol, equal_nan;
   bool quiet;
+  bool huge_pages; /* buffers of 2 MiB and more on transparent huge pages (run.c) */
   const char *target; /* NULL or "c": the C backend; "triton-npu", "triton-gpu" */
 } RunOptions;
 
@@ -692,6 +693,9 @@ CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t);
 CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, double *ms);
 CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t);
 void tensors_free(Tensors *t);
+/* The kB of this process's memory on transparent huge pages (AnonHugePages
+ * in /proc/self/smaps_rollup), or -1 where the kernel does not say. */
+int64_t run_huge_page_kb(void);
 /* Compile, run, check, print.  *status: 0 all outputs pass, 1 a mismatch. */
 CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status);
 typedef struct CheckStats {

@@ -49,6 +49,8 @@ static const char RUN_HELP[] =
     "                         (bf16 as f32 arrays)\n"
     "  --rtol R, --atol A     override the tolerances\n"
     "  --equal-nan            NaN in both the result and the reference counts as equal\n"
+    "  --huge-pages           put buffers of 2 MiB and more on transparent huge pages (madvise;\n"
+    "                         fewer TLB misses, faster memory-bound kernels; see docs/bench.md)\n"
     "  --target T             c (default: C kernels built with cc), or triton-npu / triton-gpu:\n"
     "                         the Triton module `coil emit --target T` prints, run by coil's own\n"
     "                         Triton executor on the CPU and checked the same way\n"
@@ -164,6 +166,8 @@ static int parse_common(const char *cmd, int argc, char **argv, Cli *c, bool run
       c->ro.has_atol = true;
     } else if (run_opts && !strcmp(a, "--equal-nan")) {
       c->ro.equal_nan = true;
+    } else if (run_opts && !strcmp(a, "--huge-pages")) {
+      c->ro.huge_pages = true;
     } else if (a[0] == '-' && a[1]) {
       return usage_error(cmd, "unknown option %s", a);
     } else {

@@ -63,4 +63,33 @@ fi
 [ $? -eq 2 ] && echo "ok bench/bad_option_status_2" || echo "FAIL bench/bad_option_status_2"
 "$COIL" bench tests/errors/undefined_name.py >/dev/null 2>&1
 [ $? -eq 2 ] && echo "ok bench/user_error_status_2" || echo "FAIL bench/user_error_status_2"
+
+# --huge-pages: buffers of 2 MiB and more advised onto transparent huge pages
+# (4 MB in and out here, sizes that are not multiples of 2 MiB).  Where the
+# kernel offers THP for madvise'd memory, some of it must really be on huge
+# pages; elsewhere huge_page_mb may be 0, but the field is there.
+hp_arg='x=f32[1000, 1001]'
+if "$COIL" bench --json --runs 10 --min-ms 0 --huge-pages --arg "$hp_arg" examples/softmax.py >"$tmp/hp.json" 2>"$tmp/err" &&
+   "$COIL" bench --json --runs 10 --min-ms 0 --arg "$hp_arg" examples/softmax.py >"$tmp/nohp.json" 2>>"$tmp/err"; then
+  echo "ok bench/huge_pages_exit_0"
+else
+  echo "FAIL bench/huge_pages_exit_0: $(head -c 300 "$tmp/err")"
+fi
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if python3 - "$tmp/hp.json" "$tmp/nohp.json" "$thp" <<'PY'
+import json, sys
+hp, no, thp = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+if hp.get("huge_pages") is not True or no.get("huge_pages") is not False:
+    sys.exit("huge_pages %r / %r, expected true / false" % (hp.get("huge_pages"), no.get("huge_pages")))
+for d in (hp, no):
+    if not (d.get("huge_page_mb") is None or d["huge_page_mb"] >= 0):
+        sys.exit("huge_page_mb %r" % d.get("huge_page_mb"))
+if ("[always]" in thp or "[madvise]" in thp) and not hp["huge_page_mb"] > 0:
+    sys.exit("THP is %s but no memory on huge pages with --huge-pages" % thp)
+if "[madvise]" in thp and no["huge_page_mb"] not in (0, None):
+    sys.exit("THP is madvise-only but %r MB on huge pages without --huge-pages" % no["huge_page_mb"])
+PY
+then echo "ok bench/huge_pages_json"
+else echo "FAIL bench/huge_pages_json: $(head -c 300 "$tmp/hp.json")"
+fi
 exit 0
