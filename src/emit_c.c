@@ -52,6 +52,10 @@ typedef struct Emit {
    * the block ("l", "xi - xc"). */
   const bool *staged;
   const char *stage_pos;
+  /* While the fast pass of a group's vector loop is printed (CSched.
+   * fast_math): exp and log in their fast forms, each operand checked into
+   * off_. */
+  bool fast;
 } Emit;
 
 /* Prefetch the next row's lines for count elements (an expression) from
@@ -122,6 +126,16 @@ static void cast_expr(StrBuf *sb, const Kernel *k, const KVal *v) {
   else sb_printf(sb, "((%s)v%d)", ctype(to), a);
 }
 
+/* The prelude's names of an op's fast form, <name>_fast, and its range
+ * check, <name>_off (CSched.fast_math). */
+static const char *fast_form_name(Op op) {
+  switch (op) {
+  case OP_EXP: return "c_expf";
+  case OP_LOG: return "c_logf";
+  default: coil_unreachable("no fast form");
+  }
+}
+
 static void value_expr(Emit *E, int i, const char *red_acc) {
   StrBuf *sb = E->sb;
   const KVal *v = &E->k->vals[i];
@@ -145,6 +159,13 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
     return;
   }
   const char *round = v->dtype == DT_BF16 ? "c_rbf16" : v->dtype == DT_F16 ? "c_rf16" : NULL;
+  if (E->fast && sched_has_fast_form(v)) {
+    if (round) sb_printf(sb, "%s(", round);
+    sb_printf(sb, "%s_fast(", fast_form_name(v->op));
+    operand(sb, E->k, v->arg[0], DT_F32);
+    sb_printf(sb, ")%s", round ? ")" : "");
+    return;
+  }
   bool wrap_int = v->dtype == DT_I32 && op_info[v->op].kind != OK_COMPARE;
   /* bool arithmetic saturates: True + True is True */
   bool wrap_bool = v->dtype == DT_BOOL && op_info[v->op].kind != OK_COMPARE;
@@ -181,10 +202,16 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
   for (int i = 0; i < E->k->nvals; i++) {
     if (!E->mark[i] || (which == INVARIANT && E->vdep[i]) || (which == VARYING && !E->vdep[i])) continue;
     sb_printf(E->sb, "%sconst %s v%d = ", indent, ctype(E->k->vals[i].dtype), i);
+    bool computed = !(E->reuse && E->reuse[i] >= 0) && !(E->staged && E->staged[i]);
     if (E->reuse && E->reuse[i] >= 0) sb_printf(E->sb, "row%d_[%s]", E->reuse[i], E->row_axis);
     else if (E->staged && E->staged[i]) sb_printf(E->sb, "cv%d_[%s]", i, E->stage_pos);
     else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
+    if (computed && E->fast && sched_has_fast_form(&E->k->vals[i])) {
+      sb_printf(E->sb, "%soff_ |= %s_off(", indent, fast_form_name(E->k->vals[i].op));
+      operand(E->sb, E->k, E->k->vals[i].arg[0], DT_F32);
+      sb_puts(E->sb, ");\n");
+    }
     if (E->save && E->save[i] >= 0) sb_printf(E->sb, "%srow%d_[%s] = v%d;\n", indent, E->save[i], E->row_axis, i);
   }
 }
@@ -433,6 +460,36 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
   }
 }
 
+/* A chunk's lanes (and NaN lanes) at their start values. */
+static void start_lanes(Emit *E, const char *ind, int g, int L) {
+  for (int r = 0; r < E->k->nreds; r++) {
+    if (E->k->reds[r].group != g) continue;
+    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) lane%d[i] = %s;\n", ind, L, r, identity(&E->k->reds[r]));
+    if (E->s->nan_lanes[r]) sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
+  }
+}
+
+/* The vector loop over a chunk's whole blocks of L points of the inner
+ * axis, from ri; in its fast form (E->fast) each value off the fast
+ * range sets off_. */
+static void emit_lane_loop(Emit *E, const char *ind, int g, int inner, int L) {
+  StrBuf *sb = E->sb;
+  char lanes[16], in1[64], in2[64];
+  snprintf(lanes, sizeof lanes, "%d", L);
+  snprintf(in1, sizeof in1, "%s  ", ind);
+  snprintf(in2, sizeof in2, "%s    ", ind);
+  sb_printf(sb, "%sfor (; ri + %d <= ce; ri += %d) {\n", ind, L, L);
+  if (E->pf) emit_row_prefetch(E, in1, "ri", lanes);
+  emit_stage_loads(E, in1, inner, "ri", L, lanes);
+  E->staged = E->s->stage_load, E->stage_pos = "l";
+  sb_printf(sb, "%s#pragma omp simd%s\n%sfor (int l = 0; l < %d; l++) {\n", in1, E->fast ? " reduction(|:off_)" : "", in1, L);
+  sb_printf(sb, "%sconst int64_t %s = ri + l;\n", in2, E->names[inner]);
+  emit_marked(E, in2, "#error reduction result inside a loop %d", VARYING);
+  E->staged = NULL;
+  combine_lanes(E, in2, g);
+  sb_printf(sb, "%s}\n%s}\n", in1, ind);
+}
+
 /* Group g for one x point (VEC_R): units of (outer r point, chunk of the
  * unit-stride inner axis); each chunk is summed in LANES independent
  * lanes, folded pairwise, and added to the accumulator. */
@@ -460,28 +517,30 @@ static void emit_group_r(Emit *E, int g) {
     sb_printf(sb, "          const int64_t cb = 0, ce = %lld;\n", (long long)n);
   mark_group(E, g);
   emit_marked(E, "          ", "#error reduction result inside a loop %d", INVARIANT);
-  char lanes[16];
-  snprintf(lanes, sizeof lanes, "%d", L);
-  declare_accs(E, "          ", g, "lane", lanes);
-  for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g && E->s->nan_lanes[r])
-      sb_printf(sb, "          float nan%d[%d];\n          for (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", r, L, L, r);
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g) continue;
+    sb_printf(sb, "          %s lane%d[%d];\n", acc_type(&k->reds[r]), r, L);
+    if (E->s->nan_lanes[r]) sb_printf(sb, "          float nan%d[%d];\n", r, L);
+  }
+  start_lanes(E, "          ", g, L);
   sb_puts(sb, "          int64_t ri = cb;\n");
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 0) {
-      sb_printf(sb, "          for (; ri + %d <= ce; ri += %d) {\n", L, L);
-      if (E->pf) emit_row_prefetch(E, "            ", "ri", lanes);
-      emit_stage_loads(E, "            ", inner, "ri", L, lanes);
-      E->staged = E->s->stage_load, E->stage_pos = "l";
-      sb_printf(sb, "            #pragma omp simd\n            for (int l = 0; l < %d; l++) {\n", L);
-      sb_printf(sb, "              const int64_t %s = ri + l;\n", E->names[inner]);
-    } else {
-      if (n % L == 0) break; /* no tail */
-      sb_puts(sb, "          for (; ri < ce; ri++) {\n            {\n              const int l = 0;\n");
-      sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
-    }
+  if (E->s->fast_math[g]) {
+    sb_puts(sb, "          uint32_t off_ = 0;\n");
+    E->fast = true;
+    emit_lane_loop(E, "          ", g, inner, L);
+    E->fast = false;
+    sb_puts(sb, "          if (off_) { /* a value off the fast forms' range: the chunk again, exactly */\n");
+    start_lanes(E, "            ", g, L);
+    sb_puts(sb, "            ri = cb;\n");
+    emit_lane_loop(E, "            ", g, inner, L);
+    sb_puts(sb, "          }\n");
+  } else {
+    emit_lane_loop(E, "          ", g, inner, L);
+  }
+  if (n % L) { /* the tail */
+    sb_puts(sb, "          for (; ri < ce; ri++) {\n            {\n              const int l = 0;\n");
+    sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
     emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
-    E->staged = NULL;
     combine_lanes(E, "              ", g);
     sb_puts(sb, "            }\n          }\n");
   }
@@ -987,18 +1046,20 @@ static const char prelude3[] =
  *     -0). */
 static const char prelude_expf[] =
     "/* expf: about 1 ulp over the whole range, no branches (see emit_c.c) */\n"
+    "static inline float c_expf_m1(float x, float k) { /* e^r - 1, r = x - k ln 2 */\n"
+    "  float r = c_fma(k, -0.693359375f, x);\n"
+    "  r = c_fma(k, 2.12194440e-4f, r);\n"
+    "  float q = c_fma(c_fma(c_fma(c_fma(1.38146023e-3f, r, 8.36871564e-3f), r, 4.16683890e-2f), r, 1.66665211e-1f), r,\n"
+    "                  0.49999994f);\n"
+    "  return c_fma(q, r * r, r);\n"
+    "}\n"
     "static inline float c_expf(float x) {\n"
     "  float t = c_fma(x, 1.44269504088896341f, 12583166.0f);\n"
     "  int32_t ti;\n"
     "  memcpy(&ti, &t, 4);\n"
     "  ti = ti < 0x4b4001fc ? ti : 0x4b4001fc; /* k <= 254 */\n"
     "  memcpy(&t, &ti, 4);\n"
-    "  float k = t - 12583166.0f;\n"
-    "  float r = c_fma(k, -0.693359375f, x);\n"
-    "  r = c_fma(k, 2.12194440e-4f, r);\n"
-    "  float q = c_fma(c_fma(c_fma(c_fma(1.38146023e-3f, r, 8.36871564e-3f), r, 4.16683890e-2f), r, 1.66665211e-1f), r,\n"
-    "                  0.49999994f);\n"
-    "  float p = c_fma(q, r * r, r); /* e^r - 1 */\n"
+    "  float p = c_expf_m1(x, t - 12583166.0f);\n"
     "  uint32_t u = (uint32_t)ti, u1 = (u >> 1) << 23, u2 = (u << 23) - u1; /* 2^floor(k/2), 2^ceil(k/2) */\n"
     "  float s1, s2;\n"
     "  memcpy(&s1, &u1, 4);\n"
@@ -1006,7 +1067,29 @@ static const char prelude_expf[] =
     "  float y = c_fma(p, s1, s1) * s2;\n"
     "  return x < -104.0f ? 0.0f : y;\n"
     "}\n"
+    "/* c_expf where |x| <= 87 (e^x normal; c_expf_off says where not): 2^k in one piece. */\n"
+    "static inline float c_expf_fast(float x) {\n"
+    "  float t = c_fma(x, 1.44269504088896341f, 12583039.0f);\n"
+    "  int32_t ti;\n"
+    "  memcpy(&ti, &t, 4);\n"
+    "  float p = c_expf_m1(x, t - 12583039.0f);\n"
+    "  uint32_t u = (uint32_t)ti << 23; /* 2^k: k + 127 in t's low bits */\n"
+    "  float s;\n"
+    "  memcpy(&s, &u, 4);\n"
+    "  return c_fma(p, s, s);\n"
+    "}\n"
+    "static inline uint32_t c_expf_off(float x) { return !(fabsf(x) <= 87.0f); }\n"
     "/* logf and tanhf: no calls, so loops using them vectorise (see emit_c.c) */\n"
+    "static inline float c_logf_m(int32_t ix, int32_t eadj) { /* log of the float with bits ix, times 2^-eadj */\n"
+    "  int32_t d = ix - 0x3f3504f3, mb = (d & 0x007fffff) + 0x3f3504f3; /* m in [sqrt(1/2), sqrt(2)) */\n"
+    "  float m, e = (float)((d >> 23) - eadj);\n"
+    "  memcpy(&m, &mb, 4);\n"
+    "  float f = m - 1.0f;\n"
+    "  float q = c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(-7.634429634e-02f, f, 1.276154965e-01f), f, -1.316019446e-01f), f,\n"
+    "                  1.420176178e-01f), f, -1.662335694e-01f), f, 2.000122666e-01f), f, -2.500082254e-01f), f, 3.333333135e-01f);\n"
+    "  float r = c_fma(-0.5f * f, f, f); /* f - f^2/2, rounded once */\n"
+    "  return c_fma(e, 0.693147182f, c_fma(f * f * f, q, r)); /* e ln 2 + log m, rounded once */\n"
+    "}\n"
     "static inline float c_logf(float x) {\n"
     "  uint32_t sub = 0u - (uint32_t)(x < 0x1p-126f), scb = 0x3f800000u + (sub & 0x0b800000u); /* subnormal: scale by 2^23 */\n"
     "  float sc, xs;\n"
@@ -1014,14 +1097,7 @@ static const char prelude_expf[] =
     "  xs = x * sc;\n"
     "  int32_t ix;\n"
     "  memcpy(&ix, &xs, 4);\n"
-    "  int32_t d = ix - 0x3f3504f3, mb = (d & 0x007fffff) + 0x3f3504f3; /* m in [sqrt(1/2), sqrt(2)) */\n"
-    "  float m, e = (float)((d >> 23) - (int32_t)(sub & 23u));\n"
-    "  memcpy(&m, &mb, 4);\n"
-    "  float f = m - 1.0f;\n"
-    "  float q = c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(c_fma(-7.634429634e-02f, f, 1.276154965e-01f), f, -1.316019446e-01f), f,\n"
-    "                  1.420176178e-01f), f, -1.662335694e-01f), f, 2.000122666e-01f), f, -2.500082254e-01f), f, 3.333333135e-01f);\n"
-    "  float r = c_fma(-0.5f * f, f, f); /* f - f^2/2, rounded once */\n"
-    "  float y = c_fma(e, 0.693147182f, c_fma(f * f * f, q, r)); /* e ln 2 + log m, rounded once */\n"
+    "  float y = c_logf_m(ix, (int32_t)(sub & 23u));\n"
     "  uint32_t yb, xb, nan_ = 0u - (uint32_t)((x < 0.0f) | (x != x)), zero = 0u - (uint32_t)(x == 0.0f),\n"
     "           inf = 0u - (uint32_t)(x == INFINITY); /* masks: float selects here would stop gcc vectorising */\n"
     "  memcpy(&yb, &y, 4);\n"
@@ -1029,6 +1105,17 @@ static const char prelude_expf[] =
     "  yb = (yb & ~(nan_ | zero | inf)) | (0x7fc00000u & nan_) | (0xff800000u & zero) | (xb & inf);\n"
     "  memcpy(&y, &yb, 4);\n"
     "  return y;\n"
+    "}\n"
+    "/* c_logf where x is normal and positive (c_logf_off says where not). */\n"
+    "static inline float c_logf_fast(float x) {\n"
+    "  int32_t ix;\n"
+    "  memcpy(&ix, &x, 4);\n"
+    "  return c_logf_m(ix, 0);\n"
+    "}\n"
+    "static inline uint32_t c_logf_off(float x) {\n"
+    "  uint32_t xb;\n"
+    "  memcpy(&xb, &x, 4);\n"
+    "  return xb - 0x00800000u >= 0x7f000000u; /* not in [2^-126, inf) */\n"
     "}\n"
     "static inline float c_tanhf(float x) {\n"
     "  float a = fabsf(x), z = x * x;\n"

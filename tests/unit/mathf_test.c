@@ -140,7 +140,14 @@ static const char test_src[] =
     "  float coil_test_##f##_one(float x) { return f(x); }\n"
     "COIL_TEST_FN(c_expf)\n"
     "COIL_TEST_FN(c_logf)\n"
-    "COIL_TEST_FN(c_tanhf)\n";
+    "COIL_TEST_FN(c_tanhf)\n"
+    "#define COIL_TEST_FAST(f) \\\n"
+    "  void coil_test_##f##_fastvec(const float *restrict x, float *restrict y, uint32_t *restrict off, int64_t n) { \\\n"
+    "    _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = f##_fast(x[i]), off[i] = f##_off(x[i]); \\\n"
+    "  } \\\n"
+    "  uint32_t coil_test_##f##_offone(float x) { return f##_off(x); }\n"
+    "COIL_TEST_FAST(c_expf)\n"
+    "COIL_TEST_FAST(c_logf)\n";
 
 static bool load(JitLib *lib, const char *name, double (*exact)(double), float (*libm)(float), Fn *f) {
   char vec[64], one[64];
@@ -256,6 +263,87 @@ static void test_tanhf(const Fn *f) {
   CHECK("tanhf_nan", isnan(one(NAN)) && isnan(one(-NAN)));
 }
 
+/* The fast forms (c_expf_fast, c_logf_fast; CSched.fast_math): where
+ * their check (_off) lets them through they must give the exact
+ * function's bits, and the check must let through exactly their range. */
+typedef void (*FastVecFn)(const float *x, float *y, uint32_t *off, int64_t n);
+typedef uint32_t (*OffFn)(float x);
+
+typedef struct FastStats {
+  long n, passed;  /* values checked, values the check let through */
+  long wrong_off;  /* the check disagrees with the stated range */
+  long vec_off;    /* the vector loop's check disagrees with the plain call's */
+  long not_exact;  /* let through, but not the exact function's bits */
+  float first_bad;
+} FastStats;
+
+static void check_fast(FastVecFn vec, OffFn off1, OneFn exact, bool (*in_range)(float), const float *x, int64_t n,
+                       FastStats *st) {
+  float *y = malloc(sizeof(float) * (size_t)n);
+  uint32_t *off = malloc(sizeof(uint32_t) * (size_t)n);
+  if (!y || !off) abort();
+  vec(x, y, off, n);
+  for (int64_t i = 0; i < n; i++) {
+    bool bad = false;
+    st->n++;
+    if ((off[i] != 0) == in_range(x[i])) st->wrong_off++, bad = true;
+    if ((off1(x[i]) != 0) != (off[i] != 0)) st->vec_off++, bad = true;
+    if (!off[i]) {
+      st->passed++;
+      if (to_bits(y[i]) != to_bits(exact(x[i]))) st->not_exact++, bad = true;
+    }
+    if (bad && !st->first_bad) st->first_bad = x[i] ? x[i] : 0x1p-149f;
+  }
+  free(y);
+  free(off);
+}
+
+static bool expf_fast_range(float x) { return fabsf(x) <= 87.0f; }
+static bool logf_fast_range(float x) { return x >= 0x1p-126f && x < INFINITY; }
+
+static void test_fast(JitLib *lib, const char *name, OneFn exact, bool (*in_range)(float), float edge) {
+  char vn[64], on[64];
+  snprintf(vn, sizeof vn, "coil_test_%s_fastvec", name);
+  snprintf(on, sizeof on, "coil_test_%s_offone", name);
+  FastVecFn vec = (FastVecFn)(uintptr_t)jit_symbol(lib, vn);
+  OffFn off1 = (OffFn)(uintptr_t)jit_symbol(lib, on);
+  if (!vec || !off1) {
+    printf("FAIL unit/%s_fast_compile: symbols missing\n", name);
+    failures++;
+    return;
+  }
+  enum { BATCH = 1 << 20 };
+  float *x = malloc(sizeof(float) * BATCH);
+  if (!x) abort();
+  FastStats st = {0};
+  /* Every 61st bit pattern (NaNs, infinities, subnormals among them)... */
+  for (uint64_t u = 0; u < (1ull << 32);) {
+    int64_t n = 0;
+    while (n < BATCH && u < (1ull << 32)) x[n++] = from_bits((uint32_t)u), u += 61;
+    check_fast(vec, off1, exact, in_range, x, n, &st);
+  }
+  /* ...and every float within 2^18 patterns of each end of the range, on
+   * both signs, and the specials. */
+  const float ends[] = {edge, -edge, 0x1p-126f, 0x1.fffffep127f};
+  for (int e = 0; e < 4; e++) {
+    int64_t n = 0;
+    for (int64_t d = -(1 << 18); d <= (1 << 18); d++) x[n++] = from_bits(to_bits(ends[e]) + (uint32_t)d);
+    check_fast(vec, off1, exact, in_range, x, n, &st);
+  }
+  const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f, 0x1p-149f, -0x1p-149f};
+  memcpy(x, specials, sizeof specials);
+  check_fast(vec, off1, exact, in_range, x, (int64_t)(sizeof specials / sizeof specials[0]), &st);
+  free(x);
+  printf("  %s_fast: %ld floats, %ld let through; %ld checks off their range, %ld vector/plain check differences, %ld not "
+         "exact (first bad x = %a)\n",
+         name, st.n, st.passed, st.wrong_off, st.vec_off, st.not_exact, st.first_bad);
+  char what[96];
+  snprintf(what, sizeof what, "%s_fast_check_is_its_range", name);
+  CHECK(what, st.wrong_off == 0 && st.vec_off == 0 && st.passed > 0);
+  snprintf(what, sizeof what, "%s_fast_equals_exact_on_range", name);
+  CHECK(what, st.not_exact == 0);
+}
+
 int main(void) {
   JitLib lib;
   if (!jit_with_prelude(test_src, "mathf", &lib)) return 1;
@@ -263,6 +351,8 @@ int main(void) {
   if (load(&lib, "c_expf", exp, expf, &f)) test_expf(&f);
   if (load(&lib, "c_logf", log, logf, &f)) test_logf(&f);
   if (load(&lib, "c_tanhf", tanh, tanhf, &f)) test_tanhf(&f);
+  if (load(&lib, "c_expf", exp, expf, &f)) test_fast(&lib, "c_expf", f.one, expf_fast_range, 87.0f);
+  if (load(&lib, "c_logf", log, logf, &f)) test_fast(&lib, "c_logf", f.one, logf_fast_range, 0x1p-126f);
   jit_close(&lib);
   return failures ? 1 : 0;
 }
