@@ -132,6 +132,7 @@ static const char *fast_form_name(Op op) {
   switch (op) {
   case OP_EXP: return "c_expf";
   case OP_LOG: return "c_logf";
+  case OP_SIGMOID: return "c_sigmoidf";
   default: coil_unreachable("no fast form");
   }
 }
@@ -990,6 +991,8 @@ static const char prelude2[] =
 static const char prelude3[] =
     "static inline double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
     "static inline float c_sigmoidf(float x) { return 1.0f / (1.0f + c_expf(-x)); }\n"
+    "static inline float c_sigmoidf_fast(float x) { return 1.0f / (1.0f + c_expf_fast(-x)); }\n"
+    "static inline uint32_t c_sigmoidf_off(float x) { return c_expf_off(x); }\n"
     "static inline double c_sigmoidd(double x) { return 1.0 / (1.0 + c_expd(-x)); }\n"
     "static inline int64_t c_ipow(int64_t b, int64_t e) { int64_t r = 1; if (e < 0) return b == 1 ? 1 : b == -1 ? (e & 1 ? -1 : 1) : 0;\n"
     "  while (e) { if (e & 1) r = (int64_t)((uint64_t)r * (uint64_t)b); b = (int64_t)((uint64_t)b * (uint64_t)b); e >>= 1; } return r; }\n"

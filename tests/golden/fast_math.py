@@ -1,14 +1,15 @@
 # coil: dump -d schedule
 # Which vector loops compute exp and log in their fast forms (CSched.
 # fast_math), checked per value and run again exactly when off range: the
-# r-vectorised groups that compute an f32 (or bf16, computed in f32) exp or
-# log per element.  Not: f64 (k1), an exp of a value that does not vary
+# r-vectorised groups that compute an f32 (or bf16, computed in f32) exp,
+# log or sigmoid per element (k0, k5, k6).  Not: f64 (k1), an exp of a value that does not vary
 # along the vector loop (k2: exp(w) is computed once per row), a column sum
 # vectorised over x (k3), a group without exp or log (k4).
 import torch
 
 
 def fast_math(x: "f32[64, 256]", d: "f64[32, 256]", w: "f32[48]", c: "f32[48, 256]", t: "f32[80, 96]",
-              h: "bf16[16, 512]"):
+              h: "bf16[16, 512]", g: "f32[24, 100]"):
     return (torch.log(x.abs() + 1).sum(-1), torch.exp(d).sum(-1), (torch.exp(w).unsqueeze(-1) * c).sum(-1),
-            torch.exp(t).sum(0), t.sum(-1), torch.exp(h).sum(-1))
+            torch.exp(t).sum(0), t.sum(-1), torch.exp(h).sum(-1),
+            torch.sigmoid(g).sum(-1))

@@ -7,7 +7,8 @@
 # rows spread past 87; a logsumexp over bf16 with two chunks a row (4096 +
 # 904), a few holding one very negative score; entropies whose rows hold a
 # negative or a zero probability (NaN; 0 * -inf) or not, with tails (rows
-# of 300 = 4 blocks of 64 + 44); an exp rounded to bf16 (all in range).
+# of 300 = 4 blocks of 64 + 44); an exp rounded to bf16 (all in range); a
+# sigmoid sum over rows half of which hold an argument beyond +-87.
 # equal-nan
 import torch
 
@@ -15,8 +16,9 @@ import torch
 def fast_math_fallback(x: "f32[256, 64] uniform(-88, 88)", s: "f32[128, 64] uniform(-50, 40)",
                        y: "bf16[16, 5000] uniform(-40, 40)", m: "f32[16, 5000] uniform(0, 1)",
                        p: "f32[512, 300] uniform(-0.002, 1)", q: "f32[256, 300] uniform(0, 1)",
-                       b: "bf16[64, 200] uniform(-80, 10)"):
+                       b: "bf16[64, 200] uniform(-80, 10)", g: "f32[128, 64] uniform(-88, 88)"):
     rare = torch.where(m > 0.9999, -150.0, y.float())
     z = torch.where(q < 0.001, 0.0, q)
     return (torch.exp(x).sum(-1), torch.softmax(s, dim=-1), torch.logsumexp(rare, dim=-1),
-            -(p * torch.log(p)).sum(-1), torch.log(z).sum(-1), torch.exp(b).sum(-1))
+            -(p * torch.log(p)).sum(-1), torch.log(z).sum(-1), torch.exp(b).sum(-1),
+            torch.sigmoid(g).sum(-1))

@@ -141,13 +141,15 @@ static const char test_src[] =
     "COIL_TEST_FN(c_expf)\n"
     "COIL_TEST_FN(c_logf)\n"
     "COIL_TEST_FN(c_tanhf)\n"
+    "COIL_TEST_FN(c_sigmoidf)\n"
     "#define COIL_TEST_FAST(f) \\\n"
     "  void coil_test_##f##_fastvec(const float *restrict x, float *restrict y, uint32_t *restrict off, int64_t n) { \\\n"
     "    _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = f##_fast(x[i]), off[i] = f##_off(x[i]); \\\n"
     "  } \\\n"
     "  uint32_t coil_test_##f##_offone(float x) { return f##_off(x); }\n"
     "COIL_TEST_FAST(c_expf)\n"
-    "COIL_TEST_FAST(c_logf)\n";
+    "COIL_TEST_FAST(c_logf)\n"
+    "COIL_TEST_FAST(c_sigmoidf)\n";
 
 static bool load(JitLib *lib, const char *name, double (*exact)(double), float (*libm)(float), Fn *f) {
   char vec[64], one[64];
@@ -263,7 +265,7 @@ static void test_tanhf(const Fn *f) {
   CHECK("tanhf_nan", isnan(one(NAN)) && isnan(one(-NAN)));
 }
 
-/* The fast forms (c_expf_fast, c_logf_fast; CSched.fast_math): where
+/* The fast forms (c_expf_fast, c_logf_fast, c_sigmoidf_fast; CSched.fast_math): where
  * their check (_off) lets them through they must give the exact
  * function's bits, and the check must let through exactly their range. */
 typedef void (*FastVecFn)(const float *x, float *y, uint32_t *off, int64_t n);
@@ -353,6 +355,7 @@ int main(void) {
   if (load(&lib, "c_tanhf", tanh, tanhf, &f)) test_tanhf(&f);
   if (load(&lib, "c_expf", exp, expf, &f)) test_fast(&lib, "c_expf", f.one, expf_fast_range, 87.0f);
   if (load(&lib, "c_logf", log, logf, &f)) test_fast(&lib, "c_logf", f.one, logf_fast_range, 0x1p-126f);
+  if (load(&lib, "c_sigmoidf", NULL, NULL, &f)) test_fast(&lib, "c_sigmoidf", f.one, expf_fast_range, 87.0f);
   jit_close(&lib);
   return failures ? 1 : 0;
 }
