@@ -53,8 +53,8 @@ typedef struct Emit {
   const bool *staged;
   const char *stage_pos;
   /* While the fast pass of a group's vector loop is printed (CSched.
-   * fast_math): exp and log in their fast forms, each operand checked into
-   * off_. */
+   * fast_math): exp, log and sigmoid in their fast forms, each operand
+   * checked into off_. */
   bool fast;
 } Emit;
 
@@ -1046,7 +1046,19 @@ static const char prelude3[] =
  *     degree 4 (tools/fit_poly.py, 2^-27.8); above, 1 - 2/(e^{2|x|} + 1),
  *     which is then at least 0.5, so the subtraction loses nothing and
  *     e^{2|x|} = inf gives 1; the sign of x is put back last (tanh(-0) is
- *     -0). */
+ *     -0).
+ * Fast forms (CSched.fast_math, sched.c): the same functions with their
+ * range handling taken out, each with a check of its range (_off).
+ *   c_expf_fast: |x| <= 87, so e^x is normal and 2^k, k in [-126, 126],
+ *     is one normal number: t's magic 1.5 * 2^23 + 127 leaves k + 127 in
+ *     its low bits (c_expf's, + 254, gives the same k: x log2(e) is never
+ *     half an odd integer for |x| <= 87, so the two never round a tie
+ *     apart), and fma(p, s, s) rounds (1 + p) 2^k once, as c_expf's
+ *     fma(p, s1, s1) * s2 does for a normal result.  Same bits.
+ *   c_logf_fast: x normal and positive, where c_logf's subnormal scale is
+ *     1 and its masks select nothing.  Same bits.
+ *   c_sigmoidf_fast: 1 / (1 + c_expf_fast(-x)), on c_expf_fast's range.
+ *   tests/unit/mathf_test.c checks both claims, the bits and the ranges. */
 static const char prelude_expf[] =
     "/* expf: about 1 ulp over the whole range, no branches (see emit_c.c) */\n"
     "static inline float c_expf_m1(float x, float k) { /* e^r - 1, r = x - k ln 2 */\n"
