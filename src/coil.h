@@ -530,11 +530,11 @@ typedef struct CSched {
    * load's group (VEC_R) or of the tile's x chunks (VEC_X); tails and
    * other places convert one value at a time. */
   bool *stage_load, *stage_store;
-  /* VEC_R, per group: the vector loop computes f32 exp, log, sigmoid in their
-   * fast forms, valid on a range each value is checked against (a NaN, a
-   * zero, an e^x that would be subnormal or inf are outside it); a chunk
-   * where any value fell outside is run again with the exact functions.
-   * Where both apply they give the same bits. */
+  /* Per group: its loops compute f32 exp, log, sigmoid in their fast
+   * forms, valid on a range each value is checked against (a NaN, a zero,
+   * an e^x that would be subnormal or inf are outside it); a VEC_R chunk,
+   * or a VEC_X block of r points, where any value fell outside is run again
+   * with the exact functions.  Where both apply they give the same bits. */
   bool *fast_math;
 } CSched;
 

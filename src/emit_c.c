@@ -352,13 +352,10 @@ static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, co
   }
 }
 
-static void declare_accs(Emit *E, const char *ind, int g, const char *what, const char *n) {
-  const Kernel *k = E->k;
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    sb_printf(E->sb, "%s%s %s%d[%s];\n%sfor (int64_t i = 0; i < %s; i++) %s%d[i] = %s;\n", ind, acc_type(&k->reds[r]), what, r, n, ind,
-              n, what, r, identity(&k->reds[r]));
-  }
+/* Group g's accumulators <what><r>[0 .. n) at their reductions' identity. */
+static void reset_accs(Emit *E, const char *ind, int g, const char *what, const char *n) {
+  for (int r = 0; r < E->k->nreds; r++)
+    if (E->k->reds[r].group == g) sb_printf(E->sb, "%sfor (int64_t i = 0; i < %s; i++) %s%d[i] = %s;\n", ind, n, what, r, identity(&E->k->reds[r]));
 }
 
 /* The split part's range of a flat space of n points. */
@@ -373,39 +370,23 @@ static void split_range(Emit *E, const char *ind, const char *lo, const char *hi
 /* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
  * point updates the tile's XT block accumulators in one vector loop, with
  * what does not depend on the x lane computed once per r point. */
-static void emit_group_x(Emit *E, int g, int xin) {
+/* One r block of group g (VEC_X): the runs of the innermost r axis from
+ * the digits' position, U r points per pass of the x loop (sched.c), each
+ * x point's blk[xi] read and written once per U points. */
+static void emit_r_block(Emit *E, int g, int xin, const Digits *d, const char *in, int64_t nin) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
-  const KGroup *G = &k->groups[g];
-  int64_t rb = E->s->rblock;
-  /* Digits: the r axes, the innermost one counted as rN_0; the loop over a
-   * run of it is a plain counted loop (no carry inside it). */
-  Digits d = {.n = G->naxes};
-  for (int i = 0; i < G->naxes; i++) d.name[i] = E->names[G->axes[i]], d.size[i] = k->axes[G->axes[i]].size;
-  const char *in = d.name[d.n - 1];
-  int64_t nin = d.size[d.n - 1];
-  d.name[d.n - 1] = arena_printf(E->a, "%s_0", in);
-  Digits outer = d;
+  Digits outer = *d;
   outer.n--;
-  sb_printf(sb, "      { /* group %d */\n", g);
-  split_range(E, "        ", "lo", "hi", group_size(k, g, 0));
-  digits_declare(E, "        ", &d);
-  sb_printf(sb, "        for (int64_t rb = lo; rb < hi; rb += %lld) {\n", (long long)rb);
-  sb_printf(sb, "          const int64_t re = rb + %lld < hi ? rb + %lld : hi;\n", (long long)rb, (long long)rb);
-  digits_decode(E, "          ", "rb", &d);
-  declare_accs(E, "          ", g, "blk", "XT");
   sb_puts(sb, "          for (int64_t rr = rb; rr < re;) {\n");
-  sb_printf(sb, "            const int64_t run = re - rr < %lld - %s ? re - rr : %lld - %s;\n", (long long)nin, d.name[d.n - 1],
-            (long long)nin, d.name[d.n - 1]);
-  mark_group(E, g);
-  /* U r points per pass of the x loop (sched.c): blk[xi] is read and
-   * written once per U points. */
+  sb_printf(sb, "            const int64_t run = re - rr < %lld - %s ? re - rr : %lld - %s;\n", (long long)nin, d->name[d->n - 1],
+            (long long)nin, d->name[d->n - 1]);
   int U = E->s->runroll[g];
   const char *ri = arena_printf(E->a, "%s_j", in);
-  sb_printf(sb, "            int64_t %s = %s;\n", ri, d.name[d.n - 1]);
+  sb_printf(sb, "            int64_t %s = %s;\n", ri, d->name[d->n - 1]);
   for (int pass = U > 1 ? 0 : 1; pass < 2; pass++) {
     int u = pass == 0 ? U : 1;
-    sb_printf(sb, "            for (; %s + %d <= %s + run; %s += %d) {\n", ri, u, d.name[d.n - 1], ri, u);
+    sb_printf(sb, "            for (; %s + %d <= %s + run; %s += %d) {\n", ri, u, d->name[d->n - 1], ri, u);
     if (pass == 1) {
       sb_printf(sb, "              const int64_t %s = %s;\n", in, ri);
       emit_marked(E, "              ", "#error reduction result inside a loop %d", INVARIANT);
@@ -429,13 +410,53 @@ static void emit_group_x(Emit *E, int g, int xin) {
     }
     sb_puts(sb, "              }\n            }\n");
   }
-  sb_printf(sb, "            rr += run;\n            %s += run;\n", d.name[d.n - 1]);
+  sb_printf(sb, "            rr += run;\n            %s += run;\n", d->name[d->n - 1]);
   if (outer.n) {
-    sb_printf(sb, "            if (%s == %lld) {\n              %s = 0;\n", d.name[d.n - 1], (long long)nin, d.name[d.n - 1]);
+    sb_printf(sb, "            if (%s == %lld) {\n              %s = 0;\n", d->name[d->n - 1], (long long)nin, d->name[d->n - 1]);
     digits_step(E, "              ", &outer);
     sb_puts(sb, "            }\n");
   }
   sb_puts(sb, "          }\n");
+}
+
+static void emit_group_x(Emit *E, int g, int xin) {
+  StrBuf *sb = E->sb;
+  const Kernel *k = E->k;
+  const KGroup *G = &k->groups[g];
+  int64_t rb = E->s->rblock;
+  /* Digits: the r axes, the innermost one counted as rN_0; the loop over a
+   * run of it is a plain counted loop (no carry inside it). */
+  Digits d = {.n = G->naxes};
+  for (int i = 0; i < G->naxes; i++) d.name[i] = E->names[G->axes[i]], d.size[i] = k->axes[G->axes[i]].size;
+  const char *in = d.name[d.n - 1];
+  int64_t nin = d.size[d.n - 1];
+  d.name[d.n - 1] = arena_printf(E->a, "%s_0", in);
+  sb_printf(sb, "      { /* group %d */\n", g);
+  split_range(E, "        ", "lo", "hi", group_size(k, g, 0));
+  digits_declare(E, "        ", &d);
+  sb_printf(sb, "        for (int64_t rb = lo; rb < hi; rb += %lld) {\n", (long long)rb);
+  sb_printf(sb, "          const int64_t re = rb + %lld < hi ? rb + %lld : hi;\n", (long long)rb, (long long)rb);
+  digits_decode(E, "          ", "rb", &d);
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g) sb_printf(sb, "          %s blk%d[XT];\n", acc_type(&k->reds[r]), r);
+  reset_accs(E, "          ", g, "blk", "XT");
+  mark_group(E, g);
+  if (E->s->fast_math[g]) {
+    /* The block with the fast forms, and again exactly (from the block's
+     * start: its accumulators and digits) where a value was off their
+     * range. */
+    sb_puts(sb, "          uint32_t off_ = 0;\n");
+    E->fast = true;
+    emit_r_block(E, g, xin, &d, in, nin);
+    E->fast = false;
+    sb_puts(sb, "          if (off_) { /* a value off the fast forms' range: the block again, exactly */\n");
+    reset_accs(E, "            ", g, "blk", "XT");
+    digits_decode(E, "            ", "rb", &d);
+    emit_r_block(E, g, xin, &d, in, nin);
+    sb_puts(sb, "          }\n");
+  } else {
+    emit_r_block(E, g, xin, &d, in, nin);
+  }
   combine_into(E, "          for (int64_t xi = 0; xi < xn; xi++) ", g, "acc%d[xi]", "blk%d[xi]");
   sb_puts(sb, "        }\n      }\n");
 }
@@ -463,11 +484,11 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
 
 /* A chunk's lanes (and NaN lanes) at their start values. */
 static void start_lanes(Emit *E, const char *ind, int g, int L) {
-  for (int r = 0; r < E->k->nreds; r++) {
-    if (E->k->reds[r].group != g) continue;
-    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) lane%d[i] = %s;\n", ind, L, r, identity(&E->k->reds[r]));
-    if (E->s->nan_lanes[r]) sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
-  }
+  char n[16];
+  snprintf(n, sizeof n, "%d", L);
+  reset_accs(E, ind, g, "lane", n);
+  for (int r = 0; r < E->k->nreds; r++)
+    if (E->k->reds[r].group == g && E->s->nan_lanes[r]) sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
 }
 
 /* The vector loop over a chunk's whole blocks of L points of the inner

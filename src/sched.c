@@ -190,7 +190,7 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
                         !stores_a_load(p, k, &k->stores[t]);
 }
 
-/* Fast forms of exp and log (CSched.fast_math).  The exact c_expf and
+/* Fast forms of exp, log and sigmoid (CSched.fast_math).  The exact c_expf and
  * c_logf spend much of their work on inputs rows rarely hold: 2^k in two
  * halves so that subnormal results and overflow come out right, the
  * subnormal scaling and the zero/negative/inf/NaN masks of log.  Their fast
@@ -202,21 +202,24 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
  * 11.6-12.2 -> 10.8-11.3 ms, a row sum of sigmoid 5.3-6.2 -> 4.8-5.1.  tanh
  * has none: its exp form (for |x| >= 0.55) with the fast exp measured no
  * faster (8.2-8.8 ms either way; its division and polynomial dominate).
- * Only VEC_R
- * groups: their chunks start their lanes afresh, so a rerun needs no undo. */
+ * The rerun needs no undo: a VEC_R chunk starts its lanes afresh, a VEC_X
+ * r block its blk accumulators (and the r digits are decoded again from
+ * the block's start). */
 bool sched_has_fast_form(const KVal *v) {
   return (v->op == OP_EXP || v->op == OP_LOG || v->op == OP_SIGMOID) && v->cdtype == DT_F32;
 }
 
 static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
   s->fast_math = ARENA_ARRAY(a, bool, k->ngroups + 1);
-  if (s->mode != VEC_R) return;
   bool *varies = ARENA_ARRAY(a, bool, k->nvals + 1);
   for (int g = 0; g < k->ngroups; g++) {
     const KGroup *G = &k->groups[g];
-    kernel_varies_along(k, G->axes[G->naxes - 1], varies);
+    /* VEC_R: only what the vector loop computes (a value that does not
+     * vary along it is computed once per chunk, exactly); VEC_X: all of
+     * the block's values. */
+    if (s->mode == VEC_R) kernel_varies_along(k, G->axes[G->naxes - 1], varies);
     for (int i = 0; i < k->nvals; i++)
-      s->fast_math[g] |= k->vals[i].scope == g && varies[i] && sched_has_fast_form(&k->vals[i]);
+      s->fast_math[g] |= k->vals[i].scope == g && (s->mode == VEC_X || varies[i]) && sched_has_fast_form(&k->vals[i]);
   }
 }
 
@@ -325,7 +328,6 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
   }
   for (int g = 0; g < k->ngroups; g++) {
     if (!s->fast_math[g]) continue;
-    if (s->mode != VEC_R) return coil_error("schedule verifier: %s group %d: fast exp, log, sigmoid outside an r-vectorised group", k->name, g);
     bool any = false;
     for (int i = 0; i < k->nvals; i++) any |= k->vals[i].scope == g && sched_has_fast_form(&k->vals[i]);
     if (!any) return coil_error("schedule verifier: %s group %d: fast exp, log, sigmoid, but the group computes none", k->name, g);
@@ -369,5 +371,5 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   for (int t = 0; t < k->nstores; t++)
     if (s->stage_store[t]) sb_printf(sb, "  store %d: f16, written as f32 and converted a vector block at a time\n", t);
   for (int g = 0; g < k->ngroups; g++)
-    if (s->fast_math[g]) sb_printf(sb, "  group %d: exp, log, sigmoid in fast forms; a chunk with a value off their range runs again exactly\n", g);
+    if (s->fast_math[g]) sb_printf(sb, "  group %d: exp, log, sigmoid in fast forms; a %s with a value off their range runs again exactly\n", g, s->mode == VEC_R ? "chunk" : "block of r points");
 }

@@ -9,6 +9,9 @@
 # negative or a zero probability (NaN; 0 * -inf) or not, with tails (rows
 # of 300 = 4 blocks of 64 + 44); an exp rounded to bf16 (all in range); a
 # sigmoid sum over rows half of which hold an argument beyond +-87.
+# Columns (x-vectorised, blocks of 256 r points run again): an entropy, a
+# logsumexp and an exp sum (8 r points per pass of a 1024-wide x loop), in
+# each about half the blocks holding one value off range.
 # equal-nan
 import torch
 
@@ -16,9 +19,14 @@ import torch
 def fast_math_fallback(x: "f32[256, 64] uniform(-88, 88)", s: "f32[128, 64] uniform(-50, 40)",
                        y: "bf16[16, 5000] uniform(-40, 40)", m: "f32[16, 5000] uniform(0, 1)",
                        p: "f32[512, 300] uniform(-0.002, 1)", q: "f32[256, 300] uniform(0, 1)",
-                       b: "bf16[64, 200] uniform(-80, 10)", g: "f32[128, 64] uniform(-88, 88)"):
-    rare = torch.where(m > 0.9999, -150.0, y.float())
+                       b: "bf16[64, 200] uniform(-80, 10)", g: "f32[128, 64] uniform(-88, 88)",
+                       ca: "f32[1000, 40] uniform(-0.00005, 1)", cb: "f32[600, 48] uniform(-40, 40)",
+                       cm: "f32[600, 48] uniform(0, 1)", ce: "f32[700, 1024] uniform(-80, 80)",
+                       cem: "f32[700, 1024] uniform(0, 1)"):
+    rare = torch.where(m > 0.9999, -60.0, y.float())
     z = torch.where(q < 0.001, 0.0, q)
     return (torch.exp(x).sum(-1), torch.softmax(s, dim=-1), torch.logsumexp(rare, dim=-1),
             -(p * torch.log(p)).sum(-1), torch.log(z).sum(-1), torch.exp(b).sum(-1),
-            torch.sigmoid(g).sum(-1))
+            torch.sigmoid(g).sum(-1), -(ca * torch.log(ca)).sum(0),
+            torch.logsumexp(torch.where(cm > 0.99995, -60.0, cb), dim=0),
+            torch.exp(torch.where(cem > 0.999997, 100.0, ce)).sum(0))
