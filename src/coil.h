@@ -530,7 +530,7 @@ typedef struct CSched {
    * load's group (VEC_R) or of the tile's x chunks (VEC_X); tails and
    * other places convert one value at a time. */
   bool *stage_load, *stage_store;
-  /* Per group: its loops compute f32 exp, log, sigmoid in their fast
+  /* Per group: its loops compute f32 and f64 exp, log, sigmoid in their fast
    * forms, valid on a range each value is checked against (a NaN, a zero,
    * an e^x that would be subnormal or inf are outside it); a VEC_R chunk,
    * or a VEC_X block of r points, where any value fell outside is run again
@@ -548,7 +548,7 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s);
 /* Relative cost of an op per element on the CPU (exp: 16, add: 1). */
 int sched_op_cost(Op op);
 /* A value the C backend can compute in a fast form on a checked range
- * (CSched.fast_math): f32 exp, log and sigmoid. */
+ * (CSched.fast_math): f32 and f64 exp, log and sigmoid. */
 bool sched_has_fast_form(const KVal *v);
 
 /* ---------------------------------------------------------------- chain.c */

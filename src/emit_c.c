@@ -126,13 +126,14 @@ static void cast_expr(StrBuf *sb, const Kernel *k, const KVal *v) {
   else sb_printf(sb, "((%s)v%d)", ctype(to), a);
 }
 
-/* The prelude's names of an op's fast form, <name>_fast, and its range
+/* The prelude's names of a value's fast form, <name>_fast, and its range
  * check, <name>_off (CSched.fast_math). */
-static const char *fast_form_name(Op op) {
-  switch (op) {
-  case OP_EXP: return "c_expf";
-  case OP_LOG: return "c_logf";
-  case OP_SIGMOID: return "c_sigmoidf";
+static const char *fast_form_name(const KVal *v) {
+  bool d = v->cdtype == DT_F64;
+  switch (v->op) {
+  case OP_EXP: return d ? "c_expd" : "c_expf";
+  case OP_LOG: return d ? "c_logd" : "c_logf";
+  case OP_SIGMOID: return d ? "c_sigmoidd" : "c_sigmoidf";
   default: coil_unreachable("no fast form");
   }
 }
@@ -162,8 +163,8 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
   const char *round = v->dtype == DT_BF16 ? "c_rbf16" : v->dtype == DT_F16 ? "c_rf16" : NULL;
   if (E->fast && sched_has_fast_form(v)) {
     if (round) sb_printf(sb, "%s(", round);
-    sb_printf(sb, "%s_fast(", fast_form_name(v->op));
-    operand(sb, E->k, v->arg[0], DT_F32);
+    sb_printf(sb, "%s_fast(", fast_form_name(v));
+    operand(sb, E->k, v->arg[0], v->cdtype);
     sb_printf(sb, ")%s", round ? ")" : "");
     return;
   }
@@ -209,8 +210,8 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
     else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
     if (computed && E->fast && sched_has_fast_form(&E->k->vals[i])) {
-      sb_printf(E->sb, "%soff_ |= %s_off(", indent, fast_form_name(E->k->vals[i].op));
-      operand(E->sb, E->k, E->k->vals[i].arg[0], DT_F32);
+      sb_printf(E->sb, "%soff_ |= %s_off(", indent, fast_form_name(&E->k->vals[i]));
+      operand(E->sb, E->k, E->k->vals[i].arg[0], E->k->vals[i].cdtype);
       sb_puts(E->sb, ");\n");
     }
     if (E->save && E->save[i] >= 0) sb_printf(E->sb, "%srow%d_[%s] = v%d;\n", indent, E->save[i], E->row_axis, i);
@@ -1015,6 +1016,8 @@ static const char prelude3[] =
     "static inline float c_sigmoidf_fast(float x) { return 1.0f / (1.0f + c_expf_fast(-x)); }\n"
     "static inline uint32_t c_sigmoidf_off(float x) { return c_expf_off(x); }\n"
     "static inline double c_sigmoidd(double x) { return 1.0 / (1.0 + c_expd(-x)); }\n"
+    "static inline double c_sigmoidd_fast(double x) { return 1.0 / (1.0 + c_expd_fast(-x)); }\n"
+    "static inline uint64_t c_sigmoidd_off(double x) { return c_expd_off(x); }\n"
     "static inline int64_t c_ipow(int64_t b, int64_t e) { int64_t r = 1; if (e < 0) return b == 1 ? 1 : b == -1 ? (e & 1 ? -1 : 1) : 0;\n"
     "  while (e) { if (e & 1) r = (int64_t)((uint64_t)r * (uint64_t)b); b = (int64_t)((uint64_t)b * (uint64_t)b); e >>= 1; } return r; }\n"
     "static inline int32_t c_f2i32(double x) { return x != x || x >= 2147483648.0 || x < -2147483648.0 ? INT32_MIN : (int32_t)x; }\n"
@@ -1079,7 +1082,10 @@ static const char prelude3[] =
  *   c_logf_fast: x normal and positive, where c_logf's subnormal scale is
  *     1 and its masks select nothing.  Same bits.
  *   c_sigmoidf_fast: 1 / (1 + c_expf_fast(-x)), on c_expf_fast's range.
- *   tests/unit/mathf_test.c checks both claims, the bits and the ranges. */
+ *   c_expd_fast, c_logd_fast, c_sigmoidd_fast: the same for doubles
+ *     (|x| <= 708; normal positive x; the magic 1.5 * 2^52 + 1023).
+ *   tests/unit/mathf_test.c and mathd_test.c check both claims, the bits
+ *   and the ranges. */
 static const char prelude_expf[] =
     "/* expf: about 1 ulp over the whole range, no branches (see emit_c.c) */\n"
     "static inline float c_expf_m1(float x, float k) { /* e^r - 1, r = x - k ln 2 */\n"
@@ -1186,26 +1192,39 @@ static const char prelude_expd[] =
     "#else\n"
     "#define c_fmad(a, b, c) ((a) * (b) + (c))\n"
     "#endif\n"
-    "static inline double c_expd(double x) {\n"
-    "  double t = c_fmad(x, 1.4426950408889634, 6755399441057790.0);\n"
-    "  int64_t ti;\n"
-    "  memcpy(&ti, &t, 8);\n"
-    "  ti = ti < INT64_C(0x4338000000000ffc) ? ti : INT64_C(0x4338000000000ffc); /* k <= 2046 */\n"
-    "  memcpy(&t, &ti, 8);\n"
-    "  double k = t - 6755399441057790.0;\n"
+    "static inline double c_expd_m1(double x, double k) { /* e^r - 1, r = x - k ln 2 */\n"
     "  double r = c_fmad(k, -0.6931471803691238, x);\n"
     "  r = c_fmad(k, -1.9082149292705877e-10, r);\n"
     "  double q = c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(\n"
     "      1.6059043836821613e-10, r, 2.08767569878681e-09), r, 2.505210838544172e-08), r, 2.755731922398589e-07), r,\n"
     "      2.7557319223985893e-06), r, 2.48015873015873e-05), r, 0.0001984126984126984), r, 0.001388888888888889), r,\n"
     "      0.008333333333333333), r, 0.041666666666666664), r, 0.16666666666666666), r, 0.5);\n"
-    "  double p = c_fmad(q, r * r, r); /* e^r - 1 */\n"
+    "  return c_fmad(q, r * r, r);\n"
+    "}\n"
+    "static inline double c_expd(double x) {\n"
+    "  double t = c_fmad(x, 1.4426950408889634, 6755399441057790.0);\n"
+    "  int64_t ti;\n"
+    "  memcpy(&ti, &t, 8);\n"
+    "  ti = ti < INT64_C(0x4338000000000ffc) ? ti : INT64_C(0x4338000000000ffc); /* k <= 2046 */\n"
+    "  memcpy(&t, &ti, 8);\n"
+    "  double p = c_expd_m1(x, t - 6755399441057790.0);\n"
     "  uint64_t u = (uint64_t)ti & 0xfffu, u1 = (u >> 1) << 52, u2 = (u << 52) - u1; /* 2^floor(k/2), 2^ceil(k/2) */\n"
     "  double s1, s2;\n"
     "  memcpy(&s1, &u1, 8);\n"
     "  memcpy(&s2, &u2, 8);\n"
     "  double y = c_fmad(p, s1, s1) * s2;\n"
     "  return x < -746.0 ? 0.0 : y;\n"
+    "}\n"
+    "static inline double c_logd_m(int64_t ix, int64_t eadj) { /* log of the double with bits ix, times 2^-eadj */\n"
+    "  int64_t d = ix - INT64_C(0x3fe6a09e667f3bcd), mb = (d & INT64_C(0x000fffffffffffff)) + INT64_C(0x3fe6a09e667f3bcd);\n"
+    "  double m, e = (double)((d >> 52) - eadj);\n"
+    "  memcpy(&m, &mb, 8);\n"
+    "  double f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;\n"
+    "  double R = z * c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(0.08695652173913043, z,\n"
+    "      0.09523809523809523), z, 0.10526315789473684), z, 0.11764705882352941), z, 0.13333333333333333), z,\n"
+    "      0.15384615384615385), z, 0.18181818181818182), z, 0.2222222222222222), z, 0.2857142857142857), z, 0.4), z,\n"
+    "      0.6666666666666666);\n"
+    "  return c_fmad(e, 0.6931471803691238, f - (hfsq - c_fmad(s, hfsq + R, e * 1.9082149292705877e-10)));\n"
     "}\n"
     "static inline double c_logd(double x) {\n"
     "  uint64_t sub = 0u - (uint64_t)(x < 0x1p-1022), scb = UINT64_C(0x3ff0000000000000) + (sub & UINT64_C(0x0340000000000000));\n"
@@ -1214,15 +1233,7 @@ static const char prelude_expd[] =
     "  xs = x * sc;\n"
     "  int64_t ix;\n"
     "  memcpy(&ix, &xs, 8);\n"
-    "  int64_t d = ix - INT64_C(0x3fe6a09e667f3bcd), mb = (d & INT64_C(0x000fffffffffffff)) + INT64_C(0x3fe6a09e667f3bcd);\n"
-    "  double m, e = (double)((d >> 52) - (int64_t)(sub & 52u));\n"
-    "  memcpy(&m, &mb, 8);\n"
-    "  double f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;\n"
-    "  double R = z * c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(0.08695652173913043, z,\n"
-    "      0.09523809523809523), z, 0.10526315789473684), z, 0.11764705882352941), z, 0.13333333333333333), z,\n"
-    "      0.15384615384615385), z, 0.18181818181818182), z, 0.2222222222222222), z, 0.2857142857142857), z, 0.4), z,\n"
-    "      0.6666666666666666);\n"
-    "  double y = c_fmad(e, 0.6931471803691238, f - (hfsq - c_fmad(s, hfsq + R, e * 1.9082149292705877e-10)));\n"
+    "  double y = c_logd_m(ix, (int64_t)(sub & 52u));\n"
     "  uint64_t yb, xb, nan_ = 0u - (uint64_t)((x < 0.0) | (x != x)), zero = 0u - (uint64_t)(x == 0.0),\n"
     "           inf = 0u - (uint64_t)(x == INFINITY); /* masks, as in c_logf */\n"
     "  memcpy(&yb, &y, 8);\n"
@@ -1230,6 +1241,28 @@ static const char prelude_expd[] =
     "  yb = (yb & ~(nan_ | zero | inf)) | (UINT64_C(0x7ff8000000000000) & nan_) | (UINT64_C(0xfff0000000000000) & zero) | (xb & inf);\n"
     "  memcpy(&y, &yb, 8);\n"
     "  return y;\n"
+    "}\n"
+    "/* Fast forms, as c_expf_fast and c_logf_fast. */\n"
+    "static inline double c_expd_fast(double x) { /* |x| <= 708: e^x normal */\n"
+    "  double t = c_fmad(x, 1.4426950408889634, 6755399441056767.0);\n"
+    "  int64_t ti;\n"
+    "  memcpy(&ti, &t, 8);\n"
+    "  double p = c_expd_m1(x, t - 6755399441056767.0);\n"
+    "  uint64_t u = (uint64_t)ti << 52; /* 2^k: k + 1023 in t's low bits */\n"
+    "  double s;\n"
+    "  memcpy(&s, &u, 8);\n"
+    "  return c_fmad(p, s, s);\n"
+    "}\n"
+    "static inline uint64_t c_expd_off(double x) { return !(fabs(x) <= 708.0); }\n"
+    "static inline double c_logd_fast(double x) {\n"
+    "  int64_t ix;\n"
+    "  memcpy(&ix, &x, 8);\n"
+    "  return c_logd_m(ix, 0);\n"
+    "}\n"
+    "static inline uint64_t c_logd_off(double x) {\n"
+    "  uint64_t xb;\n"
+    "  memcpy(&xb, &x, 8);\n"
+    "  return xb - UINT64_C(0x0010000000000000) >= UINT64_C(0x7fe0000000000000); /* not in [2^-1022, inf) */\n"
     "}\n";
 
 void emit_c_prelude(StrBuf *sb) {

@@ -202,11 +202,13 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
  * 11.6-12.2 -> 10.8-11.3 ms, a row sum of sigmoid 5.3-6.2 -> 4.8-5.1.  tanh
  * has none: its exp form (for |x| >= 0.55) with the fast exp measured no
  * faster (8.2-8.8 ms either way; its division and polynomial dominate).
+ * f64 the same way (c_expd_fast, c_logd_fast, c_sigmoidd_fast): a row
+ * entropy of f64 10.7 -> 8.4 ms, a row sum of exp 6.7 -> 6.2.
  * The rerun needs no undo: a VEC_R chunk starts its lanes afresh, a VEC_X
  * r block its blk accumulators (and the r digits are decoded again from
  * the block's start). */
 bool sched_has_fast_form(const KVal *v) {
-  return (v->op == OP_EXP || v->op == OP_LOG || v->op == OP_SIGMOID) && v->cdtype == DT_F32;
+  return (v->op == OP_EXP || v->op == OP_LOG || v->op == OP_SIGMOID) && (v->cdtype == DT_F32 || v->cdtype == DT_F64);
 }
 
 static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {

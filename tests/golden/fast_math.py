@@ -1,10 +1,10 @@
 # coil: dump -d schedule
 # Which groups compute exp, log and sigmoid in their fast forms (CSched.
 # fast_math), checked per value and run again exactly when off range: those
-# that compute an f32 (or bf16, computed in f32) exp, log or sigmoid per
-# element, r-vectorised (k0, k5, k6: a chunk runs again) or x-vectorised
-# (k3, a column sum: a block of r points runs again).  Not: f64 (k1), an exp
-# of a value that does not vary along the vector loop (k2: exp(w) is
+# that compute an f32 or f64 (or bf16, computed in f32) exp, log or sigmoid
+# per element, r-vectorised (k0, k1, k5, k6: a chunk runs again) or
+# x-vectorised (k3, a column sum: a block of r points runs again).  Not: an
+# exp of a value that does not vary along the vector loop (k2: exp(w) is
 # computed once per row), a group without any of them (k4).
 import torch
 

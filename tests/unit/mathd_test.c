@@ -29,7 +29,16 @@ static const char test_src[] =
     "  #pragma omp simd\n"
     "  for (int64_t i = 0; i < n; i++) y[i] = c_logd(x[i]);\n"
     "}\n"
-    "double coil_test_logd_one(double x) { return c_logd(x); }\n";
+    "double coil_test_logd_one(double x) { return c_logd(x); }\n"
+    "double coil_test_sigmoidd_one(double x) { return c_sigmoidd(x); }\n"
+    "#define COIL_TEST_FAST(f) \\\n"
+    "  void coil_test_##f##_fastvec(const double *restrict x, double *restrict y, uint64_t *restrict off, int64_t n) { \\\n"
+    "    _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = f##_fast(x[i]), off[i] = f##_off(x[i]); \\\n"
+    "  } \\\n"
+    "  uint64_t coil_test_##f##_offone(double x) { return f##_off(x); }\n"
+    "COIL_TEST_FAST(c_expd)\n"
+    "COIL_TEST_FAST(c_logd)\n"
+    "COIL_TEST_FAST(c_sigmoidd)\n";
 
 /* One function under test: the generated vector loop and plain call, the
  * long double function and libm's double one. */
@@ -194,6 +203,73 @@ static void test_logd(const Fn *f, double *x) {
   CHECK("logd_ends", distance(one(0x1p-1074), -744.4400719213812) <= 1 && distance(one(0x1.fffffffffffffp+1023), 709.782712893384) <= 1);
 }
 
+/* The fast forms (c_expd_fast, c_logd_fast, c_sigmoidd_fast; CSched.
+ * fast_math): where their check (_off) lets them through they must give
+ * the exact function's bits, and the check must be exactly their range.
+ * Over random bit patterns, random values of the range, every double
+ * within 2^18 of the range's ends, and the specials. */
+typedef void (*FastVecFn)(const double *x, double *y, uint64_t *off, int64_t n);
+typedef uint64_t (*OffFn)(double x);
+
+static bool expd_fast_range(double x) { return fabs(x) <= 708.0; }
+static bool logd_fast_range(double x) { return x >= 0x1p-1022 && x < INFINITY; }
+
+static void test_fast(JitLib *lib, const char *name, OneFn exact, bool (*in_range)(double), double edge, double span,
+                      double *x) {
+  char vn[64], on[64];
+  snprintf(vn, sizeof vn, "coil_test_%s_fastvec", name);
+  snprintf(on, sizeof on, "coil_test_%s_offone", name);
+  FastVecFn vec = (FastVecFn)(uintptr_t)jit_symbol(lib, vn);
+  OffFn off1 = (OffFn)(uintptr_t)jit_symbol(lib, on);
+  double *y = malloc(sizeof(double) * N);
+  uint64_t *off = malloc(sizeof(uint64_t) * N);
+  if (!y || !off) abort();
+  if (!vec || !off1 || !exact) {
+    printf("FAIL unit/%s_fast_compile: symbols missing\n", name);
+    failures++;
+    free(y), free(off);
+    return;
+  }
+  long n_all = 0, passed = 0, wrong_off = 0, vec_off = 0, not_exact = 0;
+  double first_bad = 0;
+  for (int round = 0; round < 3; round++) {
+    int64_t n = 0;
+    if (round == 0)
+      while (n < N) x[n++] = from_bits(next());
+    else if (round == 1)
+      while (n < N) x[n++] = ((double)(next() >> 11) * 0x1p-53 * 2 - 1) * span;
+    else {
+      const double ends[] = {edge, -edge, 0x1p-1022, 0x1.fffffffffffffp1023};
+      for (int e = 0; e < 4; e++)
+        for (int64_t d = -(1 << 18); d <= (1 << 18); d++) x[n++] = from_bits(bits(ends[e]) + (uint64_t)d);
+      const double sp[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1.0, -1.0, 0x1p-1074, -0x1p-1074};
+      for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) x[n++] = sp[i];
+    }
+    vec(x, y, off, n);
+    for (int64_t i = 0; i < n; i++) {
+      bool bad = false;
+      n_all++;
+      if ((off[i] != 0) == in_range(x[i])) wrong_off++, bad = true;
+      if ((off1(x[i]) != 0) != (off[i] != 0)) vec_off++, bad = true;
+      if (!off[i]) {
+        passed++;
+        if (bits(y[i]) != bits(exact(x[i]))) not_exact++, bad = true;
+      }
+      if (bad && !first_bad) first_bad = x[i] ? x[i] : 0x1p-1074;
+    }
+  }
+  printf("  %s_fast: %ld doubles, %ld let through; %ld checks off their range, %ld vector/plain check differences, %ld not exact "
+         "(first bad x = %a)\n",
+         name, n_all, passed, wrong_off, vec_off, not_exact, first_bad);
+  char what[96];
+  snprintf(what, sizeof what, "%s_fast_check_is_its_range", name);
+  CHECK(what, wrong_off == 0 && vec_off == 0 && passed > 0);
+  snprintf(what, sizeof what, "%s_fast_equals_exact_on_range", name);
+  CHECK(what, not_exact == 0);
+  free(y);
+  free(off);
+}
+
 int main(void) {
   JitLib lib;
   if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
@@ -209,6 +285,9 @@ int main(void) {
   if (!x) abort();
   test_expd(&fexp, x);
   test_logd(&flog, x);
+  test_fast(&lib, "c_expd", fexp.one, expd_fast_range, 708.0, 720.0, x);
+  test_fast(&lib, "c_logd", flog.one, logd_fast_range, 0x1p-1022, 1e6, x);
+  test_fast(&lib, "c_sigmoidd", (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_sigmoidd_one"), expd_fast_range, 708.0, 720.0, x);
   free(x);
   jit_close(&lib);
   return failures ? 1 : 0;
