@@ -178,7 +178,12 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     static const char *fl_ops[] = {"(%s.abs() + 1).log()", "(%s.abs() + 0.5).sqrt()", "%s.sigmoid()", "%s.tanh()",
                                    "(%s.abs() + 1).rsqrt()", "%s.relu()", "%s.clamp(-1, 1)", "(-%s).exp()",
                                    "%s.clamp(-4, 4) ** 3", "(%s.abs() + 0.5) ** -2", "%s.pow(2)", "(%s.abs() + 0.25) ** 1.5",
-                                   "%s.abs() ** 0.5", "(%s.abs() + 0.25) ** -0.5"};
+                                   "%s.abs() ** 0.5", "(%s.abs() + 0.25) ** -0.5",
+                                   /* off the fast forms' ranges (CSched.fast_math: the chunk runs again
+                                    * exactly): NaN and -inf logs, exps that underflow to subnormals and
+                                    * 0 (never overflow: a sum or prod of large values could overflow in
+                                    * one order and not in another), sigmoids of |x| > 87 */
+                                   "%s.log()", "(%s * 25 - 90).exp()", "(%s * 30).sigmoid()"};
     static const char *int_ops[] = {"%s.abs()", "-%s", "%s.square()", "%s.clamp_min(0)", "%s.clamp(-3, 3)", "%s.clamp(-30, 30) ** 3"};
     int k = fl ? rint_(r, (int)(sizeof fl_ops / sizeof *fl_ops)) : rint_(r, (int)(sizeof int_ops / sizeof *int_ops));
     const char *tmpl = fl ? fl_ops[k] : int_ops[k];
