@@ -92,7 +92,7 @@ static void generate(const InputSpec *s, int param, uint64_t seed, void *data, i
  * miss walks two page tables, and on the 2-core VM of docs/bench.md the
  * read-only kernel of coil bench read 47-49 GB/s on 4 KiB pages and 58-64
  * GB/s on 2 MiB ones.  numpy advises its large arrays the same way; PyTorch
- * does when C10_THP_MEM_ALLOC_ENABLE=1.  The advice may be refused (THP
+ * does with THP_MEM_ALLOC_ENABLE=1.  The advice may be refused (THP
  * "never", or no free huge page): the buffer is then as before. */
 static void *alloc_buffer(const Buffer *b, bool huge_pages) {
   size_t bytes = (size_t)(b->numel ? b->numel : 1) * (size_t)dtype_size(b->dtype);
