@@ -1,4 +1,4 @@
-# The fast forms of exp and log (CSched.fast_math): a chunk runs with them
+# The fast forms of exp, log and sigmoid (CSched.fast_math): a chunk runs with them
 # first and runs again with the exact functions when any value was off their
 # range (an exp argument beyond +-87, a log argument that is zero, negative,
 # subnormal, inf or NaN).  Here rows and chunks of both kinds side by side:
