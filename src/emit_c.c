@@ -204,12 +204,12 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
   for (int i = 0; i < E->k->nvals; i++) {
     if (!E->mark[i] || (which == INVARIANT && E->vdep[i]) || (which == VARYING && !E->vdep[i])) continue;
     sb_printf(E->sb, "%sconst %s v%d = ", indent, ctype(E->k->vals[i].dtype), i);
-    bool computed = !(E->reuse && E->reuse[i] >= 0) && !(E->staged && E->staged[i]);
-    if (E->reuse && E->reuse[i] >= 0) sb_printf(E->sb, "row%d_[%s]", E->reuse[i], E->row_axis);
-    else if (E->staged && E->staged[i]) sb_printf(E->sb, "cv%d_[%s]", i, E->stage_pos);
+    bool reused = E->reuse && E->reuse[i] >= 0, staged = E->staged && E->staged[i];
+    if (reused) sb_printf(E->sb, "row%d_[%s]", E->reuse[i], E->row_axis);
+    else if (staged) sb_printf(E->sb, "cv%d_[%s]", i, E->stage_pos);
     else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
-    if (computed && E->fast && sched_has_fast_form(&E->k->vals[i])) {
+    if (!reused && !staged && E->fast && sched_has_fast_form(&E->k->vals[i])) {
       sb_printf(E->sb, "%soff_ |= %s_off(", indent, fast_form_name(&E->k->vals[i]));
       operand(E->sb, E->k, E->k->vals[i].arg[0], E->k->vals[i].cdtype);
       sb_puts(E->sb, ");\n");
