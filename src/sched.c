@@ -79,13 +79,15 @@ static int r_unroll(const Kernel *k, const CSched *s, int g, bool *mark, bool *v
  * mask logic per value (logsumexp's max pass: 5.2 cycles per 16 bf16
  * values, 3.0 without the test).  So in the lane loop a lane keeps the
  * plain max (lane > v ? lane : v: on equal values the later one, as
- * c_max), and a second lane keeps the last NaN seen (v != v ? v : lane: one
- * compare and a blend, all in float registers); that NaN is put into its
- * lane before the lanes are folded with c_max.  Long rows only: for rows of
- * 16 (08_many_short_rows) the extra lanes and the check made it 1.7x slower.
- * (An integer max of the magnitude bits was as fast on this AMD machine but
- * 3.4x slower than no NaN lane at all on the 16-core Intel host with gcc 13:
- * tools/lse_probe.sh.) */
+ * c_max), and a second lane keeps the largest magnitude bits seen (an AND
+ * and an unsigned max), above inf's only after a NaN; that NaN is put into
+ * its lane before the lanes are folded with c_max.  Long rows only: for
+ * rows of 16 (08_many_short_rows) the extra lanes and the check made it
+ * 1.7x slower.  (A float blend, v != v ? v : lane, was tried instead: gcc
+ * spelled it as compares and masked moves, logsumexp 10.8 ms against 8.9
+ * here and 3.4 against 1.7 on the 16-core Intel host, tools/ab_bench.sh.
+ * The integer form was once 3.4x slower there, before the JIT preferred
+ * 512-bit vectors on AVX-512: gcc 13 at 256 bits.) */
 enum { NAN_LANES_MIN_ROW = 1024 };
 
 static bool nan_lanes(const Kernel *k, const KRed *r) {

@@ -1,8 +1,9 @@
 # Long max/min rows keep their NaNs.  Rows of 1024 or more f32 values are
-# reduced with a plain max per lane beside a lane that remembers a NaN
-# (emit_c.c's NaN lanes; an integer form of it was 3.4x slower on Intel and
-# was replaced, so this pins the semantics).  A few rows hold a NaN (randn
-# values above 3.9), most do not: amax and amin must give NaN exactly there.
+# reduced with a plain max per lane beside a lane that keeps the largest
+# magnitude bits seen, which pass inf's only after a NaN (emit_c.c's NaN
+# lanes; it has been a float blend and an integer max, so this pins the
+# semantics).  A few rows hold a NaN (randn values above 3.9), most do not:
+# amax and amin must give NaN exactly there.
 # equal-nan
 import torch
 
