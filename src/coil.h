@@ -522,6 +522,7 @@ typedef struct CSched {
   int *lanes;      /* VEC_R, per group: independent accumulators per row */
   int64_t chunk;   /* VEC_R */
   bool *nan_lanes; /* VEC_R, per reduction: a max/min keeps NaNs in lanes of their own */
+  bool *bf16_keys; /* per reduction with NaN lanes: its values are bf16s, compared as 16-bit keys */
   bool narrow;     /* ask the C compiler for 128-bit vectors */
   /* Staged f16 conversions: per value, an f16 load converted a vector
    * block at a time (the CPU's converter) into an f32 block that the

@@ -517,18 +517,29 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
       sb_puts(E->sb, "\n");
       continue;
     }
-    sb_printf(E->sb, "%s = %s %c %s ? %s : %s;\n", acc, acc, R->op == OP_AMAX ? '>' : '<', val, acc, val);
+    char cmp = R->op == OP_AMAX ? '>' : '<';
+    if (E->s->bf16_keys[r]) {
+      sb_printf(E->sb, "{ const int16_t k_ = c_bf16_key(%s); key%d[l] = key%d[l] %c k_ ? key%d[l] : k_; }\n", val, r, r, cmp, r);
+      sb_printf(E->sb, "%snan%d[l] = c_umax(nan%d[l], c_bf16_absbits(%s));\n", ind, r, r, val);
+      continue;
+    }
+    sb_printf(E->sb, "%s = %s %c %s ? %s : %s;\n", acc, acc, cmp, val, acc, val);
     sb_printf(E->sb, "%snan%d[l] = c_umax(nan%d[l], c_absbitsf(%s));\n", ind, r, r, val);
   }
 }
 
-/* A chunk's lanes (and NaN lanes) at their start values. */
+/* A chunk's lanes (and NaN lanes, bf16 keys) at their start values. */
 static void start_lanes(Emit *E, const char *ind, int g, int L) {
   char n[16];
   snprintf(n, sizeof n, "%d", L);
   reset_accs(E, ind, g, "lane", n);
-  for (int r = 0; r < E->k->nreds; r++)
-    if (E->k->reds[r].group == g && E->s->nan_lanes[r]) sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
+  for (int r = 0; r < E->k->nreds; r++) {
+    if (E->k->reds[r].group != g || !E->s->nan_lanes[r]) continue;
+    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
+    if (E->s->bf16_keys[r])
+      sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) key%d[i] = c_bf16_key(%s);\n", ind, L, r,
+                E->k->reds[r].op == OP_AMAX ? "-INFINITY" : "INFINITY");
+  }
 }
 
 /* The vector loop over a chunk's whole blocks of L points of the inner
@@ -584,7 +595,8 @@ static void emit_group_r(Emit *E, int g) {
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
     sb_printf(sb, "          %s lane%d[%d];\n", acc_type(&k->reds[r]), r, L);
-    if (E->s->nan_lanes[r]) sb_printf(sb, "          uint32_t nan%d[%d];\n", r, L);
+    if (E->s->bf16_keys[r]) sb_printf(sb, "          int16_t key%d[%d];\n          uint16_t nan%d[%d];\n", r, L, r, L);
+    else if (E->s->nan_lanes[r]) sb_printf(sb, "          uint32_t nan%d[%d];\n", r, L);
   }
   start_lanes(E, "          ", g, L);
   sb_puts(sb, "          int64_t ri = cb;\n");
@@ -615,10 +627,17 @@ static void emit_group_r(Emit *E, int g) {
     combine_lanes(E, "              ", g);
     sb_puts(sb, "            }\n          }\n");
   }
-  for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g && E->s->nan_lanes[r])
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g || !E->s->nan_lanes[r]) continue;
+    if (E->s->bf16_keys[r])
+      sb_printf(sb,
+                "          for (int l = 0; l < %d; l++)\n            lane%d[l] = nan%d[l] > 0x7f80u ? c_quiet_nanf((uint32_t)nan%d[l] << 16) : "
+                "c_bf16_from_key(key%d[l]);\n",
+                L, r, r, r, r);
+    else
       sb_printf(sb, "          for (int l = 0; l < %d; l++)\n            if (nan%d[l] > 0x7f800000u) lane%d[l] = c_quiet_nanf(nan%d[l]);\n",
                 L, r, r, r);
+  }
   if (L > 1) {
     /* Fold the lanes pairwise, one loop of constant length per level. */
     for (int s = L / 2; s > 0; s /= 2) {
@@ -1062,6 +1081,23 @@ static const char prelude2[] =
     "  float x;\n"
     "  memcpy(&x, &b, 4);\n"
     "  return x;\n"
+    "}\n"
+    "/* bf16 values (their f32's top half) as 16-bit integers in the values'\n"
+    " * order: a negative one's magnitude bits flipped (-0 just below +0). */\n"
+    "static inline int16_t c_bf16_key(float x) {\n"
+    "  uint32_t xb;\n"
+    "  memcpy(&xb, &x, 4);\n"
+    "  uint16_t h = (uint16_t)(xb >> 16);\n"
+    "  return (int16_t)(h ^ ((uint16_t)(0u - (h >> 15)) & 0x7fffu));\n"
+    "}\n"
+    "static inline float c_bf16_from_key(int16_t k) {\n"
+    "  uint16_t h = (uint16_t)k;\n"
+    "  return coil_bf16_to_f32((uint16_t)(h ^ ((uint16_t)(0u - (h >> 15)) & 0x7fffu)));\n"
+    "}\n"
+    "static inline uint16_t c_bf16_absbits(float x) { /* above 0x7f80 exactly for NaNs */\n"
+    "  uint32_t xb;\n"
+    "  memcpy(&xb, &x, 4);\n"
+    "  return (uint16_t)(xb >> 16) & 0x7fffu;\n"
     "}\n"
     "static inline float c_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
     "#ifdef __FMA__\n"

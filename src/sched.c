@@ -96,6 +96,18 @@ static bool nan_lanes(const Kernel *k, const KRed *r) {
          k->axes[G->axes[G->naxes - 1]].size >= NAN_LANES_MIN_ROW;
 }
 
+/* A max/min with NaN lanes whose values are all bf16s (a bf16 value, or
+ * one widened from bf16 exactly) compares them as 16-bit integers: a bf16
+ * is the top half of its f32, and flipping a negative one's magnitude bits
+ * orders the halves as the values (-0 just below +0; NaNs apart, in the
+ * NaN lane as 16-bit magnitudes).  A 512-bit vector then holds 32 of them:
+ * logsumexp's max pass as part of the whole, 8.9 -> 7.9 ms. */
+static bool is_bf16_value(const Kernel *k, int i) {
+  const KVal *v = &k->vals[i];
+  if (v->dtype == DT_BF16) return true;
+  return v->op == OP_CAST && v->dtype == DT_F32 && k->vals[v->arg[0]].dtype == DT_BF16;
+}
+
 /* Vector width.  Streaming a row reduction of 4-byte elements reads memory
  * faster with 128-bit loads than with 512-bit ones on the development
  * machine (AMD Zen 4: a plain f32 row sum reaches the read ceiling at 128
@@ -241,7 +253,11 @@ static void shape_loops(Arena *a, const Program *p, const Kernel *k, CSched *s) 
   }
   s->nan_lanes = ARENA_ARRAY(a, bool, k->nreds + 1);
   for (int g = 0; g < k->ngroups; g++) s->runroll[g] = s->mode == VEC_X ? r_unroll(k, s, g, mark, varies) : 1;
-  for (int r = 0; r < k->nreds; r++) s->nan_lanes[r] = s->mode == VEC_R && nan_lanes(k, &k->reds[r]);
+  s->bf16_keys = ARENA_ARRAY(a, bool, k->nreds + 1);
+  for (int r = 0; r < k->nreds; r++) {
+    s->nan_lanes[r] = s->mode == VEC_R && nan_lanes(k, &k->reds[r]);
+    s->bf16_keys[r] = s->nan_lanes[r] && is_bf16_value(k, k->reds[r].src);
+  }
   s->narrow = prefers_narrow(k, s, mark, varies);
   stage_conversions(a, p, k, s, mark);
   choose_fast_math(a, k, s);
@@ -330,6 +346,9 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
     if (p->bufs[k->stores[t].buf].dtype != DT_F16 || s->nsplit != 1 || !contiguous_along(k->stores[t].index, xin))
       return coil_error("schedule verifier: %s stages store %d, which is no unsplit f16 store contiguous along its x loop", k->name, t);
   }
+  for (int r = 0; r < k->nreds; r++)
+    if (s->bf16_keys[r] && (!s->nan_lanes[r] || !is_bf16_value(k, k->reds[r].src)))
+      return coil_error("schedule verifier: %s acc%d: bf16 keys for values that are not bf16s in NaN lanes", k->name, r);
   for (int g = 0; g < k->ngroups; g++) {
     if (!s->fast_math[g]) continue;
     bool any = false;
@@ -361,7 +380,8 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   for (int g = 0; g < k->ngroups; g++)
     if (s->mode == VEC_X && s->runroll[g] > 1) sb_printf(sb, "  group %d: %d r points per pass of the x loop\n", g, s->runroll[g]);
   for (int r = 0; r < k->nreds; r++)
-    if (s->nan_lanes[r]) sb_printf(sb, "  acc%d: NaNs kept in lanes of their own\n", r);
+    if (s->nan_lanes[r])
+      sb_printf(sb, "  acc%d: NaNs kept in lanes of their own%s\n", r, s->bf16_keys[r] ? "; bf16 values compared as 16-bit integers" : "");
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
   if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits (a light row reduction of 4-byte loads)\n");
   for (int i = 0; i < k->nvals; i++)
