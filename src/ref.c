@@ -151,7 +151,9 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     case OP_LOG: x = log(a); break;
     case OP_SQRT: x = sqrt(a); break;
     case OP_RSQRT: x = 1 / sqrt(a); break;
-    case OP_SIGMOID: x = 1 / (1 + exp(-a)); break;
+    case OP_SIGMOID: /* in long double: in double, 1 + e^-a rounds to 1 from a = 36.7 and e^-a overflows below -709.8 */
+      x = (double)(1.0L / (1.0L + expl(-(long double)a)));
+      break;
     case OP_TANH: x = tanh(a); break;
     case OP_RECIP: x = 1 / a; break;
     case OP_ADD: x = a + b; break;

@@ -270,6 +270,25 @@ static void test_fast(JitLib *lib, const char *name, OneFn exact, bool (*in_rang
   free(off);
 }
 
+/* c_sigmoidd where 1 + e^-x rounds to 1 (x from about 36.7 to 37.4) and
+ * where e^-x would overflow (x below -709.8, results subnormal): against
+ * the long double formula, rounded. */
+static void test_sigmoidd(OneFn one) {
+  long one_too_early = 0, tiny_wrong = 0, n = 0;
+  for (double x = 36.0; x <= 38.0; x += 0x1p-20, n++) {
+    double want = (double)(1.0L / (1.0L + expl(-(long double)x)));
+    one_too_early += want < 1.0 && one(x) == 1.0;
+  }
+  for (double x = -745.0; x <= -700.0; x += 0x1p-12, n++) {
+    long double want = 1.0L / (1.0L + expl(-(long double)x));
+    tiny_wrong += fabsl((long double)one(x) - want) > 2 * 0x1p-1074L + 0x1p-50L * want;
+  }
+  printf("  sigmoidd: %ld points, %ld at 1 too early, %ld tiny results off\n", n, one_too_early, tiny_wrong);
+  CHECK("sigmoidd_below_one_where_rounded_result_is", one_too_early == 0);
+  CHECK("sigmoidd_tiny_results", tiny_wrong == 0);
+  CHECK("sigmoidd_ends", one(INFINITY) == 1.0 && one(-INFINITY) == 0.0 && one(0.0) == 0.5 && isnan(one(NAN)));
+}
+
 int main(void) {
   JitLib lib;
   if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
@@ -287,7 +306,9 @@ int main(void) {
   test_logd(&flog, x);
   test_fast(&lib, "c_expd", fexp.one, expd_fast_range, 708.0, 720.0, x);
   test_fast(&lib, "c_logd", flog.one, logd_fast_range, 0x1p-1022, 1e6, x);
-  test_fast(&lib, "c_sigmoidd", (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_sigmoidd_one"), expd_fast_range, 708.0, 720.0, x);
+  OneFn sigmoidd = (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_sigmoidd_one");
+  test_sigmoidd(sigmoidd);
+  test_fast(&lib, "c_sigmoidd", sigmoidd, expd_fast_range, 708.0, 720.0, x);
   free(x);
   jit_close(&lib);
   return failures ? 1 : 0;

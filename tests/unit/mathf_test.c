@@ -265,6 +265,32 @@ static void test_tanhf(const Fn *f) {
   CHECK("tanhf_nan", isnan(one(NAN)) && isnan(one(-NAN)));
 }
 
+/* sigmoid computed in double, and as a float formula (PyTorch's CPU one). */
+static double sigmoid_exact(double x) { return 1.0 / (1.0 + exp(-x)); }
+static float sigmoid_plain(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+static void test_sigmoidf(const Fn *f) {
+  Stats all = {0};
+  check_sample(f, &all);
+  report("sigmoidf: sample of all floats", &all);
+  CHECK("sigmoidf_sample_within_3_ulp", all.worst <= 3);
+  CHECK("sigmoidf_nan_in_nan_out", all.nan_wrong == 0);
+  CHECK("sigmoidf_vector_equals_plain_call", all.mismatch == 0);
+  /* Where it saturates: 1 + e^-x rounds to 1 from x = 16.6 on, while the
+   * result rounds to 1 only from 17.3 (c_sigmoidf_of takes the rounding of
+   * 1 + e back out).  A float formula gives 1 over that stretch, 0.7 ulp
+   * off, and a cast to an integer turns that into 1 instead of 0. */
+  Stats sat = {0};
+  check_range(f, 15.0f, 18.0f, &sat);
+  report("sigmoidf: every x in [15, 18]", &sat);
+  CHECK("sigmoidf_saturation_within_0.55_ulp", sat.worst <= 0.55);
+  long one_too_early = 0;
+  for (float x = 15.0f; x <= 18.0f; x = nextafterf(x, 100.0f))
+    one_too_early += (float)sigmoid_exact((double)x) < 1.0f && f->one(x) == 1.0f;
+  CHECK("sigmoidf_below_one_where_rounded_result_is", one_too_early == 0);
+  CHECK("sigmoidf_ends", f->one(INFINITY) == 1.0f && f->one(-INFINITY) == 0.0f && f->one(0.0f) == 0.5f);
+}
+
 /* The fast forms (c_expf_fast, c_logf_fast, c_sigmoidf_fast; CSched.fast_math): where
  * their check (_off) lets them through they must give the exact
  * function's bits, and the check must let through exactly their range. */
@@ -355,6 +381,7 @@ int main(void) {
   if (load(&lib, "c_tanhf", tanh, tanhf, &f)) test_tanhf(&f);
   if (load(&lib, "c_expf", exp, expf, &f)) test_fast(&lib, "c_expf", f.one, expf_fast_range, 87.0f);
   if (load(&lib, "c_logf", log, logf, &f)) test_fast(&lib, "c_logf", f.one, logf_fast_range, 0x1p-126f);
+  if (load(&lib, "c_sigmoidf", sigmoid_exact, sigmoid_plain, &f)) test_sigmoidf(&f);
   if (load(&lib, "c_sigmoidf", NULL, NULL, &f)) test_fast(&lib, "c_sigmoidf", f.one, expf_fast_range, 87.0f);
   jit_close(&lib);
   return failures ? 1 : 0;
