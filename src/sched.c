@@ -358,6 +358,22 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
   return NULL;
 }
 
+/* "group g: exp, sigmoid in fast forms; ...": the ops the group computes
+ * in a fast form, in the order exp, log, sigmoid. */
+static void dump_fast_math(StrBuf *sb, const Kernel *k, const CSched *s, int g) {
+  static const Op ops[] = {OP_EXP, OP_LOG, OP_SIGMOID};
+  static const char *const names[] = {"exp", "log", "sigmoid"};
+  int n = 0;
+  sb_printf(sb, "  group %d:", g);
+  for (int o = 0; o < 3; o++) {
+    bool any = false;
+    for (int i = 0; i < k->nvals; i++) any |= k->vals[i].scope == g && k->vals[i].op == ops[o] && sched_has_fast_form(&k->vals[i]);
+    if (any) sb_printf(sb, "%s %s", n++ ? "," : "", names[o]);
+  }
+  sb_printf(sb, " in fast form%s; a %s with a value off %s range runs again exactly\n", n > 1 ? "s" : "",
+            s->mode == VEC_R ? "chunk" : "block of r points", n > 1 ? "their" : "its");
+}
+
 void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   sb_printf(sb, "schedule %s (cpu)\n", k->name);
   sb_printf(sb, "  loops: x");
@@ -395,5 +411,5 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   for (int t = 0; t < k->nstores; t++)
     if (s->stage_store[t]) sb_printf(sb, "  store %d: f16, written as f32 and converted a vector block at a time\n", t);
   for (int g = 0; g < k->ngroups; g++)
-    if (s->fast_math[g]) sb_printf(sb, "  group %d: exp, log, sigmoid in fast forms; a %s with a value off their range runs again exactly\n", g, s->mode == VEC_R ? "chunk" : "block of r points");
+    if (s->fast_math[g]) dump_fast_math(sb, k, s, g);
 }
