@@ -646,9 +646,14 @@ typedef union RV {
   int64_t i;
 } RV;
 
+/* How a float NaN or out of range becomes an integer: as x86 does (the C
+ * target; INT_MIN) or as a GPU does (the Triton targets; 0 for NaN, else
+ * saturated). */
+typedef enum RefCasts { REF_CASTS_CPU, REF_CASTS_GPU } RefCasts;
+
 /* inputs[k]: parameter k's data in its dtype's C storage.
  * outs[k]: numel of output k, as doubles (floats) or int64 (ints, bool). */
-CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RV **outs);
+CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, RV **outs);
 
 /* ------------------------------------------------------------------ run.c */
 

@@ -463,8 +463,9 @@ static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_
   for (int i = 0; i < cp->program.nbufs; i++)
     if (cp->program.bufs[i].kind == BUF_INPUT) inputs[cp->program.bufs[i].index] = t.bufs[i];
   RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
-  ref_run(g, inputs, false, ref);
-  ref_run(g, inputs, true, ref64);
+  RefCasts casts = strcmp(target, "c") ? REF_CASTS_GPU : REF_CASTS_CPU;
+  ref_run(g, inputs, false, casts, ref);
+  ref_run(g, inputs, true, casts, ref64);
   int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
   int status = 0;
   for (int i = 0; i < cp->program.nbufs && !status; i++) {

@@ -47,6 +47,7 @@ typedef struct Ref {
   const Graph *g;
   void *const *inputs;
   bool f64;
+  RefCasts casts;
   RV **red; /* per node id: a reduction's results */
 } Ref;
 
@@ -90,10 +91,17 @@ static int64_t wrap_int(DType t, int64_t v) {
   return v;
 }
 
-static int64_t f2i(DType t, double x) {
+/* A float to an integer, truncating.  NaN and values out of range have no
+ * answer in C or PyTorch; each machine gives its own: x86 (the C target,
+ * PyTorch on the CPU) the integer indefinite, INT_MIN; a GPU (the Triton
+ * targets, PyTorch on CUDA) 0 for NaN and the nearer end otherwise. */
+static int64_t f2i(RefCasts casts, DType t, double x) {
   if (t == DT_BOOL) return x != 0;
-  if (t == DT_I32) return x != x || x >= 2147483648.0 || x < -2147483648.0 ? INT32_MIN : (int64_t)x;
-  return x != x || x >= 9223372036854775808.0 || x < -9223372036854775808.0 ? INT64_MIN : (int64_t)x;
+  double lo = t == DT_I32 ? -2147483648.0 : -9223372036854775808.0, hi = -lo;
+  int64_t min = t == DT_I32 ? INT32_MIN : INT64_MIN, max = t == DT_I32 ? INT32_MAX : INT64_MAX;
+  if (x == x && x >= lo && x < hi) return (int64_t)x;
+  if (casts == REF_CASTS_CPU) return min;
+  return x != x ? 0 : x < 0 ? min : max;
 }
 
 static int64_t ipow(int64_t b, int64_t e) {
@@ -137,7 +145,7 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     RV pick = v[0].i ? v[1] : v[2];
     DType pt = v[0].i ? t[1] : t[2];
     if (isf(n->dtype)) r.f = round_to(R, n->dtype, isf(pt) ? pick.f : (double)pick.i);
-    else r.i = isf(pt) ? f2i(n->dtype, pick.f) : wrap_int(n->dtype, pick.i);
+    else r.i = isf(pt) ? f2i(R->casts, n->dtype, pick.f) : wrap_int(n->dtype, pick.i);
     return r;
   }
   if (isf(cd)) {
@@ -175,8 +183,8 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     r.f = round_to(R, n->dtype, x);
     return r;
   }
-  int64_t a = isf(t[0]) ? f2i(cd, v[0].f) : v[0].i;
-  int64_t b = n->nin > 1 ? (isf(t[1]) ? f2i(cd, v[1].f) : v[1].i) : 0;
+  int64_t a = isf(t[0]) ? f2i(R->casts, cd, v[0].f) : v[0].i;
+  int64_t b = n->nin > 1 ? (isf(t[1]) ? f2i(R->casts, cd, v[1].f) : v[1].i) : 0;
   uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
   int64_t x;
   switch (n->op) {
@@ -207,7 +215,7 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
 static RV cast_elem(const Ref *R, DType from, DType to, RV v) {
   RV r;
   if (isf(to)) r.f = round_to(R, to, isf(from) ? v.f : (double)v.i);
-  else r.i = isf(from) ? f2i(to, v.f) : wrap_int(to, v.i);
+  else r.i = isf(from) ? f2i(R->casts, to, v.f) : wrap_int(to, v.i);
   return r;
 }
 
@@ -361,7 +369,7 @@ static void acc_combine(Op op, bool fl, RV *acc, RV v) {
 /* acc[t * astep] = combine(acc[t * astep], v[t]) for a line; the loops are
  * chosen outside the element loop so the reference streams at memory speed
  * (the large-tensor test sums 2.2e9 elements twice). */
-static void accumulate_line(Op op, DType acc_t, DType in_t, RV *acc, int64_t astep, Line v, int64_t len) {
+static void accumulate_line(RefCasts casts, Op op, DType acc_t, DType in_t, RV *acc, int64_t astep, Line v, int64_t len) {
   bool fl = isf(acc_t), fin = isf(in_t);
   const RV *p = v.p;
   int64_t vs = v.stride;
@@ -379,7 +387,7 @@ static void accumulate_line(Op op, DType acc_t, DType in_t, RV *acc, int64_t ast
     if (!fin && op == OP_SUM) { ACC_LOOP(uint64_t x = (uint64_t)p[t * vs].i, a->i = (int64_t)((uint64_t)a->i + x)) }
     else if (!fin && op == OP_AMAX) { ACC_LOOP(int64_t x = p[t * vs].i, a->i = x > a->i ? x : a->i) }
     else if (!fin && op == OP_AMIN) { ACC_LOOP(int64_t x = p[t * vs].i, a->i = x < a->i ? x : a->i) }
-    else ACC_LOOP(RV x; x.i = fin ? f2i(acc_t, p[t * vs].f) : p[t * vs].i, acc_combine(op, false, a, x))
+    else ACC_LOOP(RV x; x.i = fin ? f2i(casts, acc_t, p[t * vs].f) : p[t * vs].i, acc_combine(op, false, a, x))
   }
 #undef ACC_LOOP
 }
@@ -447,7 +455,7 @@ static void reduce_scatter(Ref *R, const GNode *n, RV *out, int64_t numel) {
         S.gen++;
         Line v = eval_line(R, &S, x, idx, nd - 1, m);
         int64_t step = nd ? ocs[nd - 1] : 0;
-        accumulate_line(n->op, n->dtype, xt, &acc[base + c * step], step, v, m);
+        accumulate_line(R->casts, n->op, n->dtype, xt, &acc[base + c * step], step, v, m);
       }
     }
     free(S.buf);
@@ -515,7 +523,7 @@ static void compute_reduce(Ref *R, const GNode *n) {
           S.used = 0;
           S.gen++;
           Line v = eval_line(R, &S, x, idx, ld, len);
-          accumulate_line(n->op, n->dtype, xt, &acc, 0, v, len);
+          accumulate_line(R->casts, n->op, n->dtype, xt, &acc, 0, v, len);
         }
       }
       if (fl) acc.f = round_to(R, n->dtype, acc.f);
@@ -535,8 +543,8 @@ static void mark_needed(const GNode *n, bool *need) {
   for (int i = 0; i < n->nin; i++) mark_needed(n->in[i], need);
 }
 
-CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RV **outs) {
-  Ref R = {.g = g, .inputs = inputs, .f64 = f64};
+CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, RV **outs) {
+  Ref R = {.g = g, .inputs = inputs, .f64 = f64, .casts = casts};
   R.red = calloc((size_t)g->nnodes, sizeof(RV *));
   bool *need = calloc((size_t)g->nnodes, 1);
   for (int k = 0; k < g->noutputs; k++) mark_needed(g->outputs[k], need);

@@ -371,11 +371,12 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
     if (c.program.bufs[i].kind == BUF_INPUT) inputs[c.program.bufs[i].index] = t.bufs[i];
   RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
   double r0 = coil_now_ms();
-  ref_run(g, inputs, false, ref);
+  RefCasts casts = triton ? REF_CASTS_GPU : REF_CASTS_CPU;
+  ref_run(g, inputs, false, casts, ref);
   /* Without a floating-point value anywhere, float64 mode is the same run. */
   bool any_float = false;
   for (int i = 0; i < g->nnodes; i++) any_float |= dtype_is_float(g->nodes[i]->dtype);
-  if (any_float) ref_run(g, inputs, true, ref64);
+  if (any_float) ref_run(g, inputs, true, casts, ref64);
   else
     for (int k = 0; k < g->noutputs; k++) {
       int64_t n = shape_numel(g->outputs[k]->ndim, g->outputs[k]->shape);
