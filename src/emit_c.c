@@ -801,10 +801,19 @@ static void declare_bufs(Emit *E, const Kernel *ks, int n) {
                 E->p->bufs[b].name);
 }
 
+/* How a kernel's (or chain's) tasks go to the threads.  A task's work is
+ * fixed by its number, so they can be handed out as the threads come: a
+ * thread that the machine slows down (a shared vCPU, a busy core) takes
+ * fewer, and the sums do not change.  Guided, not dynamic with one task at
+ * a time: guided hands out long runs of consecutive tasks first, then
+ * shorter ones, so each thread walks memory in order; one at a time gave
+ * the two threads neighbouring tasks (06_channel_stats: adjacent channels'
+ * 32 KiB pieces) and was 35% slower in some states of this machine (5.2
+ * against 3.4-3.8 ms; static 3.8; the rest of the suite within noise). */
+static const char TASK_SCHEDULE[] = "guided";
+
 /* One kernel, one function.  Tasks: NT ranges of x tiles times NSPLIT parts
- * of every reduction.  A task's work is fixed by its number, so the tasks
- * are handed out dynamically: a thread that the machine slows down (a
- * shared vCPU, a busy core) takes fewer of them, and the sums do not change. */
+ * of every reduction, handed out as TASK_SCHEDULE says. */
 static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
@@ -820,7 +829,7 @@ static void emit_kernel(Emit *E) {
   plan_tiles(E, false, &T);
   int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
-  sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, 1)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n",
+  sb_printf(sb, "  #pragma omp parallel for schedule(%s)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", TASK_SCHEDULE,
             (long long)(nt * ns));
   if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
   else sb_puts(sb, "    const int64_t xt = task;\n");
@@ -874,7 +883,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   sb_puts(sb, ": one chain, run a row at a time. */\n");
   sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
-  sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, 1)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)nt);
+  sb_printf(sb, "  #pragma omp parallel for schedule(%s)\n  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", TASK_SCHEDULE, (long long)nt);
   if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
   else
     sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
