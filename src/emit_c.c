@@ -400,9 +400,6 @@ static void split_range(Emit *E, const char *ind, const char *lo, const char *hi
               (long long)n, (long long)ns, hi, (long long)n, (long long)ns);
 }
 
-/* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
- * point updates the tile's XT block accumulators in one vector loop, with
- * what does not depend on the x lane computed once per r point. */
 /* One r block of group g (VEC_X): the runs of the innermost r axis from
  * the digits' position, U r points per pass of the x loop (sched.c), each
  * x point's blk[xi] read and written once per U points. */
@@ -454,6 +451,9 @@ static void emit_r_block(Emit *E, int g, int xin, const Digits *d, const char *i
   sb_puts(sb, "          }\n");
 }
 
+/* Group g inside a VEC_X tile: the r points in blocks of RBLOCK; each r
+ * point updates the tile's XT block accumulators in one vector loop, with
+ * what does not depend on the x lane computed once per r point. */
 static void emit_group_x(Emit *E, int g, int xin) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
@@ -1211,7 +1211,8 @@ static const char prelude3[] =
  *     e^{2|x|} = inf gives 1; the sign of x is put back last (tanh(-0) is
  *     -0).
  * Fast forms (CSched.fast_math, sched.c): the same functions with their
- * range handling taken out, each with a check of its range (_off).
+ * range handling taken out, each with a check of its range (_off), also
+ * as a key (_key, above _KEY_MAX off the range) that loops max per lane.
  *   c_expf_fast: |x| <= 87, so e^x is normal and 2^k, k in [-126, 126],
  *     is one normal number: t's magic 1.5 * 2^23 + 127 leaves k + 127 in
  *     its low bits (c_expf's, + 254, gives the same k: x log2(e) is never
@@ -1220,7 +1221,8 @@ static const char prelude3[] =
  *     fma(p, s1, s1) * s2 does for a normal result.  Same bits.
  *   c_logf_fast: x normal and positive, where c_logf's subnormal scale is
  *     1 and its masks select nothing.  Same bits.
- *   c_sigmoidf_fast: 1 / (1 + c_expf_fast(-x)), on c_expf_fast's range.
+ *   c_sigmoidf_fast: c_sigmoidf_of on c_expf_fast(-|x|), on c_expf_fast's
+ *     range.
  *   c_expd_fast, c_logd_fast, c_sigmoidd_fast: the same for doubles
  *     (|x| <= 708; normal positive x; the magic 1.5 * 2^52 + 1023).
  *   tests/unit/mathf_test.c and mathd_test.c check both claims, the bits

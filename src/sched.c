@@ -209,8 +209,8 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
  * halves so that subnormal results and overflow come out right, the
  * subnormal scaling and the zero/negative/inf/NaN masks of log.  Their fast
  * forms leave that out and are exact copies of the rest (the same bits where
- * they apply); one compare per value, OR-ed over the chunk, says whether the
- * chunk must run again exactly.  A log per element (16_entropy) went from
+ * they apply); a range key per value, its largest per lane compared after
+ * the chunk, says whether the chunk must run again exactly.  A log per element (16_entropy) went from
  * 7.6-8.2 ms to 4.9-5.0 (check included); an exp per
  * element saves less (5 of 18 operations, for a check of 3): 15_logsumexp
  * 11.6-12.2 -> 10.8-11.3 ms, a row sum of sigmoid 5.3-6.2 -> 4.8-5.1.  tanh
