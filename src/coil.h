@@ -568,11 +568,17 @@ typedef struct RowPrefetch {
   const IExpr *index[PF_MAX]; /* in the first kernel's axes */
   int inner;                  /* the first kernel's axis along the row */
   int64_t len;                /* its length */
+  int raxis;                  /* column chains: the first kernel's reduction axis, walked by the prefetching kernel's middle x axis */
 } RowPrefetch;
 
 typedef struct CChain {
   int first, n; /* kernels [first, first + n) */
-  int64_t rows; /* n > 1: the first x axis the kernels share */
+  int64_t rows; /* n > 1: the first x axis the kernels share (1 for a column chain without one) */
+  /* A column chain (ctile > 0): the kernels vectorise the same innermost x
+   * axis (inner points), and run a tile of ctile of its points at a time,
+   * in each row when outer (the first x axis is shared too). */
+  int64_t ctile, inner;
+  bool outer;
   bool narrow;  /* every kernel of the chain asks for 128-bit vectors */
   /* Row buffers: nbuf rows of bufsize[b] values; save[j][i] / reuse[j][i]:
    * the buffer value i of the chain's kernel j fills / reads instead of
@@ -594,7 +600,7 @@ typedef struct CChains {
 /* Also drops the x-loop staging (CSched) of a chain kernel whose only x
  * axis is the chain's row: it keeps no vector loop over x. */
 void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out);
-CoilErr *chain_verify(const Program *p, const CChains *c);
+CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c);
 void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains *c);
 
 /* --------------------------------------------------------------- emit_c.c */

@@ -61,7 +61,7 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   chain_plan(a, p, c->csched, &c->chains);
   for (int i = 0; i < p->nkernels; i++)
     if ((e = sched_verify(p, &p->kernels[i], &c->csched[i]))) return e;
-  if ((e = chain_verify(p, &c->chains))) return e;
+  if ((e = chain_verify(p, c->csched, &c->chains))) return e;
   if (wants(o, "schedule")) {
     header(o, "schedule");
     for (int i = 0; i < p->nkernels; i++) sched_dump(o->dump_out, &p->kernels[i], &c->csched[i]);

@@ -47,6 +47,9 @@ typedef struct Emit {
    * chain's plan and the first kernel's axis names (the row is xnext_). */
   const RowPrefetch *pf;
   const char **pf_names;
+  /* A column chain's prefetch: the next tile's first column (its chunk's
+   * columns are prefetched from there) and its length. */
+  const char *pf_col, *pf_len;
   /* While a vector loop with staged f16 loads (sched.c) is printed: per
    * value, whether it is read from its block cv<i>_, and the position in
    * the block ("l", "xi - xc"). */
@@ -654,23 +657,27 @@ static void emit_group_r(Emit *E, int g) {
 }
 
 /* How a kernel's x space is cut into tiles.  fixed: the kernel's first x
- * axis is a row of a chain (below), set outside; the tiles cover the rest. */
+ * axis is a row of a chain (below), set outside; the tiles cover the rest.
+ * ctile > 0: the kernel is in a column chain, which sets the tile of the
+ * vectorised axis outside too (cb_, cn_: its first point and length). */
 typedef struct Tiling {
   bool vx;
+  bool chain_cols; /* the vectorised axis's tile is the column chain's */
   int xin;         /* the vectorised x axis, or -1 */
   int64_t xt, inner, ntx;
   Digits td;       /* the tile digits */
   int64_t tiles;
 } Tiling;
 
-static void plan_tiles(Emit *E, bool fixed, Tiling *T) {
+static void plan_tiles(Emit *E, bool fixed, int64_t ctile, Tiling *T) {
   const Kernel *k = E->k;
   int first = fixed ? 1 : 0;
   T->vx = E->s->mode == VEC_X;
   T->xin = T->vx && k->nx > first ? k->x[k->nx - 1] : -1;
   T->inner = T->xin >= 0 ? k->axes[T->xin].size : 1;
-  T->xt = T->xin >= 0 ? E->s->xtile : 1;
-  T->ntx = (T->inner + T->xt - 1) / T->xt;
+  T->chain_cols = ctile > 0 && T->xin >= 0;
+  T->xt = T->chain_cols ? ctile : T->xin >= 0 ? E->s->xtile : 1;
+  T->ntx = T->chain_cols ? 1 : (T->inner + T->xt - 1) / T->xt;
   /* The tile digits: the outer x axes and the tile of the inner one
    * (VEC_X), or every x axis (VEC_R). */
   T->td = (Digits){.n = 0};
@@ -693,7 +700,9 @@ static void emit_tile(Emit *E, const Tiling *T) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   int64_t ns = E->s->nsplit;
-  if (T->ntx > 1) {
+  if (T->chain_cols) {
+    sb_puts(sb, "      const int64_t xb = cb_, xn = cn_;\n");
+  } else if (T->ntx > 1) {
     sb_puts(sb, "      const int64_t xb = tx_ * XT;\n");
     sb_printf(sb, "      const int64_t xn = %lld - xb < XT ? %lld - xb : XT;\n", (long long)T->inner, (long long)T->inner);
   } else {
@@ -732,7 +741,10 @@ static void emit_tile(Emit *E, const Tiling *T) {
      * chunks. */
     sb_printf(sb, "      for (int64_t xc = 0; xc < xn; xc += %d) {\n", X_CHUNK);
     sb_printf(sb, "        const int64_t xe = xn - xc < %d ? xn : xc + %d;\n", X_CHUNK, X_CHUNK);
-    if (E->pf) emit_row_prefetch(E, "        ", "xb + xc", "xe - xc");
+    if (E->pf && E->pf_col)
+      emit_row_prefetch(E, "        ", arena_printf(E->a, "%s + xc", E->pf_col), arena_printf(E->a, "(%s < xe ? %s : xe) - xc", E->pf_len, E->pf_len));
+    else if (E->pf)
+      emit_row_prefetch(E, "        ", "xb + xc", "xe - xc");
     if (staged_loads) emit_stage_loads(E, "        ", T->xin, "(xb + xc)", X_CHUNK, "xe - xc");
     for (int s = 0; s < k->nstores; s++)
       if (staging[s])
@@ -831,7 +843,7 @@ static void emit_kernel(Emit *E) {
                 acc_type(&k->reds[r]), (long long)(ns * nxt), r);
   }
   Tiling T;
-  plan_tiles(E, false, &T);
+  plan_tiles(E, false, 0, &T);
   int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
   emit_task_loop(sb, nt * ns);
@@ -881,10 +893,12 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   int first = ch->first, n = ch->n;
   const Kernel *k0 = &p->kernels[first];
   Emit E0 = {.sb = sb, .p = p, .k = k0, .s = &sched[first], .a = &a};
-  int64_t rows = ch->rows, nt = rows < 256 ? rows : 256;
+  /* A column chain's steps are (row, column tile) pairs, row-major. */
+  int64_t ntiles = ch->ctile ? (ch->inner + ch->ctile - 1) / ch->ctile : 1;
+  int64_t rows = ch->rows * ntiles, nt = rows < 256 ? rows : 256;
   sb_printf(sb, "\n/* %s", k0->name);
   for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
-  sb_puts(sb, ": one chain, run a row at a time. */\n");
+  sb_puts(sb, ch->ctile ? ": one chain, run a tile of columns at a time. */\n" : ": one chain, run a row at a time. */\n");
   sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
   emit_task_loop(sb, nt);
@@ -900,26 +914,57 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
     pf_names = ARENA_ARRAY(&a, const char *, k0->naxes + 1);
     for (int i = 0; i < k0->naxes; i++) pf_names[i] = names[i];
     pf_names[k0->x[0]] = "xnext_";
+    if (ch->ctile) {
+      /* The next tile: its row, and the reduction point the prefetching
+       * kernel's middle x axis walks. */
+      const Kernel *kp = &p->kernels[first + pf_kernel];
+      pf_names[k0->x[0]] = "rown_";
+      pf_names[ch->pf.raxis] = kernel_axis_names(&a, kp)[kp->x[ch->outer ? 1 : 0]];
+    }
   }
-  sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
+  if (ch->ctile) {
+    sb_puts(sb, "    for (int64_t step = row0; step < row1; step++) {\n");
+    sb_printf(sb, "      const int64_t row = step / %lld, cb_ = step %% %lld * %lld;\n", (long long)ntiles, (long long)ntiles,
+              (long long)ch->ctile);
+    sb_printf(sb, "      const int64_t cn_ = %lld - cb_ < %lld ? %lld - cb_ : %lld;\n", (long long)ch->inner, (long long)ch->ctile,
+              (long long)ch->inner, (long long)ch->ctile);
+    if (!ch->outer) sb_puts(sb, "      (void)row;\n");
+    if (pf_kernel) {
+      sb_printf(sb, "      const int64_t stepn_ = step + 1 < INT64_C(%lld) ? step + 1 : step;\n", (long long)rows);
+      sb_printf(sb, "      const int64_t rown_ = stepn_ / %lld, cbn_ = stepn_ %% %lld * %lld;\n", (long long)ntiles, (long long)ntiles,
+                (long long)ch->ctile);
+      sb_printf(sb, "      const int64_t cnn_ = %lld - cbn_ < %lld ? %lld - cbn_ : %lld;\n", (long long)ch->inner, (long long)ch->ctile,
+                (long long)ch->inner, (long long)ch->ctile);
+      if (!ch->outer) sb_puts(sb, "      (void)rown_;\n");
+    }
+  } else {
+    sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
+  }
   if (pf_kernel) sb_printf(sb, "      const int64_t xnext_ = row + 1 < INT64_C(%lld) ? row + 1 : row;\n", (long long)rows);
   for (int b = 0; b < ch->nbuf; b++)
-    sb_printf(sb, "      %s row%d_[%lld]; /* one row of a value two kernels of the chain use */\n", ctype(ch->buftype[b]), b,
-              (long long)ch->bufsize[b]);
+    sb_printf(sb, "      %s row%d_[%lld]; /* one %s of a value two kernels of the chain use */\n", ctype(ch->buftype[b]), b,
+              (long long)ch->bufsize[b], ch->ctile ? "tile" : "row");
   for (int j = 0; j < n; j++) {
     const Kernel *k = &p->kernels[first + j];
     Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a, .save = ch->save[j], .reuse = ch->reuse[j], .stream = ch->stream[j]};
     if (pf_kernel && j == pf_kernel) E.pf = &ch->pf, E.pf_names = pf_names;
+    if (pf_kernel && j == pf_kernel && ch->ctile) E.pf_col = "cbn_", E.pf_len = "cnn_";
     E.names = kernel_axis_names(&a, k);
     E.row_axis = k->ngroups ? E.names[k->groups[0].axes[k->groups[0].naxes - 1]] : k->nx > 1 ? E.names[k->x[1]] : "0";
+    /* A column chain's buffers hold a tile: r's points (the reduction's
+     * axis, the pointwise kernel's middle x axis) by the tile's columns. */
+    if (ch->ctile)
+      E.row_axis = arena_printf(&a, "%s * XT + xi", k->ngroups ? E.names[k->groups[0].axes[0]] : E.names[k->x[ch->outer ? 1 : 0]]);
     E.mark = ARENA_ARRAY(&a, bool, k->nvals + 1);
     E.vdep = ARENA_ARRAY(&a, bool, k->nvals + 1);
     StrBuf body = {0};
     E.sb = &body;
     Tiling T;
-    plan_tiles(&E, true, &T);
+    bool fixed = !ch->ctile || ch->outer;
+    plan_tiles(&E, fixed, ch->ctile, &T);
     sb_printf(&body, "{ /* %s */\n", k->name);
-    sb_printf(&body, "  const int64_t %s = row;\n  enum { XT = %lld };\n", E.names[k->x[0]], (long long)T.xt);
+    if (fixed) sb_printf(&body, "  const int64_t %s = row;\n", E.names[k->x[0]]);
+    sb_printf(&body, "  enum { XT = %lld };\n", (long long)T.xt);
     digits_declare(&E, "  ", &T.td);
     for (int i = 0; i < T.td.n; i++) sb_printf(&body, "  %s = 0;\n", T.td.name[i]);
     sb_printf(&body, "  for (int64_t tile = 0; tile < INT64_C(%lld); tile++) {\n", (long long)T.tiles);

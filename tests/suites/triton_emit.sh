@@ -121,6 +121,7 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     seed:rms_norm_weight_grad|seed_kernel:*) seed_args 2 5 3 24 ;;
     activations:activations) echo "--arg x=f32[13,300]" ;;
     column_stats:column_stats) echo "--arg x=f32[3,5,7,24]" ;;
+    column_chain:channel_softmax) echo "--arg x=f32[2,5,7,33]" ;;
     layer_norm:layer_norm) echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96]" ;;
     log_softmax:log_softmax) echo "--arg logits=f16[5,1031]" ;;
     logsumexp:logsumexp_2d) echo "--arg scores=f32[5,6,67]" ;;

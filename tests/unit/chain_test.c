@@ -26,6 +26,14 @@ static const char src[] =
     "    return torch.logsumexp(x.float(), dim=-1)\n"
     "def cols(x: \"f32[4096, 64]\"):\n"
     "    return x.sum(0), x.amax(0)\n"
+    "def chsoft(x: \"f32[16, 21, 256, 256]\"):\n"
+    "    return torch.softmax(x, dim=1)\n"
+    "def chsoft_nan(x: \"f32[16, 21, 256, 256]\"):\n"
+    "    return torch.softmax(torch.where(x > 3, torch.nan, x), dim=1)\n"
+    "def chsoft_rows(x: \"f32[64, 21, 128, 128]\"):\n"
+    "    return torch.softmax(x, dim=1)\n"
+    "def soft0_small(x: \"f32[300, 5000]\"):\n"
+    "    return torch.softmax(x, dim=0)\n"
     "def rms_f16(x: \"f16[64, 1024]\"):\n"
     "    xf = x.float()\n"
     "    return (xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + 1e-6)).half()\n";
@@ -59,23 +67,23 @@ static void test_softmax(Compiled *c) {
                                   p->kernels[2].vals[reused].op == OP_EXP && ch->bufsize[0] == 4096);
   CHECK("softmax_prefetch", ch->pf_kernel == 1 && ch->pf.n == 1 && ch->pf.len == 4096);
   CHECK("softmax_streams_output", ch->stream[2][0] && !ch->narrow);
-  CHECK("verify_accepts", chain_verify(p, cs) == NULL);
+  CHECK("verify_accepts", chain_verify(p, c->csched, cs) == NULL);
   /* A row buffer read before any kernel of the chain filled it. */
   int keep = ch->reuse[1][0];
   ch->reuse[1][0] = 0;
   ch->save[1][saved] = -1;
-  CoilErr *e = chain_verify(p, cs);
+  CoilErr *e = chain_verify(p, c->csched, cs);
   CHECK("verify_rejects_unfilled_row_buffer", e && strstr(e->msg, "before any kernel fills it"));
   coil_error_free(e);
   ch->reuse[1][0] = keep;
   ch->save[1][saved] = 0;
   /* Chains that do not cover every kernel once. */
   cs->chain[0].n = 2;
-  e = chain_verify(p, cs);
+  e = chain_verify(p, c->csched, cs);
   CHECK("verify_rejects_uncovered_kernel", e && strstr(e->msg, "cover 2 of 3 kernels"));
   coil_error_free(e);
   cs->chain[0].n = 3;
-  CHECK("verify_accepts_restored", chain_verify(p, cs) == NULL);
+  CHECK("verify_accepts_restored", chain_verify(p, c->csched, cs) == NULL);
 }
 
 static void test_lse(Compiled *c) {
@@ -88,6 +96,59 @@ static void test_lse(Compiled *c) {
 /* A column reduction is split across threads: never part of a chain. */
 static void test_cols(Compiled *c) {
   CHECK("cols_alone", c->chains.n == c->program.nkernels && c->chains.chain[0].n == 1 && !c->chains.chain[0].pf_kernel);
+}
+
+/* Softmax over the channels of NCHW: 16 rows (too few for a row chain),
+ * so a column chain: tiles of 2048 of the 65536 columns, the exp kept in
+ * a tile buffer (21 channels by 2048 columns), the division prefetching
+ * the next tile and streaming its stores. */
+static void test_column_chain(Compiled *c) {
+  const Program *p = &c->program;
+  CChains *cs = &c->chains;
+  CChain *ch = &cs->chain[0];
+  CHECK("column_chain", p->nkernels == 3 && cs->n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 16 &&
+                            ch->inner == 65536);
+  int saved = -1, reused = -1;
+  for (int v = 0; v < p->kernels[1].nvals; v++)
+    if (ch->save[1][v] == 0) saved = v;
+  for (int v = 0; v < p->kernels[2].nvals; v++)
+    if (ch->reuse[2][v] == 0) reused = v;
+  CHECK("column_chain_tile_buffer", ch->nbuf == 1 && ch->bufsize[0] == 21 * 2048 && saved >= 0 &&
+                                        p->kernels[1].vals[saved].op == OP_EXP && reused >= 0 && p->kernels[2].vals[reused].op == OP_EXP);
+  CHECK("column_chain_prefetch", ch->pf_kernel == 2 && ch->pf.n == 1 && ch->pf.raxis == p->kernels[0].groups[0].axes[0]);
+  CHECK("column_chain_streams_output", ch->stream[2][0]);
+  CHECK("column_chain_unsplit", c->csched[0].nsplit == 1 && c->csched[1].nsplit == 1 && c->csched[2].nsplit == 1);
+  CHECK("column_chain_verify_accepts", chain_verify(p, c->csched, cs) == NULL);
+  ch->ctile = 65537;
+  CoilErr *e = chain_verify(p, c->csched, cs);
+  CHECK("column_chain_verify_rejects_tile", e && strstr(e->msg, "column chain 0"));
+  coil_error_free(e);
+  ch->ctile = 2048;
+  c->csched[1].nsplit = 4;
+  e = chain_verify(p, c->csched, cs);
+  CHECK("column_chain_verify_rejects_split_kernel", e && strstr(e->msg, "does not fit column chain"));
+  coil_error_free(e);
+  c->csched[1].nsplit = 1;
+}
+
+/* The same with a NaN constant in the shared value: the constants match
+ * by their bits (NaN != NaN as floats once kept the buffer from forming). */
+static void test_column_chain_nan_const(Compiled *c) {
+  const CChain *ch = &c->chains.chain[0];
+  CHECK("column_chain_tile_buffer_with_nan_constant", c->chains.n == 1 && ch->ctile && ch->nbuf == 1);
+}
+
+/* 64 rows would make a row chain; the column chain covers the same three
+ * kernels and is preferred (its tiles stay in L2, a row is 1.4 MB). */
+static void test_column_chain_preferred(Compiled *c) {
+  const CChain *ch = &c->chains.chain[0];
+  CHECK("column_chain_preferred_to_rows", c->chains.n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 64);
+}
+
+/* Softmax over 300 rows of 5000 columns: a tile of 128 columns holds the
+ * 300 points within the budget, but 40 tiles are too few tasks. */
+static void test_column_chain_too_few_tiles(Compiled *c) {
+  CHECK("column_chain_too_few_tiles", c->chains.n == c->program.nkernels && c->chains.chain[0].ctile == 0);
 }
 
 /* The schedule verifier (sched.c) on an f16 rms norm's staged
@@ -139,6 +200,14 @@ int main(void) {
   if (compile_fn("lse", &c)) test_lse(&c);
   compiled_free(&c);
   if (compile_fn("cols", &c)) test_cols(&c);
+  compiled_free(&c);
+  if (compile_fn("chsoft", &c)) test_column_chain(&c);
+  compiled_free(&c);
+  if (compile_fn("chsoft_nan", &c)) test_column_chain_nan_const(&c);
+  compiled_free(&c);
+  if (compile_fn("chsoft_rows", &c)) test_column_chain_preferred(&c);
+  compiled_free(&c);
+  if (compile_fn("soft0_small", &c)) test_column_chain_too_few_tiles(&c);
   compiled_free(&c);
   if (compile_fn("rms_f16", &c)) test_sched_verify(&c);
   compiled_free(&c);

@@ -28,6 +28,8 @@ static const char src[] =
     "    return x.amax(dim=0), x.amin(dim=0), x.sum(dim=0)\n"
     "def channel_softmax(x: \"f32[4, 21, 64, 64]\"):\n"
     "    return torch.softmax(x, dim=1)\n"
+    "def channel_softmax_chained(x: \"f32[16, 21, 256, 256]\"):\n"
+    "    return torch.softmax(x, dim=1)\n"
     "def column_logsumexp(x: \"bf16[1024, 2048]\"):\n"
     "    return torch.logsumexp(x.float(), dim=0)\n";
 
@@ -137,6 +139,7 @@ int main(void) {
   check_fn("amin_f64", 1);
   check_fn("max_min_sum", 1);
   check_fn("channel_softmax", 2);
+  check_fn("channel_softmax_chained", 2); /* in a column chain (chain.c) */
   check_fn("column_logsumexp", 2);
   unlink(path);
   return failures ? 1 : 0;
