@@ -69,6 +69,13 @@ static const char *torch_dt[DT_COUNT] = {"torch.bool", "torch.int32", "torch.int
 static int64_t numel(const Var *v) { return shape_numel(v->ndim, v->shape); }
 
 static const int64_t SIZES[] = {1, 2, 3, 5, 7, 11, 13, 4, 8, 16};
+/* --large: sizes and element counts at which the CPU schedule's chains
+ * form (a row chain needs 64 rows, a column chain 64 tiles of columns) and
+ * reductions split, with tails (67, 257, 1031, 4100); at most MAX_NUMEL_LARGE
+ * elements per input, 4096 otherwise. */
+static const int64_t LARGE_SIZES[] = {1, 3, 5, 21, 64, 67, 128, 257, 1031, 4100};
+enum { MAX_NUMEL = 4096, MAX_NUMEL_LARGE = 1 << 20, MAX_EXPAND = 20000, MAX_EXPAND_LARGE = 1 << 21 };
+static bool fuzz_large;
 
 static DType rand_dtype(Rng *r) {
   static const DType w[] = {DT_F32, DT_F32, DT_F32, DT_BF16, DT_BF16, DT_F16, DT_F64, DT_I32, DT_I64, DT_BOOL};
@@ -235,7 +242,7 @@ static bool gen_op(Rng *r, Case *c, int *src) {
       for (int i = 0, j = 0; i <= a->ndim; i++) ns[i] = i == d ? e : a->shape[j++];
       char st[64];
       shape_text(st, sizeof st, a->ndim + 1, ns);
-      if (numel(a) * e > 20000) return false;
+      if (numel(a) * e > (fuzz_large ? MAX_EXPAND_LARGE : MAX_EXPAND)) return false;
       add_stmt(c, id, fmt("%s = %s.unsqueeze(%d).expand(%s)", name, a->name, d, st));
       new_var(c, a->dt, a->ndim + 1, ns);
       return true;
@@ -388,8 +395,8 @@ static void gen_case(Rng *r, Case *c, int index) {
     int64_t shape[5];
     int64_t total = 1;
     for (int d = 0; d < nd; d++) {
-      shape[d] = SIZES[rint_(r, 10)];
-      if (total * shape[d] > 4096) shape[d] = 1;
+      shape[d] = fuzz_large ? LARGE_SIZES[rint_(r, 10)] : SIZES[rint_(r, 10)];
+      if (total * shape[d] > (fuzz_large ? MAX_NUMEL_LARGE : MAX_NUMEL)) shape[d] = 1;
       total *= shape[d];
     }
     /* Later inputs often take a suffix of the first's shape, to broadcast. */
@@ -556,11 +563,17 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
 
 static bool fuzz_verbose; /* -v: a line per case */
 
+/* What a run covered: cases passed, and the CPU plans they exercised
+ * (chains of kernels, reductions split across threads). */
+typedef struct FuzzTally {
+  long passed, row_chains, col_chains, split_kernels;
+} FuzzTally;
+
 /* One worker's share of a run: the batches base = worker, worker + jobs, ...
  * (in units of batch).  Case i is generated from (seed, i) alone, so the
  * split does not change which functions are tested. */
 static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, const char *out, const char *dir,
-                       int worker, int jobs, long *passed_out) {
+                       int worker, int jobs, FuzzTally *tally) {
   double t0 = coil_now_ms();
   long passed = 0;
   int failed = 0;
@@ -596,6 +609,9 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       }
       emit_c_kernels(&lib_src, &cps[j].program, cps[j].csched, &cps[j].chains);
       ok[j] = true;
+      for (int h = 0; h < cps[j].chains.n; h++)
+        if (cps[j].chains.chain[h].n > 1) cps[j].chains.chain[h].ctile ? tally->col_chains++ : tally->row_chains++;
+      for (int k = 0; k < cps[j].program.nkernels; k++) tally->split_kernels += cps[j].csched[k].nsplit > 1;
     }
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
@@ -665,13 +681,13 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
     }
     free(cases); free(cps); free(ok);
   }
-  *passed_out = passed;
+  tally->passed = passed;
   return failed;
 }
 
 static const char FUZZ_HELP[] =
     "usage: coil fuzz [--seed S] [--count N] [--seconds T] [--target c|triton-npu|triton-gpu|all]\n"
-    "                 [--out DIR] [--batch B] [--jobs J] [-v]\n"
+    "                 [--out DIR] [--batch B] [--jobs J] [--large] [-v]\n"
     "\n"
     "Generates N random functions in coil's subset (default 200), compiles each, runs it and\n"
     "compares it with the eager reference.  A mismatch, a crash, or coil rejecting a valid\n"
@@ -679,7 +695,9 @@ static const char FUZZ_HELP[] =
     "Cases are compiled in batches of B (default 40) so the C compiler runs once per batch;\n"
     "--seconds stops between batches once T seconds have passed.  --jobs runs J worker\n"
     "processes (default 1), each taking every J-th batch: case I is the same function\n"
-    "whatever J is, so a failure reproduces with --jobs 1.\n"
+    "whatever J is, so a failure reproduces with --jobs 1.  --large draws sizes up to 4100\n"
+    "and inputs up to 2^20 elements, where the CPU schedule chains kernels (row and column\n"
+    "chains) and splits reductions; the same seed gives other functions than without it.\n"
     "The Triton targets run the emitted module through coil's Triton executor.\n";
 
 int fuzz_main(int argc, char **argv) {
@@ -691,6 +709,7 @@ int fuzz_main(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(FUZZ_HELP, stdout); return 0; }
     if (!strcmp(a, "-v")) { fuzz_verbose = true; continue; }
+    if (!strcmp(a, "--large")) { fuzz_large = true; continue; }
     if (!v) { fprintf(stderr, "coil fuzz: %s needs a value\n%s", a, FUZZ_HELP); return 2; }
     char *end = NULL;
     if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
@@ -720,10 +739,10 @@ int fuzz_main(int argc, char **argv) {
   char dir[] = "/tmp/coil-fuzz-XXXXXX";
   if (!mkdtemp(dir)) { fprintf(stderr, "coil fuzz: cannot create a temporary directory\n"); return 2; }
   double t0 = coil_now_ms();
-  long passed = 0;
+  FuzzTally tally = {0};
   int failed = 0;
   if (jobs == 1) {
-    failed = fuzz_worker(seed, count, batch, seconds, out, dir, 0, 1, &passed);
+    failed = fuzz_worker(seed, count, batch, seconds, out, dir, 0, 1, &tally);
   } else {
     /* Each worker is a process (a case can crash its runner, and the JIT is
      * not shared); each reports its count of passed cases through a pipe. */
@@ -736,18 +755,21 @@ int fuzz_main(int argc, char **argv) {
       pids[w] = fork();
       if (pids[w] == 0) {
         close(pfd[0]);
-        long p = 0;
-        int f = fuzz_worker(seed, count, batch, seconds, out, dir, w, jobs, &p);
+        FuzzTally t = {0};
+        int f = fuzz_worker(seed, count, batch, seconds, out, dir, w, jobs, &t);
         fflush(stdout);
-        _exit(write(pfd[1], &p, sizeof p) == (ssize_t)sizeof p ? f : 1);
+        _exit(write(pfd[1], &t, sizeof t) == (ssize_t)sizeof t ? f : 1);
       }
       close(pfd[1]);
       fds[w] = pfd[0];
       if (pids[w] < 0) { fprintf(stderr, "coil fuzz: fork: %s\n", strerror(errno)); return 2; }
     }
     for (int w = 0; w < jobs; w++) {
-      long p = 0;
-      if (read(fds[w], &p, sizeof p) == (ssize_t)sizeof p) passed += p;
+      FuzzTally t = {0};
+      if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t) {
+        tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
+        tally.split_kernels += t.split_kernels;
+      }
       close(fds[w]);
       int status;
       waitpid(pids[w], &status, 0);
@@ -757,6 +779,8 @@ int fuzz_main(int argc, char **argv) {
   char cmd[64];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
-  printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s)\n", passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3);
+  printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels)\n",
+         tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
+         tally.split_kernels);
   return failed ? 1 : 0;
 }

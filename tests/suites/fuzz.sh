@@ -10,6 +10,17 @@ else
   echo "FAIL fuzz/seed1_500:"
   cat "$tmp/log"
 fi
+# Large shapes (--large), where the CPU schedule chains kernels and splits
+# reductions; the tally must show both kinds of chain were compiled, so the
+# batch cannot silently stop covering them.
+if "$COIL" fuzz --large --seed 2 --count 200 --jobs 2 --out "$tmp" >"$tmp/large.log" 2>&1 &&
+   tail -n 1 "$tmp/large.log" | grep -Eq '^fuzz: 200 passed, 0 failed .*compiled: [1-9][0-9]* row chains, [1-9][0-9]* column chains'; then
+  echo "ok fuzz/large_seed2_200: $(tail -n 1 "$tmp/large.log")"
+else
+  echo "FAIL fuzz/large_seed2_200:"
+  tail -n 30 "$tmp/large.log"
+fi
+
 # The fuzzer must be able to fail: with every output corrupted it must exit
 # 1 and write a minimised reproducer that compiles.
 mkdir -p "$tmp/self"
