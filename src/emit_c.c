@@ -103,13 +103,14 @@ static const char *identity(const KRed *r) {
   }
 }
 
-/* acc = combine(acc, v) */
-static void combine(StrBuf *sb, const KRed *r, const char *acc, const char *v) {
+/* acc = combine(acc, v).  xloop: inside a VEC_X x loop (a column block),
+ * where max and min are spelled c_maxv/c_minv (the prelude says why). */
+static void combine(StrBuf *sb, const KRed *r, const char *acc, const char *v, bool xloop) {
   switch (r->op) {
   case OP_SUM: sb_printf(sb, "%s = %s + %s;", acc, acc, v); break;
   case OP_PROD: sb_printf(sb, "%s = %s * %s;", acc, acc, v); break;
-  case OP_AMAX: sb_printf(sb, "%s = c_max(%s, %s);", acc, acc, v); break;
-  case OP_AMIN: sb_printf(sb, "%s = c_min(%s, %s);", acc, acc, v); break;
+  case OP_AMAX: sb_printf(sb, "%s = c_max%s(%s, %s);", acc, xloop ? "v" : "", acc, v); break;
+  case OP_AMIN: sb_printf(sb, "%s = c_min%s(%s, %s);", acc, xloop ? "v" : "", acc, v); break;
   default: coil_unreachable("not a reduction");
   }
 }
@@ -374,7 +375,7 @@ static void mark_group(Emit *E, int g) { kernel_mark_group(E->k, g, E->mark, E->
  * take the reduction's index, or valfmt SRC: the value it reduces. */
 #define SRC NULL
 
-static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, const char *valfmt) {
+static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, const char *valfmt, bool xloop) {
   const Kernel *k = E->k;
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
@@ -383,7 +384,7 @@ static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, co
     if (valfmt) snprintf(val, sizeof val, valfmt, r);
     else snprintf(val, sizeof val, "v%d", k->reds[r].src);
     sb_puts(E->sb, ind);
-    combine(E->sb, &k->reds[r], acc, val);
+    combine(E->sb, &k->reds[r], acc, val, xloop);
     sb_puts(E->sb, "\n");
   }
 }
@@ -429,14 +430,14 @@ static void emit_r_block(Emit *E, int g, int xin, const Digits *d, const char *i
     E->fast_lane = "xi";
     if (pass == 1) {
       emit_marked(E, "                ", "#error reduction result inside a loop %d", VARYING);
-      combine_into(E, "                ", g, "blk%d[xi]", SRC);
+      combine_into(E, "                ", g, "blk%d[xi]", SRC, true);
     } else {
       for (int r = 0; r < k->nreds; r++)
         if (k->reds[r].group == g) sb_printf(sb, "                %s t%d = blk%d[xi];\n", acc_type(&k->reds[r]), r, r);
       for (int j = 0; j < u; j++) {
         sb_printf(sb, "                {\n                  const int64_t %s = %s + %d;\n", in, ri, j);
         emit_marked(E, "                  ", "#error reduction result inside a loop %d", ALL);
-        combine_into(E, "                  ", g, "t%d", SRC);
+        combine_into(E, "                  ", g, "t%d", SRC, true);
         sb_puts(sb, "                }\n");
       }
       for (int r = 0; r < k->nreds; r++)
@@ -499,7 +500,7 @@ static void emit_group_x(Emit *E, int g, int xin) {
   } else {
     emit_r_block(E, g, xin, &d, in, nin);
   }
-  combine_into(E, "          for (int64_t xi = 0; xi < xn; xi++) ", g, "acc%d[xi]", "blk%d[xi]");
+  combine_into(E, "          for (int64_t xi = 0; xi < xn; xi++) ", g, "acc%d[xi]", "blk%d[xi]", true);
   sb_puts(sb, "        }\n      }\n");
 }
 
@@ -516,7 +517,7 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
     snprintf(val, sizeof val, "v%d", R->src);
     sb_puts(E->sb, ind);
     if (!E->s->nan_lanes[r]) {
-      combine(E->sb, R, acc, val);
+      combine(E->sb, R, acc, val, false);
       sb_puts(E->sb, "\n");
       continue;
     }
@@ -647,11 +648,11 @@ static void emit_group_r(Emit *E, int g) {
       char fmt[64];
       snprintf(fmt, sizeof fmt, "lane%%d[l + %d]", s);
       sb_printf(sb, "          #pragma omp simd\n          for (int l = 0; l < %d; l++) {\n", s);
-      combine_into(E, "            ", g, "lane%d[l]", fmt);
+      combine_into(E, "            ", g, "lane%d[l]", fmt, false);
       sb_puts(sb, "          }\n");
     }
   }
-  combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]");
+  combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]", false);
   digits_step(E, "          ", &d);
   sb_puts(sb, "        }\n      }\n");
 }
@@ -875,7 +876,7 @@ static void emit_kernel(Emit *E) {
       char acc[32], val[64];
       snprintf(acc, sizeof acc, "acc%d", r);
       snprintf(val, sizeof val, "part%d[s * INT64_C(%lld) + xf]", r, (long long)nxt);
-      combine(sb, &k->reds[r], acc, val);
+      combine(sb, &k->reds[r], acc, val, false);
       sb_puts(sb, "\n");
     }
     emit_epilogue(E, "    ", "acc%d");
@@ -1134,13 +1135,18 @@ static const char prelude2[] =
     "#define c_rbf16(x) coil_bf16_to_f32(coil_f32_to_bf16(x))\n"
     "#define c_rf16(x) coil_f16_to_f32(coil_f32_to_f16(x))\n"
     "/* NaN-propagating max/min, as torch.maximum and amax. */\n"
-    "/* Nested selects, the NaN test outermost: gcc vectorises these in lane\n"
-    " * loops and in chains of maxes on one value (a column block's points),\n"
-    " * and in scalar code branches only on a NaN.  (a != a) | (a > b) left\n"
-    " * the chains scalar (column amax 4x slower); (a > b) || (a != a)\n"
-    " * branched on a > b in scalar folds (short rows 3x slower). */\n"
+    "/* Two spellings of each, for two kinds of loop (emit_c.c's combine):\n"
+    " * c_max, the NaN test outermost, for lane loops and scalar folds, where\n"
+    " * gcc vectorises it or branches only on a NaN; c_maxv, a > b first, for\n"
+    " * the x loops of column blocks (a chain of maxes on one value), which gcc\n"
+    " * 13 vectorises only in this form (gcc 12 in both).  Each in the other's\n"
+    " * place was measured slower: c_maxv in scalar folds branches on a > b\n"
+    " * (rows of 16, 2.5-3x), c_max left gcc 13's column blocks scalar (column\n"
+    " * amax 2.5-3.5x); (a != a) | (a > b) vectorised neither's blocks. */\n"
     "#define c_max(a, b) (((a) != (a)) ? (a) : (a) > (b) ? (a) : (b))\n"
     "#define c_min(a, b) (((a) != (a)) ? (a) : (a) < (b) ? (a) : (b))\n"
+    "#define c_maxv(a, b) (((a) > (b)) || ((a) != (a)) ? (a) : (b))\n"
+    "#define c_minv(a, b) (((a) < (b)) || ((a) != (a)) ? (a) : (b))\n"
     "#define c_umax(a, b) ((a) > (b) ? (a) : (b)) /* unsigned keys */\n"
     "/* |x|'s bits: above 0x7f800000 exactly when x is a NaN. */\n"
     "static inline uint32_t c_absbitsf(float x) {\n"

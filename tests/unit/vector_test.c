@@ -6,8 +6,8 @@
  * NaN-propagating maxes in a column block).  Each case here compiles a
  * function's emitted C with the kernels' own flags plus
  * -fopt-info-vec-optimized and checks that every x loop of a column block
- * (the loop over the columns that follows `for (; r1_j + 8 <= ...`, any r axis) is
- * reported vectorised.  gcc only: another compiler has another report, and
+ * (the loop over the columns that follows `for (; r1_j + 8 <= ...`, any r axis),
+ * and every lane loop of a row reduction, is reported vectorised.  gcc only: another compiler has another report, and
  * the test says so instead of passing. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -31,12 +31,28 @@ static const char src[] =
     "def channel_softmax_chained(x: \"f32[16, 21, 256, 256]\"):\n"
     "    return torch.softmax(x, dim=1)\n"
     "def column_logsumexp(x: \"bf16[1024, 2048]\"):\n"
-    "    return torch.logsumexp(x.float(), dim=0)\n";
+    "    return torch.logsumexp(x.float(), dim=0)\n"
+    "def amax_rows(x: \"f32[64, 4096]\"):\n"
+    "    return x.amax(dim=-1)\n"
+    "def amin_rows_f64(x: \"f64[64, 1024]\"):\n"
+    "    return x.amin(dim=-1)\n"
+    "def amax_rows_bf16(x: \"bf16[64, 4096]\"):\n"
+    "    return x.float().amax(dim=-1)\n"
+    "def softmax_rows(x: \"f32[64, 4096]\"):\n"
+    "    return torch.softmax(x, dim=-1)\n"
+    "def short_rows(x: \"f32[65536, 16]\"):\n"
+    "    return x.amax(dim=-1)\n";
 
 static char path[64];
 
-/* Is line `line` of the report's file said to be vectorised? */
+/* Is the loop at line `line` of the report's file said to be vectorised?
+ * gcc names the loop's line, or for an omp simd loop its body's first. */
+static bool reported_line(const char *report, const char *cfile, int line);
 static bool reported(const char *report, const char *cfile, int line) {
+  return reported_line(report, cfile, line) || reported_line(report, cfile, line + 1);
+}
+
+static bool reported_line(const char *report, const char *cfile, int line) {
   char key[128];
   snprintf(key, sizeof key, "%s:%d:", cfile, line);
   for (const char *p = strstr(report, key); p; p = strstr(p + 1, key)) {
@@ -48,7 +64,9 @@ static bool reported(const char *report, const char *cfile, int line) {
   return false;
 }
 
-static void check_fn(const char *fn, int want_loops) {
+/* want_loops, want_lanes: at least that many column-block x loops and
+ * lane loops must be found (and each must be vectorised). */
+static void check_fn(const char *fn, int want_loops, int want_lanes) {
   Compiled c;
   CompileOptions o = {.file = path, .fn = fn};
   CoilErr *e = compile_source(&o, &c);
@@ -77,9 +95,11 @@ static void check_fn(const char *fn, int want_loops) {
   if (re) coil_error_free(re);
   CHECK(what, built && report);
   if (built && report) {
-    /* The column blocks' x loops: the line after each `rK_j + 8 <=` loop head. */
-    int line = 1, loops = 0, scalar = 0, first_scalar = 0;
-    bool after_block_head = false;
+    /* The column blocks' x loops: the line after each `rK_j + 8 <=` loop
+     * head.  The lane loops of rows: `for (int l = 0; l < L; l++)` after an
+     * omp simd pragma, L >= 16 (shorter fold levels may stay scalar). */
+    int line = 1, loops = 0, scalar = 0, first_scalar = 0, lanes = 0, lanes_scalar = 0, first_lanes = 0;
+    bool after_block_head = false, after_simd = false;
     for (const char *p = c.c_source.data; *p; p++) {
       if (p == c.c_source.data || p[-1] == '\n') {
         const char *eol = strchr(p, '\n');
@@ -95,17 +115,35 @@ static void check_fn(const char *fn, int want_loops) {
             if (!reported(report, cfile, line)) scalar++, first_scalar = first_scalar ? first_scalar : line;
           }
         }
+        const char *skip = p;
+        while (*skip == ' ') skip++;
+        int L = 0;
+        if (after_simd && sscanf(skip, "for (int l = 0; l < %d; l++)", &L) == 1 && L >= 16) {
+          lanes++;
+          if (!reported(report, cfile, line)) lanes_scalar++, first_lanes = first_lanes ? first_lanes : line;
+        }
+        after_simd = !strncmp(skip, "#pragma omp simd", 16);
         const char *h = strstr(p, "_j + 8 <=");
         if (h && (size_t)(h - p) < n) after_block_head = true;
       }
       if (*p == '\n') line++;
     }
-    snprintf(what, sizeof what, "vector_%s_column_blocks_found", fn);
-    CHECK(what, loops >= want_loops);
-    snprintf(what, sizeof what, "vector_%s_column_blocks_vectorised", fn);
-    if (scalar) printf("  %s: %d of %d column-block loops scalar (first at line %d of the emitted C)\n", fn, scalar, loops,
-                       first_scalar);
-    CHECK(what, scalar == 0);
+    if (want_loops) {
+      snprintf(what, sizeof what, "vector_%s_column_blocks_found", fn);
+      CHECK(what, loops >= want_loops);
+      snprintf(what, sizeof what, "vector_%s_column_blocks_vectorised", fn);
+      if (scalar) printf("  %s: %d of %d column-block loops scalar (first at line %d of the emitted C)\n", fn, scalar, loops,
+                         first_scalar);
+      CHECK(what, scalar == 0);
+    }
+    if (want_lanes) {
+      snprintf(what, sizeof what, "vector_%s_lane_loops_found", fn);
+      CHECK(what, lanes >= want_lanes);
+      snprintf(what, sizeof what, "vector_%s_lane_loops_vectorised", fn);
+      if (lanes_scalar) printf("  %s: %d of %d lane loops scalar (first at line %d of the emitted C)\n", fn, lanes_scalar, lanes,
+                               first_lanes);
+      CHECK(what, lanes_scalar == 0);
+    }
   }
   free(report);
   unlink(cfile);
@@ -134,13 +172,18 @@ int main(void) {
     return 1;
   }
   close(fd);
-  check_fn("amax_f32", 1);
-  check_fn("amax_bf16", 1);
-  check_fn("amin_f64", 1);
-  check_fn("max_min_sum", 1);
-  check_fn("channel_softmax", 2);
-  check_fn("channel_softmax_chained", 2); /* in a column chain (chain.c) */
-  check_fn("column_logsumexp", 2);
+  check_fn("amax_f32", 1, 0);
+  check_fn("amax_bf16", 1, 0);
+  check_fn("amin_f64", 1, 0);
+  check_fn("max_min_sum", 1, 0);
+  check_fn("channel_softmax", 2, 0);
+  check_fn("channel_softmax_chained", 2, 0); /* in a column chain (chain.c) */
+  check_fn("column_logsumexp", 2, 0);
+  check_fn("amax_rows", 0, 1);
+  check_fn("amin_rows_f64", 0, 1);
+  check_fn("amax_rows_bf16", 0, 1);
+  check_fn("softmax_rows", 0, 3);
+  check_fn("short_rows", 0, 1);
   unlink(path);
   return failures ? 1 : 0;
 }
