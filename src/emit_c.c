@@ -894,19 +894,20 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   int first = ch->first, n = ch->n;
   const Kernel *k0 = &p->kernels[first];
   Emit E0 = {.sb = sb, .p = p, .k = k0, .s = &sched[first], .a = &a};
-  /* A column chain's steps are (row, column tile) pairs, row-major. */
+  /* The loop's steps: rows, or for a column chain (row, column tile)
+   * pairs, row-major. */
   int64_t ntiles = ch->ctile ? (ch->inner + ch->ctile - 1) / ch->ctile : 1;
-  int64_t rows = ch->rows * ntiles, nt = rows < 256 ? rows : 256;
+  int64_t steps = ch->rows * ntiles, nt = steps < 256 ? steps : 256;
   sb_printf(sb, "\n/* %s", k0->name);
   for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
   sb_puts(sb, ch->ctile ? ": one chain, run a tile of columns at a time. */\n" : ": one chain, run a row at a time. */\n");
   sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
   emit_task_loop(sb, nt);
-  if (nt == rows) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
+  if (nt == steps) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
   else
-    sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)rows,
-              (long long)nt, (long long)rows, (long long)nt);
+    sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)steps,
+              (long long)nt, (long long)steps, (long long)nt);
   bool streamed = false;
   int pf_kernel = ch->pf_kernel;
   const char **pf_names = NULL;
@@ -931,7 +932,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
               (long long)ch->inner, (long long)ch->ctile);
     if (!ch->outer) sb_puts(sb, "      (void)row;\n");
     if (pf_kernel) {
-      sb_printf(sb, "      const int64_t stepn_ = step + 1 < INT64_C(%lld) ? step + 1 : step;\n", (long long)rows);
+      sb_printf(sb, "      const int64_t stepn_ = step + 1 < INT64_C(%lld) ? step + 1 : step;\n", (long long)steps);
       sb_printf(sb, "      const int64_t rown_ = stepn_ / %lld, cbn_ = stepn_ %% %lld * %lld;\n", (long long)ntiles, (long long)ntiles,
                 (long long)ch->ctile);
       sb_printf(sb, "      const int64_t cnn_ = %lld - cbn_ < %lld ? %lld - cbn_ : %lld;\n", (long long)ch->inner, (long long)ch->ctile,
@@ -941,7 +942,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   } else {
     sb_puts(sb, "    for (int64_t row = row0; row < row1; row++) {\n");
   }
-  if (pf_kernel) sb_printf(sb, "      const int64_t xnext_ = row + 1 < INT64_C(%lld) ? row + 1 : row;\n", (long long)rows);
+  if (pf_kernel) sb_printf(sb, "      const int64_t xnext_ = row + 1 < INT64_C(%lld) ? row + 1 : row;\n", (long long)steps);
   for (int b = 0; b < ch->nbuf; b++)
     sb_printf(sb, "      %s row%d_[%lld]; /* one %s of a value two kernels of the chain use */\n", ctype(ch->buftype[b]), b,
               (long long)ch->bufsize[b], ch->ctile ? "tile" : "row");
