@@ -43,12 +43,13 @@ static bool row_kernel(const Kernel *k, const CSched *s) {
   return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups);
 }
 
-static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
+/* Every buffer a kernel in [first, next) stores and kernel next reads is
+ * handed over locally: each store and each read index passes local(),
+ * which also checks they agree on the row's (or tile's) stride *c. */
+typedef bool (*LocalFn)(Arena *a, const Kernel *k, bool outer, const IExpr *e, int64_t *c);
+
+static bool handoffs_local(Arena *a, const Program *p, int first, int next, LocalFn local, bool outer) {
   const Kernel *kn = &p->kernels[next];
-  if (!row_kernel(kn, &s[next])) return false;
-  const Kernel *k0 = &p->kernels[first];
-  int64_t rows = k0->axes[k0->x[0]].size;
-  if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
   for (int j = first; j < next; j++) {
     const Kernel *kp = &p->kernels[j];
     for (int st = 0; st < kp->nstores; st++) {
@@ -58,14 +59,28 @@ static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, in
       for (int i = 0; i < kn->nvals; i++) {
         if (kn->vals[i].op != OP_INPUT || kn->vals[i].buf != buf) continue;
         read = true;
-        if (!row_local(a, kn, kn->vals[i].index, &c)) return false;
+        if (!local(a, kn, outer, kn->vals[i].index, &c)) return false;
       }
       if (!read) continue;
       for (int t = 0; t < kp->nstores; t++)
-        if (kp->stores[t].buf == buf && !row_local(a, kp, kp->stores[t].index, &c)) return false;
+        if (kp->stores[t].buf == buf && !local(a, kp, outer, kp->stores[t].index, &c)) return false;
     }
   }
   return true;
+}
+
+static bool row_local_fn(Arena *a, const Kernel *k, bool outer, const IExpr *e, int64_t *c) {
+  (void)outer;
+  return row_local(a, k, e, c);
+}
+
+static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
+  const Kernel *kn = &p->kernels[next];
+  if (!row_kernel(kn, &s[next])) return false;
+  const Kernel *k0 = &p->kernels[first];
+  int64_t rows = k0->axes[k0->x[0]].size;
+  if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
+  return handoffs_local(a, p, first, next, row_local_fn, false);
 }
 
 /* Column chains.  Kernels that reduce over an outer axis and vectorise
@@ -112,23 +127,7 @@ static bool can_col_chain(Arena *a, const Program *p, const CSched *s, int first
   bool outer = k0->nx == 2;
   if (kn->nx < k0->nx || kn->axes[inner_x(kn)].size != k0->axes[inner_x(k0)].size) return false;
   if (outer && kn->axes[kn->x[0]].size != k0->axes[k0->x[0]].size) return false;
-  for (int j = first; j < next; j++) {
-    const Kernel *kp = &p->kernels[j];
-    for (int st = 0; st < kp->nstores; st++) {
-      int buf = kp->stores[st].buf;
-      int64_t c = 0;
-      bool read = false;
-      for (int i = 0; i < kn->nvals; i++) {
-        if (kn->vals[i].op != OP_INPUT || kn->vals[i].buf != buf) continue;
-        read = true;
-        if (!col_local(a, kn, outer, kn->vals[i].index, &c)) return false;
-      }
-      if (!read) continue;
-      for (int t = 0; t < kp->nstores; t++)
-        if (kp->stores[t].buf == buf && !col_local(a, kp, outer, kp->stores[t].index, &c)) return false;
-    }
-  }
-  return true;
+  return handoffs_local(a, p, first, next, col_local, outer);
 }
 
 /* Bytes a kernel loads per column of the innermost axis: each load's
