@@ -188,6 +188,15 @@ static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j,
 
 static void share_values(Arena *a, const Kernel *P, const Kernel *C, IExpr **sub, int64_t n, CChain *ch, int jp, int jc);
 
+/* A chain's buffers together stay within CHAIN_BUF_BYTES: they are
+ * declared on each thread's stack (libgomp's threads get the process's
+ * stack limit, often 8 MB, but as little as 2 MB where it is unlimited). */
+enum { CHAIN_BUF_BYTES = 512 << 10 };
+
+/* Bytes of one buffered value: its C compute type (bf16 and f16 compute
+ * in float). */
+static int64_t buf_elem_bytes(DType t) { return dtype_size(t) < 4 ? 4 : dtype_size(t); }
+
 /* Find the values of chain kernel jc (a pointwise row kernel) that row
  * reduction jp computes, and give each a row buffer. */
 static void match_rows(Arena *a, const Program *p, const CSched *sched, CChain *ch, int jp, int jc) {
@@ -239,6 +248,10 @@ static void share_values(Arena *a, const Kernel *P, const Kernel *C, IExpr **sub
       if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
       if (!same_value(a, P, i, C, j, sub, &budget)) continue;
       if (save[i] < 0) {
+        /* The buffers live on the thread's stack, one set per step. */
+        int64_t used = 0;
+        for (int b = 0; b < ch->nbuf; b++) used += ch->bufsize[b] * buf_elem_bytes(ch->buftype[b]);
+        if (used + n * buf_elem_bytes(P->vals[i].dtype) > CHAIN_BUF_BYTES) break;
         save[i] = ch->nbuf;
         ch->bufsize[ch->nbuf] = n;
         ch->buftype[ch->nbuf] = P->vals[i].dtype;

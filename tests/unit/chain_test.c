@@ -32,6 +32,12 @@ static const char src[] =
     "    return torch.softmax(torch.where(x > 3, torch.nan, x), dim=1)\n"
     "def chsoft_rows(x: \"f32[64, 21, 128, 128]\"):\n"
     "    return torch.softmax(x, dim=1)\n"
+    "def three_shared(x: \"f64[4, 60, 128, 128]\"):\n"
+    "    m = x.amax(dim=1, keepdim=True)\n"
+    "    e = (x - m).exp()\n"
+    "    l = (x.abs() + 1).log()\n"
+    "    t = (x * 0.5).sigmoid()\n"
+    "    return e * l * t / (e * l * t).sum(dim=1, keepdim=True)\n"
     "def soft0_small(x: \"f32[300, 5000]\"):\n"
     "    return torch.softmax(x, dim=0)\n"
     "def rms_f16(x: \"f16[64, 1024]\"):\n"
@@ -145,6 +151,16 @@ static void test_column_chain_preferred(Compiled *c) {
   CHECK("column_chain_preferred_to_rows", c->chains.n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 64);
 }
 
+/* Three values the division could read back (exp, log, sigmoid), each a
+ * tile of 60 x 512 f64 (240 KB): the chain's buffers stop at 512 KB, so
+ * two are kept and the third is computed again. */
+static void test_chain_buffer_budget(Compiled *c) {
+  const CChain *ch = &c->chains.chain[0];
+  int64_t bytes = 0;
+  for (int b = 0; b < ch->nbuf; b++) bytes += ch->bufsize[b] * 8;
+  CHECK("chain_buffers_within_budget", c->chains.n == 1 && ch->ctile == 512 && ch->nbuf == 2 && bytes <= 512 << 10);
+}
+
 /* Softmax over 300 rows of 5000 columns: a tile of 128 columns holds the
  * 300 points within the budget, but 40 tiles are too few tasks. */
 static void test_column_chain_too_few_tiles(Compiled *c) {
@@ -206,6 +222,8 @@ int main(void) {
   if (compile_fn("chsoft_nan", &c)) test_column_chain_nan_const(&c);
   compiled_free(&c);
   if (compile_fn("chsoft_rows", &c)) test_column_chain_preferred(&c);
+  compiled_free(&c);
+  if (compile_fn("three_shared", &c)) test_chain_buffer_budget(&c);
   compiled_free(&c);
   if (compile_fn("soft0_small", &c)) test_column_chain_too_few_tiles(&c);
   compiled_free(&c);
