@@ -745,7 +745,7 @@ int fuzz_main(int argc, char **argv) {
     failed = fuzz_worker(seed, count, batch, seconds, out, dir, 0, 1, &tally);
   } else {
     /* Each worker is a process (a case can crash its runner, and the JIT is
-     * not shared); each reports its count of passed cases through a pipe. */
+     * not shared); each reports its tally (cases passed, chains and splits compiled) through a pipe. */
     int fds[64];
     pid_t pids[64];
     fflush(stdout);
