@@ -83,7 +83,15 @@ static Val *mkval(Builder *B, VKind k) {
   return v;
 }
 static Val *mkint(Builder *B, int64_t i) { Val *v = mkval(B, V_INT); v->i = i; return v; }
-static Val *mktensor(Builder *B, GNode *t) { Val *v = mkval(B, V_TENSOR); v->t = t; return v; }
+/* A tensor value; NULL when t is (an error already reported by the
+ * builder that returned it): a Val with no tensor must never escape, as
+ * torch.where's broadcast error once did (a crash in the next op). */
+static Val *mktensor(Builder *B, GNode *t) {
+  if (!t) return NULL;
+  Val *v = mkval(B, V_TENSOR);
+  v->t = t;
+  return v;
+}
 
 static const char *kind_name(const Val *v) {
   static const char *names[] = {"a tensor", "an int", "a float", "a bool", "a dtype", "a tuple",
