@@ -22,8 +22,10 @@
 enum { CHAIN_MIN_ROWS = 64 };
 
 /* Does index e (of kernel k) keep row x0 of a buffer inside [c*x0, c*x0+c)?
- * *c is set from the first index seen and checked against later ones. */
-static bool row_local(Arena *a, const Kernel *k, const IExpr *e, int64_t *c) {
+ * *c is set from the first index seen and checked against later ones.
+ * (outer: col_local's; a row is always its kernel's first x axis.) */
+static bool row_local(Arena *a, const Kernel *k, bool outer, const IExpr *e, int64_t *c) {
+  (void)outer;
   int x0 = k->x[0];
   int64_t coef = ix_coef(e, x0);
   if (coef <= 0 || ix_mentions_nonlinear(e, x0)) return false;
@@ -69,18 +71,13 @@ static bool handoffs_local(Arena *a, const Program *p, int first, int next, Loca
   return true;
 }
 
-static bool row_local_fn(Arena *a, const Kernel *k, bool outer, const IExpr *e, int64_t *c) {
-  (void)outer;
-  return row_local(a, k, e, c);
-}
-
 static bool can_chain(Arena *a, const Program *p, const CSched *s, int first, int next) {
   const Kernel *kn = &p->kernels[next];
   if (!row_kernel(kn, &s[next])) return false;
   const Kernel *k0 = &p->kernels[first];
   int64_t rows = k0->axes[k0->x[0]].size;
   if (kn->axes[kn->x[0]].size != rows || rows < CHAIN_MIN_ROWS) return false;
-  return handoffs_local(a, p, first, next, row_local_fn, false);
+  return handoffs_local(a, p, first, next, row_local, false);
 }
 
 /* Column chains.  Kernels that reduce over an outer axis and vectorise
@@ -103,6 +100,7 @@ static bool col_kernel(const Kernel *k, const CSched *s) { return s->mode == VEC
  * innermost axis when !outer, with no other axis in it?  *c as in
  * row_local. */
 static bool col_local(Arena *a, const Kernel *k, bool outer, const IExpr *e, int64_t *c) {
+  (void)a; /* no constant, non-negative coefficients: the index starts at 0 */
   int xo = outer ? k->x[0] : -1, xi = inner_x(k);
   if (e->c != 0) return false;
   for (int ax = 0; ax < k->naxes; ax++) {
@@ -114,9 +112,6 @@ static bool col_local(Arena *a, const Kernel *k, bool outer, const IExpr *e, int
   if (!outer) return true;
   int64_t coef = ix_coef(e, xo);
   if (coef < k->axes[xi].size || (*c && *c != coef)) return false;
-  int64_t lo, hi;
-  ix_bounds(kernel_range(a, k), e, &lo, &hi);
-  if (lo != 0) return false;
   *c = coef;
   return true;
 }
@@ -361,7 +356,9 @@ static void drop_row_staging(const Program *p, CSched *sched, const CChain *ch) 
   }
 }
 
-static void plan_chain(Arena *a, const Program *p, CSched *sched, CChain *ch) {
+/* A chain's per-kernel plan, empty: no buffers, no streamed stores; 128-bit
+ * vectors when every kernel asks for them. */
+static void start_plan(Arena *a, const Program *p, const CSched *sched, CChain *ch) {
   ch->save = ARENA_ARRAY(a, int *, ch->n);
   ch->reuse = ARENA_ARRAY(a, int *, ch->n);
   ch->stream = ARENA_ARRAY(a, bool *, ch->n);
@@ -374,6 +371,10 @@ static void plan_chain(Arena *a, const Program *p, CSched *sched, CChain *ch) {
     ch->stream[j] = ARENA_ARRAY(a, bool, k->nstores + 1);
     ch->narrow &= sched[ch->first + j].narrow;
   }
+}
+
+static void plan_chain(Arena *a, const Program *p, CSched *sched, CChain *ch) {
+  start_plan(a, p, sched, ch);
   if (ch->n == 1) return;
   const Kernel *k0 = &p->kernels[ch->first];
   drop_row_staging(p, sched, ch);
@@ -441,10 +442,7 @@ static int col_chain(Arena *tmp, const Program *p, const CSched *sched, int i, i
  * (plan_col_prefetch); stores stream as in row chains. */
 static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch, int64_t ctile) {
   const Kernel *k0 = &p->kernels[ch->first];
-  ch->save = ARENA_ARRAY(a, int *, ch->n);
-  ch->reuse = ARENA_ARRAY(a, int *, ch->n);
-  ch->stream = ARENA_ARRAY(a, bool *, ch->n);
-  ch->narrow = true;
+  start_plan(a, p, sched, ch);
   ch->ctile = ctile;
   ch->outer = k0->nx == 2;
   ch->rows = ch->outer ? k0->axes[k0->x[0]].size : 1;
@@ -454,11 +452,6 @@ static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch
     CSched *s = &sched[ch->first + j];
     s->nsplit = 1;
     s->xtile = ctile;
-    ch->save[j] = ARENA_ARRAY(a, int, k->nvals + 1);
-    ch->reuse[j] = ARENA_ARRAY(a, int, k->nvals + 1);
-    for (int i = 0; i <= k->nvals; i++) ch->save[j][i] = ch->reuse[j][i] = -1;
-    ch->stream[j] = ARENA_ARRAY(a, bool, k->nstores + 1);
-    ch->narrow &= s->narrow;
     for (int t = 0; t < k->nstores; t++) ch->stream[j][t] = streams(p, k, s, &k->stores[t]);
   }
   for (int jc = 1; jc < ch->n; jc++)

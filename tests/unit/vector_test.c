@@ -64,6 +64,18 @@ static bool reported_line(const char *report, const char *cfile, int line) {
   return false;
 }
 
+/* One kind of loop of function fn: at least `want` found (none wanted:
+ * nothing checked), none of them scalar. */
+static void check_kind(const char *fn, const char *kind, const char *prose, int want, int found, int scalar, int first) {
+  if (!want) return;
+  char what[128];
+  snprintf(what, sizeof what, "vector_%s_%s_found", fn, kind);
+  CHECK(what, found >= want);
+  snprintf(what, sizeof what, "vector_%s_%s_vectorised", fn, kind);
+  if (scalar) printf("  %s: %d of %d %s scalar (first at line %d of the emitted C)\n", fn, scalar, found, prose, first);
+  CHECK(what, scalar == 0);
+}
+
 /* want_loops, want_lanes: at least that many column-block x loops and
  * lane loops must be found (and each must be vectorised). */
 static void check_fn(const char *fn, int want_loops, int want_lanes) {
@@ -128,22 +140,8 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
       }
       if (*p == '\n') line++;
     }
-    if (want_loops) {
-      snprintf(what, sizeof what, "vector_%s_column_blocks_found", fn);
-      CHECK(what, loops >= want_loops);
-      snprintf(what, sizeof what, "vector_%s_column_blocks_vectorised", fn);
-      if (scalar) printf("  %s: %d of %d column-block loops scalar (first at line %d of the emitted C)\n", fn, scalar, loops,
-                         first_scalar);
-      CHECK(what, scalar == 0);
-    }
-    if (want_lanes) {
-      snprintf(what, sizeof what, "vector_%s_lane_loops_found", fn);
-      CHECK(what, lanes >= want_lanes);
-      snprintf(what, sizeof what, "vector_%s_lane_loops_vectorised", fn);
-      if (lanes_scalar) printf("  %s: %d of %d lane loops scalar (first at line %d of the emitted C)\n", fn, lanes_scalar, lanes,
-                               first_lanes);
-      CHECK(what, lanes_scalar == 0);
-    }
+    check_kind(fn, "column_blocks", "column-block loops", want_loops, loops, scalar, first_scalar);
+    check_kind(fn, "lane_loops", "lane loops", want_lanes, lanes, lanes_scalar, first_lanes);
   }
   free(report);
   unlink(cfile);
