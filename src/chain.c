@@ -157,31 +157,119 @@ static int64_t column_tile(const Program *p, int first, int n) {
   return inner < t ? inner : t;
 }
 
-/* Row buffers.  In a chain, a later pointwise kernel (softmax's division)
- * may recompute, for every element of the row, a value an earlier row
- * reduction already computed element by element (exp(x - max)).  The
- * earlier kernel then keeps it in a row buffer (one row, on the stack) and
- * the later one reads it back: the same value, computed once.  Two values
- * are the same when their DAGs match op for op and every load reads the
- * same element once the later kernel's row axis is mapped to the earlier
- * kernel's reduction axis.  Only values costly enough to be worth a load
- * (a transcendental) are kept. */
+/* Row buffers.  In a chain, a later kernel may recompute, for every
+ * element of the row, a value an earlier row reduction already computed
+ * element by element: softmax's division recomputes exp(x - max) of the
+ * sum before it; in a stack of layer norms, each mean and variance
+ * recomputes every earlier layer's output from x, so the work per element
+ * grew with the square of the depth.  The earlier kernel then keeps the
+ * value in a row buffer (one row, on the stack) and the later one, a
+ * pointwise kernel along the row or a reduction of the row, reads it back:
+ * the same value, computed once.  Two values are the same when their DAGs
+ * match op for op and every load reads the same element once the later
+ * kernel's axis along the row is mapped to the earlier kernel's reduction
+ * axis.  Only values costly enough to be worth a load are kept: what the
+ * later kernel would still compute for it (its cone, less what it reads
+ * from row buffers already) costs at least a transcendental.  The largest
+ * such value goes first, so one buffer replaces a whole cone. */
 enum { ROW_BUF_MAX = 16384, ROW_BUF_MIN_COST = 16 };
 
-static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j, IExpr *const *sub, int *budget) {
+
+/* A kernel of the chain whose values kernel jc may read back: its index,
+ * how jc's axes map onto its own, and the values of jc found equal to one
+ * of its own (same[j]: that value, or -1), so that a DAG's shared values
+ * are compared once. */
+typedef struct Source {
+  int jp;
+  IExpr **sub;
+  int *same;
+} Source;
+
+static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j, const Source *src, int *budget) {
   const KVal *u = &P->vals[i], *v = &C->vals[j];
+  if (src->same[j] == i) return true;
   if (--*budget < 0) return false;
   if (u->op != v->op || u->dtype != v->dtype || u->cdtype != v->cdtype || u->narg != v->narg) return false;
   if (op_info[u->op].kind == OK_REDUCE) return false;
+  bool eq = true;
   /* Constants by their bits: a NaN constant (torch.where(c, nan, x)) equals itself. */
-  if (u->op == OP_CONST) return !memcmp(&u->fval, &v->fval, sizeof u->fval) && u->ival == v->ival;
-  if (u->op == OP_INPUT) return u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, sub));
-  for (int t = 0; t < u->narg; t++)
-    if (!same_value(a, P, u->arg[t], C, v->arg[t], sub, budget)) return false;
+  if (u->op == OP_CONST) eq = !memcmp(&u->fval, &v->fval, sizeof u->fval) && u->ival == v->ival;
+  else if (u->op == OP_INPUT) eq = u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, src->sub));
+  for (int t = 0; t < u->narg && eq; t++) eq = same_value(a, P, u->arg[t], C, v->arg[t], src, budget);
+  if (eq) src->same[j] = i;
+  return eq;
+}
+
+/* Kernel jc's axis along a row buffer, its length and the map from jc's
+ * axes to jp's, when jp and jc qualify; else false. */
+typedef bool (*MatchFn)(Arena *a, const Program *p, const CSched *sched, const CChain *ch, int jp, int jc, IExpr ***sub,
+                        int *along, int64_t *n);
+
+static bool row_reduction(const Kernel *k, const CSched *s) {
+  return s->mode == VEC_R && k->ngroups == 1 && k->groups[0].naxes == 1 && k->nx == 1;
+}
+
+/* A row chain: jp reduces the row, jc is a pointwise kernel along the row
+ * or a reduction of the row; the buffer holds the row. */
+static bool match_rows(Arena *a, const Program *p, const CSched *sched, const CChain *ch, int jp, int jc, IExpr ***sub,
+                       int *along, int64_t *n) {
+  const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
+  const CSched *sc = &sched[ch->first + jc];
+  if (!row_reduction(P, &sched[ch->first + jp])) return false;
+  if (sc->mode == VEC_X && !C->ngroups && C->nx == 2) *along = C->x[1];
+  else if (row_reduction(C, sc)) *along = C->groups[0].axes[0];
+  else return false;
+  int r = P->groups[0].axes[0];
+  *n = P->axes[r].size;
+  if (C->axes[*along].size != *n || *n > ROW_BUF_MAX) return false;
+  *sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
+  (*sub)[C->x[0]] = ix_axis(a, P->x[0]);
+  (*sub)[*along] = ix_axis(a, r);
   return true;
 }
 
-static void share_values(Arena *a, const Kernel *P, const Kernel *C, IExpr **sub, int64_t n, CChain *ch, int jp, int jc);
+/* A column chain: jp reduces over one axis r (the sum of exp over the
+ * channels), jc is a pointwise kernel whose middle x axis is r (the
+ * division, for every channel).  The buffer holds the tile: r's points
+ * times the tile's columns. */
+enum { COL_BUF_MAX = 65536 };
+
+static bool match_cols(Arena *a, const Program *p, const CSched *sched, const CChain *ch, int jp, int jc, IExpr ***sub,
+                       int *along, int64_t *n) {
+  const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
+  const CSched *sp = &sched[ch->first + jp], *sc = &sched[ch->first + jc];
+  int o = ch->outer ? 1 : 0;
+  if (sp->mode != VEC_X || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != o + 1) return false;
+  if (sc->mode != VEC_X || C->ngroups || C->nx != o + 2) return false;
+  int r = P->groups[0].axes[0];
+  *along = C->x[o];
+  *n = P->axes[r].size * ch->ctile;
+  if (C->axes[*along].size != P->axes[r].size || *n > COL_BUF_MAX) return false;
+  *sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
+  if (o) (*sub)[C->x[0]] = ix_axis(a, P->x[0]);
+  (*sub)[*along] = ix_axis(a, r);
+  (*sub)[C->x[o + 1]] = ix_axis(a, P->x[o]);
+  return true;
+}
+
+/* The values k still computes when it reads those with reuse[i] >= 0
+ * from buffers: what its reductions and stores need. */
+static void mark_needed(const Kernel *k, const int *reuse, bool *need) {
+  memset(need, 0, sizeof(bool) * (size_t)k->nvals);
+  for (int r = 0; r < k->nreds; r++) kernel_mark_from(k, k->reds[r].src, need, reuse);
+  for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, need, reuse);
+}
+
+/* What computing value i costs k, counted up to limit: its cone, each
+ * value once, less the values read from buffers. */
+static int cone_cost(const Kernel *k, int i, const int *reuse, int *visit, int stamp, int limit) {
+  if (visit[i] == stamp) return 0;
+  visit[i] = stamp;
+  if (reuse[i] >= 0) return 0;
+  int c = sched_op_cost(k->vals[i].op);
+  for (int t = 0; t < k->vals[i].narg && c < limit; t++) c += cone_cost(k, k->vals[i].arg[t], reuse, visit, stamp, limit - c);
+  return c;
+}
 
 /* A chain's buffers together stay within CHAIN_BUF_BYTES: they are
  * declared on each thread's stack (libgomp's threads get the process's
@@ -192,70 +280,114 @@ enum { CHAIN_BUF_BYTES = 512 << 10 };
  * in float). */
 static int64_t buf_elem_bytes(DType t) { return dtype_size(t) < 4 ? 4 : dtype_size(t); }
 
-/* Find the values of chain kernel jc (a pointwise row kernel) that row
- * reduction jp computes, and give each a row buffer. */
-static void match_rows(Arena *a, const Program *p, const CSched *sched, CChain *ch, int jp, int jc) {
-  const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
-  const CSched *sp = &sched[ch->first + jp], *sc = &sched[ch->first + jc];
-  if (sp->mode != VEC_R || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != 1) return;
-  if (sc->mode != VEC_X || C->ngroups || C->nx != 2) return;
-  int r = P->groups[0].axes[0], xc = C->x[1];
-  int64_t n = P->axes[r].size;
-  if (C->axes[xc].size != n || n > ROW_BUF_MAX) return;
-  IExpr **sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
-  sub[C->x[0]] = ix_axis(a, P->x[0]);
-  sub[xc] = ix_axis(a, r);
-  share_values(a, P, C, sub, n, ch, jp, jc);
-}
+/* Buffers before they get their places (assign_slots): buffer b holds
+ * value val[b] of chain kernel filler[b], n[b] of them, until kernel
+ * last[b] has read it. */
+typedef struct Pending {
+  int n, cap;
+  int *filler, *val, *last;
+  int64_t *size;
+} Pending;
 
-/* The same for a column chain: a reduction over one axis r (the sum of
- * exp over the channels) and a pointwise kernel whose middle x axis is r
- * (the division, for every channel).  The buffer holds the tile: r's
- * points times the tile's columns. */
-enum { COL_BUF_MAX = 65536 };
-
-static void match_cols(Arena *a, const Program *p, const CSched *sched, CChain *ch, int jp, int jc) {
-  const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
-  const CSched *sp = &sched[ch->first + jp], *sc = &sched[ch->first + jc];
-  int o = ch->outer ? 1 : 0;
-  if (sp->mode != VEC_X || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != o + 1) return;
-  if (sc->mode != VEC_X || C->ngroups || C->nx != o + 2) return;
-  int r = P->groups[0].axes[0], mid = C->x[o];
-  int64_t n = P->axes[r].size * ch->ctile;
-  if (C->axes[mid].size != P->axes[r].size || n > COL_BUF_MAX) return;
-  IExpr **sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
-  if (o) sub[C->x[0]] = ix_axis(a, P->x[0]);
-  sub[mid] = ix_axis(a, r);
-  sub[C->x[o + 1]] = ix_axis(a, P->x[o]);
-  share_values(a, P, C, sub, n, ch, jp, jc);
-}
-
-/* Give each value of C (costly enough) that P computes, element for
- * element once C's axes are mapped by sub, a buffer of n values. */
-static void share_values(Arena *a, const Kernel *P, const Kernel *C, IExpr **sub, int64_t n, CChain *ch, int jp, int jc) {
-  int *save = ch->save[jp], *reuse = ch->reuse[jc];
-  for (int j = C->nvals - 1; j >= 0 && ch->nbuf < ROW_BUFS_MAX; j--) {
-    const KVal *v = &C->vals[j];
-    if (op_info[v->op].kind == OK_LEAF || v->op == OP_CAST || reuse[j] >= 0) continue;
-    if (sched_op_cost(v->op) < ROW_BUF_MIN_COST) continue;
-    for (int i = 0; i < P->nvals; i++) {
-      int budget = 4096;
-      if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
-      if (!same_value(a, P, i, C, j, sub, &budget)) continue;
-      if (save[i] < 0) {
-        /* The buffers live on the thread's stack, one set per step. */
-        int64_t used = 0;
-        for (int b = 0; b < ch->nbuf; b++) used += ch->bufsize[b] * buf_elem_bytes(ch->buftype[b]);
-        if (used + n * buf_elem_bytes(P->vals[i].dtype) > CHAIN_BUF_BYTES) break;
-        save[i] = ch->nbuf;
-        ch->bufsize[ch->nbuf] = n;
-        ch->buftype[ch->nbuf] = P->vals[i].dtype;
-        ch->nbuf++;
-      }
-      reuse[j] = save[i];
-      break;
+static int pending_add(Arena *a, Pending *pb, int filler, int val, int64_t size) {
+  if (pb->n == pb->cap) {
+    int cap = pb->cap ? 2 * pb->cap : 16;
+    int *f = ARENA_ARRAY(a, int, cap), *v = ARENA_ARRAY(a, int, cap), *l = ARENA_ARRAY(a, int, cap);
+    int64_t *sz = ARENA_ARRAY(a, int64_t, cap);
+    if (pb->n) {
+      memcpy(f, pb->filler, sizeof(int) * (size_t)pb->n);
+      memcpy(v, pb->val, sizeof(int) * (size_t)pb->n);
+      memcpy(l, pb->last, sizeof(int) * (size_t)pb->n);
+      memcpy(sz, pb->size, sizeof(int64_t) * (size_t)pb->n);
     }
+    pb->filler = f, pb->val = v, pb->last = l, pb->size = sz, pb->cap = cap;
   }
+  pb->filler[pb->n] = filler, pb->val[pb->n] = val, pb->last[pb->n] = filler, pb->size[pb->n] = size;
+  return pb->n++;
+}
+
+/* Find the values of chain kernel jc that earlier kernels compute, element
+ * for element once jc's axes are mapped onto theirs (match), and give each
+ * a pending buffer.  A value of jc qualifies where it is computed per point
+ * along the buffer's axis: in jc's reduction loop, or anywhere in a
+ * pointwise jc.  Its largest values go first, the latest kernels first
+ * (they have computed the most), so one buffer replaces a whole cone. */
+static void share_values(Arena *a, const Program *p, const CSched *sched, CChain *ch, int jc, MatchFn match, Pending *pb) {
+  const Kernel *C = &p->kernels[ch->first + jc];
+  Source *src = ARENA_ARRAY(a, Source, jc);
+  int nsrc = 0, along = -1;
+  int64_t n = 0;
+  for (int jp = jc - 1; jp >= 0; jp--) {
+    Source *s = &src[nsrc];
+    if (!match(a, p, sched, ch, jp, jc, &s->sub, &along, &n)) continue;
+    s->jp = jp;
+    s->same = ARENA_ARRAY(a, int, C->nvals + 1);
+    for (int j = 0; j < C->nvals; j++) s->same[j] = -1;
+    nsrc++;
+  }
+  if (!nsrc) return;
+  int *reuse = ch->reuse[jc];
+  bool *varies = ARENA_ARRAY(a, bool, C->nvals + 1), *need = ARENA_ARRAY(a, bool, C->nvals + 1);
+  int *visit = ARENA_ARRAY(a, int, C->nvals + 1);
+  kernel_varies_along(C, along, varies);
+  mark_needed(C, reuse, need);
+  for (int j = C->nvals - 1; j >= 0; j--) {
+    const KVal *v = &C->vals[j];
+    if (op_info[v->op].kind == OK_LEAF || op_info[v->op].kind == OK_REDUCE || v->op == OP_CAST) continue;
+    if (reuse[j] >= 0 || !need[j] || !varies[j] || (C->ngroups && v->scope != 0)) continue;
+    if (cone_cost(C, j, reuse, visit, j + 1, ROW_BUF_MIN_COST) < ROW_BUF_MIN_COST) continue;
+    for (int t = 0; t < nsrc && reuse[j] < 0; t++) {
+      const Kernel *P = &p->kernels[ch->first + src[t].jp];
+      int *save = ch->save[src[t].jp];
+      for (int i = 0; i < P->nvals; i++) {
+        int budget = 4096;
+        if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
+        if (!same_value(a, P, i, C, j, &src[t], &budget)) continue;
+        if (save[i] < 0) save[i] = pending_add(a, pb, src[t].jp, i, n);
+        reuse[j] = save[i];
+        pb->last[save[i]] = jc;
+        break;
+      }
+    }
+    if (reuse[j] >= 0) mark_needed(C, reuse, need); /* j's cone is no longer computed here */
+  }
+}
+
+/* Places for the pending buffers.  A place holds one buffer's values from
+ * its filler until its last reader, then the next one's (kernels run in
+ * chain order for each row or tile), so a stack of layer norms needs two
+ * rows however deep it is.  Places live on the thread's stack, within
+ * CHAIN_BUF_BYTES together; a buffer that finds none is dropped, and its
+ * readers compute the value themselves. */
+static void assign_slots(Arena *a, const Program *p, CChain *ch, const Pending *pb) {
+  int *slot = ARENA_ARRAY(a, int, pb->n + 1), *order = ARENA_ARRAY(a, int, pb->n + 1);
+  for (int b = 0; b < pb->n; b++) {
+    int j = b;
+    for (; j > 0 && pb->filler[order[j - 1]] > pb->filler[b]; j--) order[j] = order[j - 1];
+    order[j] = b;
+  }
+  int busy_until[ROW_BUFS_MAX]; /* the last reader of the buffer a place holds */
+  int64_t used = 0;
+  ch->nbuf = 0;
+  for (int o = 0; o < pb->n; o++) {
+    int b = order[o];
+    DType t = p->kernels[ch->first + pb->filler[b]].vals[pb->val[b]].dtype;
+    slot[b] = -1;
+    for (int s = 0; s < ch->nbuf && slot[b] < 0; s++)
+      if (busy_until[s] < pb->filler[b] && ch->bufsize[s] == pb->size[b] && ch->buftype[s] == t) slot[b] = s;
+    if (slot[b] < 0 && ch->nbuf < ROW_BUFS_MAX && used + pb->size[b] * buf_elem_bytes(t) <= CHAIN_BUF_BYTES) {
+      slot[b] = ch->nbuf++;
+      ch->bufsize[slot[b]] = pb->size[b];
+      ch->buftype[slot[b]] = t;
+      used += pb->size[b] * buf_elem_bytes(t);
+    }
+    if (slot[b] >= 0) busy_until[slot[b]] = pb->last[b];
+  }
+  for (int j = 0; j < ch->n; j++)
+    for (int v = 0; v < p->kernels[ch->first + j].nvals; v++) {
+      if (ch->save[j][v] >= 0) ch->save[j][v] = slot[ch->save[j][v]];
+      if (ch->reuse[j][v] >= 0) ch->reuse[j][v] = slot[ch->reuse[j][v]];
+    }
 }
 
 /* Row prefetch.  A chain reads a row from memory in its first kernel (a
@@ -379,8 +511,9 @@ static void plan_chain(Arena *a, const Program *p, CSched *sched, CChain *ch) {
   const Kernel *k0 = &p->kernels[ch->first];
   drop_row_staging(p, sched, ch);
   ch->rows = k0->axes[k0->x[0]].size;
-  for (int jc = 1; jc < ch->n; jc++)
-    for (int jp = 0; jp < jc; jp++) match_rows(a, p, sched, ch, jp, jc);
+  Pending pb = {0};
+  for (int jc = 1; jc < ch->n; jc++) share_values(a, p, sched, ch, jc, match_rows, &pb);
+  assign_slots(a, p, ch, &pb);
   plan_row_prefetch(p, sched, ch);
   if (!ch->pf_kernel) return;
   for (int j = 0; j < ch->n; j++) {
@@ -454,8 +587,9 @@ static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch
     s->xtile = ctile;
     for (int t = 0; t < k->nstores; t++) ch->stream[j][t] = streams(p, k, s, &k->stores[t]);
   }
-  for (int jc = 1; jc < ch->n; jc++)
-    for (int jp = 0; jp < jc; jp++) match_cols(a, p, sched, ch, jp, jc);
+  Pending pb = {0};
+  for (int jc = 1; jc < ch->n; jc++) share_values(a, p, sched, ch, jc, match_cols, &pb);
+  assign_slots(a, p, ch, &pb);
   plan_col_prefetch(p, sched, ch);
 }
 
@@ -512,6 +646,14 @@ CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c) {
       for (int v = 0; v < k->nvals; v++) {
         int most = ch->save[j][v] > ch->reuse[j][v] ? ch->save[j][v] : ch->reuse[j][v];
         if (most >= ch->nbuf) return coil_error("chain verifier: %s v%d names row buffer %d of %d", k->name, v, most, ch->nbuf);
+        /* A kernel fills a place once, and never one it reads: the values
+         * of one row or tile would overwrite each other. */
+        for (int u = 0; u < v && ch->save[j][v] >= 0; u++)
+          if (ch->save[j][u] == ch->save[j][v])
+            return coil_error("chain verifier: %s fills row buffer %d twice (v%d, v%d)", k->name, ch->save[j][v], u, v);
+        for (int u = 0; u < k->nvals && ch->save[j][v] >= 0; u++)
+          if (ch->reuse[j][u] == ch->save[j][v])
+            return coil_error("chain verifier: %s fills row buffer %d (v%d) and reads it (v%d)", k->name, ch->save[j][v], v, u);
         /* A buffer is read only after an earlier kernel of the chain filled it. */
         if (ch->reuse[j][v] >= 0) {
           bool ok = false;
@@ -546,16 +688,15 @@ void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains
     else
       sb_printf(sb, ": a row of %s[%lld] at a time\n", names0[k0->x[0]], (long long)ch->rows);
     for (int b = 0; b < ch->nbuf; b++) {
-      sb_printf(sb, "  %s buffer %d: %s[%lld], filled by", ch->ctile ? "tile" : "row", b, dtype_name(ch->buftype[b]),
-                (long long)ch->bufsize[b]);
-      for (int pass = 0; pass < 2; pass++) {
-        if (pass) sb_puts(sb, ", read by");
-        for (int j = 0; j < ch->n; j++) {
-          const Kernel *k = &p->kernels[ch->first + j];
-          int *which = pass ? ch->reuse[j] : ch->save[j];
-          for (int v = 0; v < k->nvals; v++)
-            if (which[v] == b) sb_printf(sb, " %s v%d", k->name, v);
-        }
+      sb_printf(sb, "  %s buffer %d: %s[%lld]", ch->ctile ? "tile" : "row", b, dtype_name(ch->buftype[b]), (long long)ch->bufsize[b]);
+      /* Each fill, then the kernels that read it (before the next fill). */
+      int fills = 0;
+      for (int j = 0; j < ch->n; j++) {
+        const Kernel *k = &p->kernels[ch->first + j];
+        for (int v = 0; v < k->nvals; v++)
+          if (ch->save[j][v] == b) sb_printf(sb, "%s filled by %s v%d, read by", fills++ ? ";" : ",", k->name, v);
+        for (int v = 0; v < k->nvals; v++)
+          if (ch->reuse[j][v] == b) sb_printf(sb, " %s v%d", k->name, v);
       }
       sb_puts(sb, "\n");
     }

@@ -559,7 +559,7 @@ bool sched_has_fast_form(const KVal *v);
  * each other in row buffers, which kernel prefetches the next row and
  * which stores bypass the caches.  A kernel outside any chain is a chain
  * of one. */
-enum { PF_MAX = 4, ROW_BUFS_MAX = 4 };
+enum { PF_MAX = 4, ROW_BUFS_MAX = 16 };
 
 /* The next row's loads of a chain's first kernel. */
 typedef struct RowPrefetch {

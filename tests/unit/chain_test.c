@@ -37,9 +37,35 @@ static const char src[] =
     "    e = (x - m).exp()\n"
     "    l = (x.abs() + 1).log()\n"
     "    t = (x * 0.5).sigmoid()\n"
-    "    return e * l * t / (e * l * t).sum(dim=1, keepdim=True)\n"
+    "    return e / e.sum(dim=1, keepdim=True) + l / l.sum(dim=1, keepdim=True) + t / t.sum(dim=1, keepdim=True)\n"
     "def soft0_small(x: \"f32[300, 5000]\"):\n"
     "    return torch.softmax(x, dim=0)\n"
+    "def norm_stack(x: \"f32[256, 1024]\", w: \"f32[1024]\"):\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=-1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=-1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    return x\n"
     "def rms_f16(x: \"f16[64, 1024]\"):\n"
     "    xf = x.float()\n"
     "    return (xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + 1e-6)).half()\n";
@@ -151,7 +177,8 @@ static void test_column_chain_preferred(Compiled *c) {
   CHECK("column_chain_preferred_to_rows", c->chains.n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 64);
 }
 
-/* Three values the division could read back (exp, log, sigmoid), each a
+/* Three values the divisions could read back (exp, log, sigmoid; each
+ * divided by its own sum, so no larger value covers two of them), each a
  * tile of 60 x 512 f64 (240 KB): the chain's buffers stop at 512 KB, so
  * two are kept and the third is computed again. */
 static void test_chain_buffer_budget(Compiled *c) {
@@ -202,6 +229,51 @@ static void test_sched_verify(Compiled *c) {
   coil_error_free(e);
 }
 
+/* Six layer norms, each followed by x + tanh(x / 2): one chain of 13
+ * kernels.  Each reduction reads the layer before it from a row buffer
+ * instead of recomputing every earlier layer from x, so no kernel computes
+ * more than one tanh per element (the sixth layer's once computed six);
+ * the buffers take turns in two places, each read only by the kernel
+ * after its filler. */
+static void test_norm_stack(Compiled *c) {
+  const Program *p = &c->program;
+  const CChain *ch = &c->chains.chain[0];
+  CHECK("norm_stack_one_chain", c->chains.n == 1 && ch->n == 13 && p->nkernels == 13);
+  CHECK("norm_stack_two_places", ch->nbuf == 2 && ch->bufsize[0] == 1024 && ch->bufsize[1] == 1024);
+  int most = 0, reads = 0, fills = 0;
+  bool next_only = true;
+  for (int j = 0; j < ch->n; j++) {
+    const Kernel *k = &p->kernels[j];
+    bool *need = calloc((size_t)k->nvals + 1, 1);
+    for (int r = 0; r < k->nreds; r++) kernel_mark_from(k, k->reds[r].src, need, ch->reuse[j]);
+    for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, need, ch->reuse[j]);
+    int tanhs = 0;
+    for (int v = 0; v < k->nvals; v++) {
+      tanhs += need[v] && ch->reuse[j][v] < 0 && k->vals[v].op == OP_TANH;
+      reads += ch->reuse[j][v] >= 0;
+      if (ch->save[j][v] < 0) continue;
+      fills++;
+      /* Until the place is filled again, kernel j + 1 reads it and no other. */
+      for (int jc = j + 1; jc < ch->n; jc++) {
+        bool reads_it = false, refills = false;
+        for (int u = 0; u < p->kernels[jc].nvals; u++) {
+          reads_it |= ch->reuse[jc][u] == ch->save[j][v];
+          refills |= ch->save[jc][u] == ch->save[j][v];
+        }
+        if (reads_it != (jc == j + 1)) next_only = false;
+        if (refills) break;
+      }
+    }
+    if (tanhs > most) most = tanhs;
+    free(need);
+  }
+  CHECK("norm_stack_one_tanh_per_kernel", most == 1);
+  CHECK("norm_stack_each_layer_buffered", fills == 10 && reads == 10 && next_only);
+  CoilErr *e = chain_verify(p, c->csched, &c->chains);
+  CHECK("norm_stack_verifies", !e);
+  coil_error_free(e);
+}
+
 int main(void) {
   snprintf(path, sizeof path, "/tmp/coil_chain_test_XXXXXX");
   int fd = mkstemp(path);
@@ -226,6 +298,8 @@ int main(void) {
   if (compile_fn("three_shared", &c)) test_chain_buffer_budget(&c);
   compiled_free(&c);
   if (compile_fn("soft0_small", &c)) test_column_chain_too_few_tiles(&c);
+  compiled_free(&c);
+  if (compile_fn("norm_stack", &c)) test_norm_stack(&c);
   compiled_free(&c);
   if (compile_fn("rms_f16", &c)) test_sched_verify(&c);
   compiled_free(&c);
