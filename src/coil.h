@@ -37,6 +37,9 @@ char *arena_printf(Arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void arena_free(Arena *a);
 
+/* A 64-bit mix (splitmix64's finalizer), for hashes of small tuples. */
+uint64_t coil_mix64(uint64_t z);
+
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
 
@@ -341,6 +344,7 @@ IExpr *ix_div(Arena *a, IRange r, const IExpr *x, int64_t d);
 IExpr *ix_mod(Arena *a, IRange r, const IExpr *x, int64_t m);
 void ix_bounds(IRange r, const IExpr *x, int64_t *lo, int64_t *hi);
 bool ix_equal(const IExpr *x, const IExpr *y);
+uint64_t ix_hash(const IExpr *x);               /* equal expressions hash alike */
 bool ix_is_affine(const IExpr *x);              /* no div/mod atoms */
 int64_t ix_coef(const IExpr *x, int axis);      /* linear coefficient of axis */
 bool ix_mentions(const IExpr *x, int axis);     /* anywhere, atoms included */

@@ -84,7 +84,12 @@ static void print_const(StrBuf *sb, const KVal *v) {
     const char *cast = strcmp(ctype(v->dtype), "float") ? "" : "(float)";
     if (isnan(v->fval)) sb_printf(sb, "%sNAN", cast);
     else if (isinf(v->fval)) sb_printf(sb, "%s%sINFINITY", cast, v->fval < 0 ? "-" : "");
-    else sb_printf(sb, "%s%.17g", cast, v->fval);
+    else {
+      /* A floating literal always: "-0" would be the integer 0, and +0.0. */
+      char buf[64];
+      snprintf(buf, sizeof buf, "%.17g", v->fval);
+      sb_printf(sb, "%s%s%s", cast, buf, strpbrk(buf, ".e") ? "" : ".0");
+    }
   } else if (v->dtype == DT_I64) {
     sb_printf(sb, "INT64_C(%lld)", (long long)v->ival);
   } else {

@@ -31,6 +31,18 @@ static int cmp_expr(const IExpr *x, const IExpr *y) {
 
 bool ix_equal(const IExpr *x, const IExpr *y) { return cmp_expr(x, y) == 0; }
 
+/* Terms are in canonical order, so hashing them in order is consistent
+ * with cmp_expr. */
+uint64_t ix_hash(const IExpr *x) {
+  uint64_t h = coil_mix64((uint64_t)x->n ^ coil_mix64((uint64_t)x->c));
+  for (int i = 0; i < x->n; i++) {
+    const IAtom *at = x->t[i].atom;
+    uint64_t a = at->kind == IA_AXIS ? (uint64_t)at->axis : coil_mix64((uint64_t)at->d) ^ ix_hash(at->e);
+    h = coil_mix64(h ^ coil_mix64(a + (uint64_t)at->kind * 0x100000001ull) ^ (uint64_t)x->t[i].coef * 0x9e3779b97f4a7c15ull);
+  }
+  return h;
+}
+
 static IExpr *alloc_expr(Arena *a, int n) {
   IExpr *e = ARENA_NEW(a, IExpr);
   e->t = ARENA_ARRAY(a, ITerm, n ? n : 1);

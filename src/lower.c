@@ -6,7 +6,10 @@
  * offset and is simplified back to strides where it is contiguous), loads
  * of buffers become affine offsets, and a reduction evaluates its input at
  * (its kept dims, the r axes of its group).  Values are hash-consed, so a
- * subexpression used twice is computed once.
+ * subexpression used twice is computed once; the values and the nodes
+ * already evaluated are found through hash tables, so lowering stays
+ * linear in the kernel's size (a linear search made a 400-layer function
+ * take seconds).
  *
  * Requires: a Fusion (fuse.c).  Guarantees: kernels kernel_verify() accepts. */
 #include <string.h>
@@ -19,6 +22,14 @@ typedef struct Memo {
   int val;
 } Memo;
 
+/* An open-addressing table of indices (into the kernel's values or the
+ * memo), by hash; slots hold index + 1, 0 is empty. */
+typedef struct Table {
+  int *slot;
+  uint64_t mask;
+  int n;
+} Table;
+
 typedef struct Lower {
   Arena *a;
   const Fusion *f;
@@ -27,7 +38,38 @@ typedef struct Lower {
   int capaxes;
   Memo *memo;
   int nmemo, capmemo;
+  Table vals, memos;
+  uint64_t *val_hash, *memo_hash; /* per value, per memo entry */
 } Lower;
+
+/* Where to look for hash h: call with *at = 0 first; returns the next
+ * index stored under a colliding slot, or -1 at an empty slot. */
+static int table_next(const Table *t, uint64_t h, uint64_t *at, uint64_t *pos) {
+  if (!t->slot) return -1;
+  *pos = (*at == 0 ? h : *pos + 1) & t->mask;
+  (*at)++;
+  return t->slot[*pos] - 1;
+}
+
+static void table_put(Arena *a, Table *t, const uint64_t *hashes, uint64_t h, int index) {
+  if (!t->slot || (uint64_t)(t->n + 1) * 2 > t->mask + 1) {
+    uint64_t cap = t->slot ? (t->mask + 1) * 2 : 256;
+    int *old = t->slot;
+    uint64_t oldcap = t->slot ? t->mask + 1 : 0;
+    t->slot = ARENA_ARRAY(a, int, cap);
+    t->mask = cap - 1;
+    for (uint64_t i = 0; i < oldcap; i++)
+      if (old[i]) {
+        uint64_t p = hashes[old[i] - 1] & t->mask;
+        while (t->slot[p]) p = (p + 1) & t->mask;
+        t->slot[p] = old[i];
+      }
+  }
+  uint64_t p = h & t->mask;
+  while (t->slot[p]) p = (p + 1) & t->mask;
+  t->slot[p] = index + 1;
+  t->n++;
+}
 
 static IRange range(Lower *L) { return (IRange){L->sizes}; }
 
@@ -50,29 +92,52 @@ static int add_axis(Lower *L, AxisKind kind, int64_t size, int group) {
   return k->naxes++;
 }
 
+/* Constants compare by their bits: 0.0 and -0.0 are different values
+ * (1 / x tells them apart), and a NaN constant is itself. */
 static bool same_val(const KVal *a, const KVal *b) {
   if (a->op != b->op || a->dtype != b->dtype || a->cdtype != b->cdtype || a->narg != b->narg) return false;
   for (int i = 0; i < a->narg; i++)
     if (a->arg[i] != b->arg[i]) return false;
   switch (a->op) {
   case OP_INPUT: return a->buf == b->buf && ix_equal(a->index, b->index);
-  case OP_CONST: return a->fval == b->fval && a->ival == b->ival;
+  case OP_CONST: return !memcmp(&a->fval, &b->fval, sizeof a->fval) && a->ival == b->ival;
   default: return op_info[a->op].kind != OK_REDUCE || a->red == b->red;
   }
 }
 
+static uint64_t hash_val(const KVal *v) {
+  uint64_t h = coil_mix64((uint64_t)v->op << 40 ^ (uint64_t)v->dtype << 24 ^ (uint64_t)v->cdtype << 8 ^ (uint64_t)v->narg);
+  for (int i = 0; i < v->narg; i++) h = coil_mix64(h + (uint64_t)v->arg[i] * (uint64_t)(2 * i + 1));
+  if (v->op == OP_INPUT) h = coil_mix64(h ^ (uint64_t)v->buf) ^ ix_hash(v->index);
+  if (v->op == OP_CONST) {
+    uint64_t bits;
+    memcpy(&bits, &v->fval, sizeof bits);
+    h = coil_mix64(coil_mix64(h ^ bits) ^ (uint64_t)v->ival);
+  }
+  if (op_info[v->op].kind == OK_REDUCE) h = coil_mix64(h ^ (uint64_t)v->red);
+  return h;
+}
+
 static int add_val(Lower *L, KVal v) {
   Kernel *k = L->k;
-  for (int i = 0; i < k->nvals; i++)
-    if (same_val(&k->vals[i], &v)) return i;
+  uint64_t h = hash_val(&v), at = 0, pos = 0;
+  for (int i; (i = table_next(&L->vals, h, &at, &pos)) >= 0;)
+    if (L->val_hash[i] == h && same_val(&k->vals[i], &v)) return i;
   if (k->nvals == k->capvals) {
     int cap = k->capvals ? k->capvals * 2 : 64;
     KVal *nv = ARENA_ARRAY(L->a, KVal, cap);
-    if (k->nvals) memcpy(nv, k->vals, sizeof(KVal) * (size_t)k->nvals);
+    uint64_t *nh = ARENA_ARRAY(L->a, uint64_t, cap);
+    if (k->nvals) {
+      memcpy(nv, k->vals, sizeof(KVal) * (size_t)k->nvals);
+      memcpy(nh, L->val_hash, sizeof(uint64_t) * (size_t)k->nvals);
+    }
     k->vals = nv;
+    L->val_hash = nh;
     k->capvals = cap;
   }
   k->vals[k->nvals] = v;
+  L->val_hash[k->nvals] = h;
+  table_put(L->a, &L->vals, L->val_hash, h, k->nvals);
   return k->nvals++;
 }
 
@@ -194,9 +259,11 @@ static int pow_by_multiplies(Lower *L, const KVal *p) {
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
   if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx);
-  for (int i = 0; i < L->nmemo; i++) {
+  uint64_t h = coil_mix64((uint64_t)n->id), at = 0, pos = 0;
+  for (int d = 0; d < n->ndim; d++) h = coil_mix64(h ^ ix_hash(idx[d]));
+  for (int i; (i = table_next(&L->memos, h, &at, &pos)) >= 0;) {
     Memo *m = &L->memo[i];
-    if (m->node != n) continue;
+    if (L->memo_hash[i] != h || m->node != n) continue;
     bool same = true;
     for (int d = 0; d < n->ndim && same; d++) same = ix_equal(m->idx[d], idx[d]);
     if (same) return m->val;
@@ -255,11 +322,18 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   if (L->nmemo == L->capmemo) {
     L->capmemo = L->capmemo ? L->capmemo * 2 : 64;
     Memo *m = ARENA_ARRAY(L->a, Memo, L->capmemo);
-    if (L->nmemo) memcpy(m, L->memo, sizeof(Memo) * (size_t)L->nmemo);
+    uint64_t *mh = ARENA_ARRAY(L->a, uint64_t, L->capmemo);
+    if (L->nmemo) {
+      memcpy(m, L->memo, sizeof(Memo) * (size_t)L->nmemo);
+      memcpy(mh, L->memo_hash, sizeof(uint64_t) * (size_t)L->nmemo);
+    }
     L->memo = m;
+    L->memo_hash = mh;
   }
   IExpr **copy = ARENA_ARRAY(L->a, IExpr *, n->ndim + 1);
   memcpy(copy, idx, sizeof(IExpr *) * (size_t)n->ndim);
+  L->memo_hash[L->nmemo] = h;
+  table_put(L->a, &L->memos, L->memo_hash, h, L->nmemo);
   L->memo[L->nmemo++] = (Memo){n, copy, v};
   return v;
 }

@@ -18,15 +18,8 @@
 #include "coil.h"
 #include "npy.h"
 
-static uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 static double uniform01(uint64_t seed, int param, int64_t i, int which) {
-  uint64_t h = mix64(mix64(seed ^ ((uint64_t)param << 48)) + (uint64_t)i * 2 + (uint64_t)which);
+  uint64_t h = coil_mix64(coil_mix64(seed ^ ((uint64_t)param << 48)) + (uint64_t)i * 2 + (uint64_t)which);
   return ((double)(h >> 11) + 0.5) * 0x1p-53; /* in (0, 1) */
 }
 

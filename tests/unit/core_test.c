@@ -38,6 +38,15 @@ static void test_iexpr(void) {
   CHECK("iexpr_print", !strcmp(ix_str(&a, ix_add(&a, ix_scale(&a, j, 128), i)), "i + 128*j"));
   /* a non-contiguous split stays a div/mod */
   CHECK("iexpr_keeps_nonaffine", !ix_is_affine(ix_div(&a, r, ix_add(&a, i, ix_scale(&a, j, 6)), 4)));
+  /* Lowering finds values by ix_hash: expressions built in another order
+   * but equal hash alike, and different ones (another coefficient, another
+   * divisor, another constant) apart. */
+  IExpr *ij = ix_add(&a, ix_scale(&a, i, 4), j), *ji = ix_add(&a, j, ix_scale(&a, i, 4));
+  IExpr *dij = ix_div(&a, r, ix_add(&a, i, ix_scale(&a, j, 6)), 4), *dji = ix_div(&a, r, ix_add(&a, ix_scale(&a, j, 6), i), 4);
+  CHECK("iexpr_hash_equal", ix_equal(ij, ji) && ix_hash(ij) == ix_hash(ji) && ix_equal(dij, dji) && ix_hash(dij) == ix_hash(dji));
+  CHECK("iexpr_hash_apart", ix_hash(ij) != ix_hash(ix_add(&a, ix_scale(&a, i, 5), j)) &&
+                                ix_hash(dij) != ix_hash(ix_div(&a, r, ix_add(&a, i, ix_scale(&a, j, 6)), 3)) &&
+                                ix_hash(ij) != ix_hash(ix_add(&a, ij, ix_const(&a, 1))) && ix_hash(i) != ix_hash(j));
   arena_free(&a);
 }
 
