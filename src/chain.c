@@ -286,25 +286,31 @@ static bool match_rows(Arena *a, const Program *p, const CSched *sched, const CC
 
 /* A column chain: jp reduces over one axis r (the sum of exp over the
  * channels), jc is a pointwise kernel whose middle x axis is r (the
- * division, for every channel).  The buffer holds the tile: r's points
- * times the tile's columns. */
+ * division, for every channel) or a reduction over r like jp (the
+ * variance after the mean).  The buffer holds the tile: r's points times
+ * the tile's columns. */
 enum { COL_BUF_MAX = 65536 };
+
+static bool col_reduction(const Kernel *k, const CSched *s, int o) {
+  return s->mode == VEC_X && k->ngroups == 1 && k->groups[0].naxes == 1 && k->nx == o + 1;
+}
 
 static bool match_cols(Arena *a, const Program *p, const CSched *sched, const CChain *ch, int jp, int jc, IExpr ***sub,
                        int *along, int64_t *n) {
   const Kernel *P = &p->kernels[ch->first + jp], *C = &p->kernels[ch->first + jc];
-  const CSched *sp = &sched[ch->first + jp], *sc = &sched[ch->first + jc];
+  const CSched *sc = &sched[ch->first + jc];
   int o = ch->outer ? 1 : 0;
-  if (sp->mode != VEC_X || P->ngroups != 1 || P->groups[0].naxes != 1 || P->nx != o + 1) return false;
-  if (sc->mode != VEC_X || C->ngroups || C->nx != o + 2) return false;
+  if (!col_reduction(P, &sched[ch->first + jp], o)) return false;
+  if (sc->mode == VEC_X && !C->ngroups && C->nx == o + 2) *along = C->x[o];
+  else if (col_reduction(C, sc, o)) *along = C->groups[0].axes[0];
+  else return false;
   int r = P->groups[0].axes[0];
-  *along = C->x[o];
   *n = P->axes[r].size * ch->ctile;
   if (C->axes[*along].size != P->axes[r].size || *n > COL_BUF_MAX) return false;
   *sub = ARENA_ARRAY(a, IExpr *, C->naxes + 1);
   if (o) (*sub)[C->x[0]] = ix_axis(a, P->x[0]);
   (*sub)[*along] = ix_axis(a, r);
-  (*sub)[C->x[o + 1]] = ix_axis(a, P->x[o]);
+  (*sub)[C->x[C->nx - 1]] = ix_axis(a, P->x[o]);
   return true;
 }
 

@@ -66,6 +66,24 @@ static const char src[] =
     "    x = (x - m) * torch.rsqrt(v + 1e-5) * w\n"
     "    x = x + torch.tanh(x * 0.5)\n"
     "    return x\n"
+    "def channel_norm_stack(x: \"f32[16, 32, 128, 128]\"):\n"
+    "    m = x.mean(dim=1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5)\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5)\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5)\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    m = x.mean(dim=1, keepdim=True)\n"
+    "    v = ((x - m) * (x - m)).mean(dim=1, keepdim=True)\n"
+    "    x = (x - m) * torch.rsqrt(v + 1e-5)\n"
+    "    x = x + torch.tanh(x * 0.5)\n"
+    "    return x\n"
     "def rms_f16(x: \"f16[64, 1024]\"):\n"
     "    xf = x.float()\n"
     "    return (xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + 1e-6)).half()\n";
@@ -234,12 +252,15 @@ static void test_sched_verify(Compiled *c) {
  * instead of recomputing every earlier layer from x, so no kernel computes
  * more than one tanh per element (the sixth layer's once computed six);
  * the buffers take turns in two places, each read only by the kernel
- * after its filler. */
-static void test_norm_stack(Compiled *c) {
+ * after its filler.  The same for four channel norms in a column chain
+ * (tile buffers of 32 channels x 1024 columns).  names: the checks' prefix. */
+static void test_norm_stack(Compiled *c, const char *names, int layers, int64_t place) {
   const Program *p = &c->program;
   const CChain *ch = &c->chains.chain[0];
-  CHECK("norm_stack_one_chain", c->chains.n == 1 && ch->n == 13 && p->nkernels == 13);
-  CHECK("norm_stack_two_places", ch->nbuf == 2 && ch->bufsize[0] == 1024 && ch->bufsize[1] == 1024);
+  char what[96];
+#define NAMED(s) (snprintf(what, sizeof what, "%s_%s", names, s), what)
+  CHECK(NAMED("one_chain"), c->chains.n == 1 && ch->n == 2 * layers + 1 && p->nkernels == 2 * layers + 1);
+  CHECK(NAMED("two_places"), ch->nbuf == 2 && ch->bufsize[0] == place && ch->bufsize[1] == place);
   int most = 0, reads = 0, fills = 0;
   bool next_only = true;
   for (int j = 0; j < ch->n; j++) {
@@ -267,11 +288,12 @@ static void test_norm_stack(Compiled *c) {
     if (tanhs > most) most = tanhs;
     free(need);
   }
-  CHECK("norm_stack_one_tanh_per_kernel", most == 1);
-  CHECK("norm_stack_each_layer_buffered", fills == 10 && reads == 10 && next_only);
+  CHECK(NAMED("one_tanh_per_kernel"), most == 1);
+  CHECK(NAMED("each_layer_buffered"), fills == 2 * layers - 2 && reads == 2 * layers - 2 && next_only);
   CoilErr *e = chain_verify(p, c->csched, &c->chains);
-  CHECK("norm_stack_verifies", !e);
+  CHECK(NAMED("verifies"), !e);
   coil_error_free(e);
+#undef NAMED
 }
 
 int main(void) {
@@ -299,7 +321,9 @@ int main(void) {
   compiled_free(&c);
   if (compile_fn("soft0_small", &c)) test_column_chain_too_few_tiles(&c);
   compiled_free(&c);
-  if (compile_fn("norm_stack", &c)) test_norm_stack(&c);
+  if (compile_fn("norm_stack", &c)) test_norm_stack(&c, "norm_stack", 6, 1024);
+  compiled_free(&c);
+  if (compile_fn("channel_norm_stack", &c)) test_norm_stack(&c, "channel_norm_stack", 4, 32 * 1024);
   compiled_free(&c);
   if (compile_fn("rms_f16", &c)) test_sched_verify(&c);
   compiled_free(&c);
