@@ -314,14 +314,6 @@ static bool match_cols(Arena *a, const Program *p, const CSched *sched, const CC
   return true;
 }
 
-/* The values k still computes when it reads those with reuse[i] >= 0
- * from buffers: what its reductions and stores need. */
-static void mark_needed(const Kernel *k, const int *reuse, bool *need) {
-  memset(need, 0, sizeof(bool) * (size_t)k->nvals);
-  for (int r = 0; r < k->nreds; r++) kernel_mark_from(k, k->reds[r].src, need, reuse);
-  for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, need, reuse);
-}
-
 /* What computing value i costs k, counted up to limit: its cone, each
  * value once, less the values read from buffers. */
 static int cone_cost(const Kernel *k, int i, const int *reuse, int *visit, int stamp, int limit) {
@@ -393,7 +385,7 @@ static void share_values(Arena *a, const Program *p, const CSched *sched, CChain
   bool *varies = ARENA_ARRAY(a, bool, C->nvals + 1), *need = ARENA_ARRAY(a, bool, C->nvals + 1);
   int *visit = ARENA_ARRAY(a, int, C->nvals + 1);
   kernel_varies_along(C, along, varies);
-  mark_needed(C, reuse, need);
+  kernel_mark_needed(C, need, reuse);
   for (int j = C->nvals - 1; j >= 0; j--) {
     const KVal *v = &C->vals[j];
     if (op_info[v->op].kind == OK_LEAF || op_info[v->op].kind == OK_REDUCE || v->op == OP_CAST) continue;
@@ -414,7 +406,7 @@ static void share_values(Arena *a, const Program *p, const CSched *sched, CChain
         break;
       }
     }
-    if (reuse[j] >= 0) mark_needed(C, reuse, need); /* j's cone is no longer computed here */
+    if (reuse[j] >= 0) kernel_mark_needed(C, need, reuse); /* j's cone is no longer computed here */
   }
 }
 

@@ -390,9 +390,11 @@ typedef struct Fusion {
   int *node_buf; /* per node id: its buffer, or -1 */
   FusedKernel *kernels;
   int nkernels;
+  const bool *kept; /* per node id: given a buffer so kernels stop recomputing it (recompute.c), or NULL */
 } Fusion;
 
-CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f);
+/* kept: pointwise nodes that get buffers too (NULL: none). */
+CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f);
 void fuse_dump(StrBuf *sb, const Fusion *f);
 
 /* ---------------------------------------------------------------- kernel.c */
@@ -486,6 +488,9 @@ const char *const *kernel_axis_names(Arena *a, const Kernel *k);
 /* Set mark[i] for every value root reads, root included; a value with
  * stop[i] >= 0 is marked but not followed (stop may be NULL). */
 void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop);
+/* mark = exactly the values k's reductions and stores need, a value with
+ * stop[i] >= 0 being read, not computed (a chain's row buffers). */
+void kernel_mark_needed(const Kernel *k, bool *mark, const int *stop);
 /* mark = exactly the values group g's reductions read. */
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop);
 /* varies[i]: value i changes along axis ax (-1: none does but reductions). */
@@ -607,6 +612,20 @@ void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out);
 CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c);
 void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains *c);
 
+/* ------------------------------------------------------------ recompute.c */
+
+/* How many times the work of the graph the planned kernels do (each
+ * value once per kernel that needs it, weighted by the points it is
+ * computed at, less what chains read from row buffers). */
+double recompute_factor(const Graph *g, const Program *p, const CChains *c);
+/* Kernels may do this many times the graph's work before nodes are kept
+ * (each must save KEEP_MIN_WORK per element), for at most RECOMPUTE_ROUNDS
+ * rounds of planning. */
+#define RECOMPUTE_MAX 1.5
+enum { KEEP_MIN_WORK = 32, RECOMPUTE_ROUNDS = 32 };
+/* The pointwise node whose buffer would save the most recomputation, or -1. */
+int recompute_pick(Arena *a, const Graph *g, const Fusion *f);
+
 /* --------------------------------------------------------------- emit_c.c */
 
 /* Print the whole program as one C11 translation unit: one function
@@ -678,6 +697,7 @@ typedef struct Compiled {
   CSched *csched;
   CChains chains;
   StrBuf c_source;
+  double recompute;  /* the kernels' work over the graph's (recompute.c) */
   double compile_ms; /* parse .. emitted C */
 } Compiled;
 

@@ -17,28 +17,15 @@ static bool wants(const CompileOptions *o, const char *stage) {
 
 static void header(const CompileOptions *o, const char *stage) { sb_printf(o->dump_out, "=== %s\n", stage); }
 
-CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
-  memset(c, 0, sizeof *c);
+/* Graph -> scheduled kernels: fusion (with the nodes kept in buffers),
+ * lowering, simplification, the CPU schedule and its chains. */
+static CoilErr *plan_kernels(const CompileOptions *o, Compiled *c, const bool *kept) {
   Arena *a = &c->arena;
-  size_t len;
-  CoilErr *e = NULL;
-  char *text = coil_read_file(o->file, &len, &e);
-  if (!text) return e;
-  char *src = arena_strndup(a, text, len);
-  free(text);
-  if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
-  double t0 = coil_now_ms();
-
-  if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;
-  if ((e = graph_build(a, &c->module, o->fn, o->args, o->nargs, &c->graph))) return e;
-  if (wants(o, "parse")) {
-    header(o, "parse");
-    for (int i = 0; i < c->module.nfuncs; i++)
-      if (!strcmp(c->module.funcs[i].name, c->graph.fn_name)) parse_dump(o->dump_out, &c->module.funcs[i]);
-  }
-  if (wants(o, "graph")) { header(o, "graph"); graph_dump(o->dump_out, &c->graph); }
-
-  if ((e = fuse_graph(a, &c->graph, &c->fusion))) return e;
+  CoilErr *e;
+  memset(&c->fusion, 0, sizeof c->fusion);
+  memset(&c->program, 0, sizeof c->program);
+  memset(&c->chains, 0, sizeof c->chains);
+  if ((e = fuse_graph(a, &c->graph, kept, &c->fusion))) return e;
   if (wants(o, "fuse")) { header(o, "fuse"); fuse_dump(o->dump_out, &c->fusion); }
 
   Program *p = &c->program;
@@ -62,12 +49,57 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   for (int i = 0; i < p->nkernels; i++)
     if ((e = sched_verify(p, &p->kernels[i], &c->csched[i]))) return e;
   if ((e = chain_verify(p, c->csched, &c->chains))) return e;
+  c->recompute = recompute_factor(&c->graph, p, &c->chains);
   if (wants(o, "schedule")) {
     header(o, "schedule");
     for (int i = 0; i < p->nkernels; i++) sched_dump(o->dump_out, &p->kernels[i], &c->csched[i]);
     chain_dump(o->dump_out, p, c->csched, &c->chains);
+    sb_printf(o->dump_out, "work: %.2f times the graph's (each value once per kernel computing it)\n", c->recompute);
   }
+  return NULL;
+}
 
+CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
+  memset(c, 0, sizeof *c);
+  Arena *a = &c->arena;
+  size_t len;
+  CoilErr *e = NULL;
+  char *text = coil_read_file(o->file, &len, &e);
+  if (!text) return e;
+  char *src = arena_strndup(a, text, len);
+  free(text);
+  if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
+  double t0 = coil_now_ms();
+
+  if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;
+  if ((e = graph_build(a, &c->module, o->fn, o->args, o->nargs, &c->graph))) return e;
+  if (wants(o, "parse")) {
+    header(o, "parse");
+    for (int i = 0; i < c->module.nfuncs; i++)
+      if (!strcmp(c->module.funcs[i].name, c->graph.fn_name)) parse_dump(o->dump_out, &c->module.funcs[i]);
+  }
+  if (wants(o, "graph")) { header(o, "graph"); graph_dump(o->dump_out, &c->graph); }
+
+  /* Plan the kernels; while they compute too much again (recompute.c),
+   * keep one more node in a buffer and plan again.  The dumps are the
+   * last plan's. */
+  bool *kept = ARENA_ARRAY(a, bool, c->graph.nnodes + 1);
+  CompileOptions last = *o;
+  StrBuf dumps = {0};
+  last.dump_out = o->dump_out ? &dumps : NULL;
+  for (int round = 0;; round++) {
+    dumps.len = 0;
+    if (dumps.data) dumps.data[0] = 0;
+    if ((e = plan_kernels(&last, c, kept))) break;
+    if (round == RECOMPUTE_ROUNDS || c->recompute <= RECOMPUTE_MAX) break;
+    int n = recompute_pick(a, &c->graph, &c->fusion);
+    if (n < 0) break;
+    kept[n] = true;
+  }
+  if (o->dump_out && dumps.data) sb_puts(o->dump_out, dumps.data);
+  sb_free(&dumps);
+  if (e) return e;
+  Program *p = &c->program;
   emit_c(&c->c_source, p, c->csched, &c->chains);
   c->compile_ms = coil_now_ms() - t0;
   if (wants(o, "c")) { header(o, "c"); sb_puts(o->dump_out, c->c_source.data); }

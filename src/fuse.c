@@ -1,7 +1,13 @@
 /* Fusion: which nodes get buffers, and which roots share a kernel.
  *
+ * Every other value is computed again by each kernel that needs it: a
+ * pointwise value is cheaper to recompute than to write and read back,
+ * until recompute.c finds the kernels doing too much of it and names
+ * nodes to keep (kept).
+ *
  * Requires: a verified graph.
- * Guarantees: every graph output and input has a buffer; a reduction
+ * Guarantees: every graph output and input has a buffer, and every kept
+ * node; a reduction
  * without a buffer is reached (through pointwise ops and views only) by
  * the roots of exactly one kernel, at a domain of its own size, so the
  * kernel can compute it once per output point; kernels are listed in an
@@ -84,7 +90,7 @@ static bool same_shape(const GNode *a, const GNode *b) {
   return a->ndim == b->ndim && !memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim);
 }
 
-CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f) {
+CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   Fuser F = {.a = a, .g = g};
   int nn = g->nnodes;
   F.users = ARENA_ARRAY(a, Users, nn);
@@ -93,7 +99,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f) {
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
   for (int i = 0; i < nn; i++)
-    if (g->nodes[i]->op == OP_INPUT) F.mat[i] = true;
+    if (g->nodes[i]->op == OP_INPUT || (kept && kept[i])) F.mat[i] = true;
   for (int k = 0; k < g->noutputs; k++) F.mat[g->outputs[k]->id] = true;
 
   int *kernel_of = ARENA_ARRAY(a, int, nn);
@@ -169,6 +175,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, Fusion *f) {
 
   /* Buffers: inputs, outputs (one per returned position), temporaries. */
   f->g = g;
+  f->kept = kept;
   f->bufs = ARENA_ARRAY(a, Buffer, nn + g->noutputs + g->ninputs);
   f->node_buf = ARENA_ARRAY(a, int, nn);
   for (int i = 0; i < nn; i++) f->node_buf[i] = -1;
@@ -261,7 +268,8 @@ void fuse_dump(StrBuf *sb, const Fusion *f) {
     const Buffer *b = &f->bufs[i];
     sb_printf(sb, "  b%d %s %s %s", i, kinds[b->kind], b->name, dtype_name(b->dtype));
     shape_str(sb, b->ndim, b->shape);
-    sb_printf(sb, "  = %%%d\n", b->node->id);
+    sb_printf(sb, "  = %%%d%s\n", b->node->id,
+              b->kind == BUF_TEMP && f->kept && f->kept[b->node->id] ? "  (kept: computing it in each kernel cost more)" : "");
   }
   for (int k = 0; k < f->nkernels; k++) {
     const FusedKernel *K = &f->kernels[k];

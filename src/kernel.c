@@ -180,6 +180,12 @@ void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop) {
   for (int j = 0; j < v->narg; j++) kernel_mark_from(k, v->arg[j], mark, stop);
 }
 
+void kernel_mark_needed(const Kernel *k, bool *mark, const int *stop) {
+  memset(mark, 0, sizeof(bool) * (size_t)k->nvals);
+  for (int r = 0; r < k->nreds; r++) kernel_mark_from(k, k->reds[r].src, mark, stop);
+  for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, mark, stop);
+}
+
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
   memset(mark, 0, sizeof(bool) * (size_t)k->nvals);
   for (int r = 0; r < k->nreds; r++)

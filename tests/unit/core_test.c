@@ -134,7 +134,7 @@ static int kernels_for(const char *src) {
   Graph g;
   Fusion f;
   int n = -1;
-  if (!build(&a, src, &m, &g) && !fuse_graph(&a, &g, &f)) n = f.nkernels;
+  if (!build(&a, src, &m, &g) && !fuse_graph(&a, &g, NULL, &f)) n = f.nkernels;
   arena_free(&a);
   return n;
 }
@@ -163,7 +163,7 @@ static void test_verifier(void) {
   Fusion f;
   Program p;
   CoilErr *e = build(&a, "def f(x: \"f32[4, 8]\"):\n    return x.sum(1)\n", &m, &g);
-  if (!e) e = fuse_graph(&a, &g, &f);
+  if (!e) e = fuse_graph(&a, &g, NULL, &f);
   if (!e) e = lower_program(&a, &f, &p);
   CHECK("verify_accepts_lowered", !e && !kernel_verify(&p, &p.kernels[0]));
   Kernel *k = &p.kernels[0];
