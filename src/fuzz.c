@@ -356,8 +356,12 @@ static bool gen_op(Rng *r, Case *c, int *src) {
   case 9: { /* normalise over a dim: needs a reduction broadcast back */
     if (!fl || a->ndim == 0) return false;
     int d = rint_(r, a->ndim);
-    if (rchance(r, 50)) add_stmt(c, id, fmt("%s = (%s - %s.amax(%d, keepdim=True)).exp()", name, a->name, a->name, d));
-    else add_stmt(c, id, fmt("%s = %s / (%s.abs().sum(%d, keepdim=True) + 1)", name, a->name, a->name, d));
+    int form = rint_(r, 3);
+    if (form == 0) add_stmt(c, id, fmt("%s = (%s - %s.amax(%d, keepdim=True)).exp()", name, a->name, a->name, d));
+    else if (form == 1) add_stmt(c, id, fmt("%s = %s / (%s.abs().sum(%d, keepdim=True) + 1)", name, a->name, a->name, d));
+    /* A layer: stacked, each one's mean needs every layer before it
+     * (recompute.c keeps some in buffers). */
+    else add_stmt(c, id, fmt("%s = %s + torch.tanh(%s - %s.mean(%d, keepdim=True))", name, a->name, a->name, a->name, d));
     new_var(c, a->dt, a->ndim, shape);
     return true;
   }
@@ -564,9 +568,10 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
 static bool fuzz_verbose; /* -v: a line per case */
 
 /* What a run covered: cases passed, and the CPU plans they exercised
- * (chains of kernels, reductions split across threads). */
+ * (chains of kernels, reductions split across threads, nodes kept in
+ * buffers so kernels stop recomputing them). */
 typedef struct FuzzTally {
-  long passed, row_chains, col_chains, split_kernels;
+  long passed, row_chains, col_chains, split_kernels, kept;
 } FuzzTally;
 
 /* One worker's share of a run: the batches base = worker, worker + jobs, ...
@@ -612,6 +617,8 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       for (int h = 0; h < cps[j].chains.n; h++)
         if (cps[j].chains.chain[h].n > 1) cps[j].chains.chain[h].ctile ? tally->col_chains++ : tally->row_chains++;
       for (int k = 0; k < cps[j].program.nkernels; k++) tally->split_kernels += cps[j].csched[k].nsplit > 1;
+      const Fusion *fu = &cps[j].fusion;
+      for (int b = 0; b < fu->nbufs; b++) tally->kept += fu->bufs[b].kind == BUF_TEMP && fu->kept && fu->kept[fu->bufs[b].node->id];
     }
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
@@ -768,7 +775,7 @@ int fuzz_main(int argc, char **argv) {
       FuzzTally t = {0};
       if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t) {
         tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
-        tally.split_kernels += t.split_kernels;
+        tally.split_kernels += t.split_kernels, tally.kept += t.kept;
       }
       close(fds[w]);
       int status;
@@ -779,8 +786,9 @@ int fuzz_main(int argc, char **argv) {
   char cmd[64];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
-  printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels)\n",
+  printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels, "
+         "%ld kept buffers)\n",
          tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
-         tally.split_kernels);
+         tally.split_kernels, tally.kept);
   return failed ? 1 : 0;
 }
