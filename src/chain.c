@@ -175,11 +175,10 @@ static int64_t column_tile(const Program *p, int first, int n) {
  * such value goes first, so one buffer replaces a whole cone. */
 enum { ROW_BUF_MAX = 16384, ROW_BUF_MIN_COST = 16 };
 
-
 /* A kernel of the chain whose values kernel jc may read back: its index,
  * how jc's axes map onto its own, and the values of jc found equal to one
- * of its own (same[j]: that value, or -1), so that a DAG's shared values
- * are compared once. */
+ * of its own (same[j]: that value, or -1; allocated when first compared),
+ * so that a DAG's shared values are compared once. */
 typedef struct Source {
   int jp;
   IExpr **sub;
@@ -376,8 +375,7 @@ static void share_values(Arena *a, const Program *p, const CSched *sched, CChain
     Source *s = &src[nsrc];
     if (!match(a, p, sched, ch, jp, jc, &s->sub, &along, &n)) continue;
     s->jp = jp;
-    s->same = ARENA_ARRAY(a, int, C->nvals + 1);
-    for (int j = 0; j < C->nvals; j++) s->same[j] = -1;
+    s->same = NULL;
     nsrc++;
   }
   if (!nsrc) return;
@@ -399,6 +397,10 @@ static void share_values(Arena *a, const Program *p, const CSched *sched, CChain
       for (int at = first_of_shape(sorted, P->nvals, shape); at < P->nvals && sorted[at].shape == shape; at++) {
         int i = sorted[at].val, budget = 4096;
         if (P->vals[i].scope != 0) continue; /* in the reduction loop (so it varies along r) */
+        if (!src[t].same) {
+          src[t].same = ARENA_ARRAY(a, int, C->nvals + 1);
+          for (int u = 0; u < C->nvals; u++) src[t].same[u] = -1;
+        }
         if (!same_value(a, P, i, C, j, &src[t], &budget)) continue;
         if (save[i] < 0) save[i] = pending_add(a, pb, src[t].jp, i, n);
         reuse[j] = save[i];
