@@ -1,5 +1,5 @@
 /* libFuzzer target: coil's front end (lexer, parser, graph builder, fusion
- * and lowering) on arbitrary bytes.  Any input must give a graph or a
+ * with and without a kept node, and lowering) on arbitrary bytes.  Any input must give a graph or a
  * CoilErr, never a crash, a hang or a sanitizer report. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!ge) {
       Fusion f;
       Program p;
-      if (!fuse_graph(&a, &g, &f) && !lower_program(&a, &f, &p))
+      /* Fusion once more with the node recompute.c would keep, if any. */
+      bool *kept = ARENA_ARRAY(&a, bool, g.nnodes + 1);
+      if (!fuse_graph(&a, &g, NULL, &f)) {
+        int n = recompute_pick(&a, &g, &f);
+        if (n >= 0) kept[n] = true;
+      }
+      if (!fuse_graph(&a, &g, kept, &f) && !lower_program(&a, &f, &p))
         for (int k = 0; k < p.nkernels; k++) {
           CoilErr *ve = kernel_verify(&p, &p.kernels[k]);
           if (ve) abort(); /* a lowered kernel must verify */
