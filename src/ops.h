@@ -72,4 +72,11 @@ typedef struct OpInfo {
 
 extern const OpInfo op_info[OP_COUNT];
 
+/* An op that computes its value from its operands, element by element
+ * (not a leaf, a view or a reduction). */
+static inline bool op_is_pointwise(Op op) {
+  OpKind k = op_info[op].kind;
+  return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
+}
+
 #endif

@@ -28,16 +28,11 @@
 
 static double numel(const GNode *n) { return (double)shape_numel(n->ndim, n->shape); }
 
-static bool computes(const GNode *n) {
-  OpKind k = op_info[n->op].kind;
-  return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
-}
-
 static double graph_work(const Graph *g) {
   double w = 0;
   for (int i = 0; i < g->nnodes; i++) {
     const GNode *n = g->nodes[i];
-    if (computes(n)) w += sched_op_cost(n->op) * numel(n);
+    if (op_is_pointwise(n->op)) w += sched_op_cost(n->op) * numel(n);
     else if (op_info[n->op].kind == OK_REDUCE) w += numel(n->in[0]);
   }
   return w;
@@ -111,7 +106,7 @@ static double cone_work(const GNode *n, const Fusion *f, int *seen, int stamp) {
   if (seen[n->id] == stamp) return 0;
   seen[n->id] = stamp;
   if (n->op == OP_INPUT || f->node_buf[n->id] >= 0) return 0;
-  double w = computes(n) ? sched_op_cost(n->op) * numel(n) : op_info[n->op].kind == OK_REDUCE ? numel(n->in[0]) : 0;
+  double w = op_is_pointwise(n->op) ? sched_op_cost(n->op) * numel(n) : op_info[n->op].kind == OK_REDUCE ? numel(n->in[0]) : 0;
   for (int i = 0; i < n->nin; i++) w += cone_work(n->in[i], f, seen, stamp);
   return w;
 }
@@ -127,7 +122,7 @@ int recompute_pick(Arena *a, const Graph *g, const Fusion *f) {
   double best_saving = 0;
   for (int i = 0; i < nn; i++) {
     const GNode *n = g->nodes[i];
-    if (!computes(n) || f->node_buf[i] >= 0 || count[i] < 2) continue;
+    if (!op_is_pointwise(n->op) || f->node_buf[i] >= 0 || count[i] < 2) continue;
     double saving = (count[i] - 1) * cone_work(n, f, seen, ++stamp);
     if (saving > best_saving && saving > KEEP_MIN_WORK * numel(n)) best = i, best_saving = saving;
   }

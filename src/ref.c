@@ -549,11 +549,6 @@ static void compute_reduce(Ref *R, const GNode *n) {
 enum { KEEP_READERS = 3 };
 #define KEEP_BYTES ((int64_t)256 << 20)
 
-static bool pointwise(const GNode *n) {
-  OpKind k = op_info[n->op].kind;
-  return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
-}
-
 /* Count, in readers[], each node reduction r would evaluate. */
 static void count_readers(const GNode *n, const bool *kept, int *seen, int stamp, int *readers) {
   if (seen[n->id] == stamp) return;
@@ -580,7 +575,7 @@ static void keep_nodes(const Graph *g, const bool *need, bool *kept) {
     }
     const GNode *n = g->nodes[i];
     int64_t b = shape_numel(n->ndim, n->shape) * (int64_t)sizeof(RV);
-    if (!need[i] || !pointwise(n) || readers[i] < KEEP_READERS || bytes + b > KEEP_BYTES) continue;
+    if (!need[i] || !op_is_pointwise(n->op) || readers[i] < KEEP_READERS || bytes + b > KEEP_BYTES) continue;
     kept[i] = true;
     bytes += b;
     recount = true;
