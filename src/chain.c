@@ -700,6 +700,12 @@ CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c) {
           return coil_error("chain verifier: %s does not fit column chain %d", k->name, i);
       }
     }
+    /* A chain runs its kernels a row at a time: no VEC_R x tile walked
+     * across rows (sched.c r_tile). */
+    for (int j = 0; j < ch->n && ch->n > 1; j++)
+      if (sched[ch->first + j].mode == VEC_R && sched[ch->first + j].xtile > 1)
+        return coil_error("chain verifier: %s walks an x tile of %lld inside its r points, in chain %d", p->kernels[ch->first + j].name,
+                          (long long)sched[ch->first + j].xtile, i);
     if (ch->pf_kernel < 0 || ch->pf_kernel >= ch->n || (ch->pf_kernel && !ch->pf.n))
       return coil_error("chain verifier: chain %d prefetches from kernel %d of %d", i, ch->pf_kernel, ch->n);
     for (int j = 0; j < ch->n; j++) {

@@ -524,7 +524,7 @@ typedef enum VecMode { VEC_X, VEC_R } VecMode;
 
 typedef struct CSched {
   VecMode mode;
-  int64_t xtile;   /* VEC_X: points of the innermost x axis per tile */
+  int64_t xtile;   /* points of the innermost x axis per tile (VEC_R: walked inside each outer r point) */
   int64_t nsplit;
   int64_t rblock;  /* VEC_X */
   int *runroll;    /* VEC_X, per group: r points per pass of the x loop */

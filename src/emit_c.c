@@ -574,10 +574,12 @@ static void emit_lane_loop(Emit *E, const char *ind, int g, int inner, int L) {
   sb_printf(sb, "%s}\n%s}\n", in1, ind);
 }
 
-/* Group g for one x point (VEC_R): units of (outer r point, chunk of the
- * unit-stride inner axis); each chunk is summed in LANES independent
- * lanes, folded pairwise, and added to the accumulator. */
-static void emit_group_r(Emit *E, int g) {
+/* Group g (VEC_R): units of (outer r point, chunk of the unit-stride
+ * inner axis); each chunk is summed in LANES independent lanes, folded
+ * pairwise, and added to the accumulator.  xin >= 0: the tile's points of
+ * that x axis are walked inside each unit (sched.c r_tile), each with its
+ * own lanes and accumulator, so each still adds its chunks in order. */
+static void emit_group_r(Emit *E, int g, int xin) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   const KGroup *G = &k->groups[g];
@@ -585,79 +587,96 @@ static void emit_group_r(Emit *E, int g) {
   int64_t n = k->axes[inner].size, chunk = E->s->chunk < n ? E->s->chunk : n;
   int64_t nc = (n + chunk - 1) / chunk;
   int L = E->s->lanes[g];
+  /* The units: outer r points, and (untiled) the chunks of each. */
+  bool unit_chunks = xin < 0 && nc > 1;
   Digits d = {.n = 0};
   for (int i = 0; i + 1 < G->naxes; i++) d.name[d.n] = E->names[G->axes[i]], d.size[d.n++] = k->axes[G->axes[i]].size;
-  if (nc > 1) d.name[d.n] = "rc_", d.size[d.n++] = nc;
+  if (unit_chunks) d.name[d.n] = "rc_", d.size[d.n++] = nc;
   set_vdep(E, inner);
   sb_printf(sb, "      { /* group %d */\n", g);
-  split_range(E, "        ", "lo", "hi", group_size(k, g, 1) * nc);
+  split_range(E, "        ", "lo", "hi", group_size(k, g, 1) * (unit_chunks ? nc : 1));
   digits_declare(E, "        ", &d);
   digits_decode(E, "        ", "lo", &d);
   sb_puts(sb, "        for (int64_t u = lo; u < hi; u++) {\n");
-  if (nc > 1)
-    sb_printf(sb, "          const int64_t cb = rc_ * %lld, ce = cb + %lld < %lld ? cb + %lld : %lld;\n", (long long)chunk,
-              (long long)chunk, (long long)n, (long long)chunk, (long long)n);
-  else
-    sb_printf(sb, "          const int64_t cb = 0, ce = %lld;\n", (long long)n);
-  mark_group(E, g);
-  emit_marked(E, "          ", "#error reduction result inside a loop %d", INVARIANT);
+  const char *in = "          ", *in2 = "            ", *acc = "acc%d[0]";
+  if (xin >= 0) {
+    /* Each x point of the tile, then its chunks of the piece. */
+    sb_puts(sb, "          for (int64_t xi = 0; xi < xn; xi++) {\n");
+    sb_printf(sb, "            const int64_t %s = xb + xi;\n", E->names[xin]);
+    mark_group(E, g);
+    emit_marked(E, "            ", "#error reduction result inside a loop %d", INVARIANT);
+    sb_printf(sb, "            for (int64_t cb = 0; cb < %lld; cb += %lld) {\n", (long long)n, (long long)chunk);
+    sb_printf(sb, "              const int64_t ce = cb + %lld < %lld ? cb + %lld : %lld;\n", (long long)chunk, (long long)n,
+              (long long)chunk, (long long)n);
+    in = "              ", in2 = "                ", acc = "acc%d[xi]";
+  } else {
+    if (unit_chunks)
+      sb_printf(sb, "          const int64_t cb = rc_ * %lld, ce = cb + %lld < %lld ? cb + %lld : %lld;\n", (long long)chunk,
+                (long long)chunk, (long long)n, (long long)chunk, (long long)n);
+    else
+      sb_printf(sb, "          const int64_t cb = 0, ce = %lld;\n", (long long)n);
+    mark_group(E, g);
+    emit_marked(E, in, "#error reduction result inside a loop %d", INVARIANT);
+  }
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
-    sb_printf(sb, "          %s lane%d[%d];\n", acc_type(&k->reds[r]), r, L);
-    if (E->s->bf16_keys[r]) sb_printf(sb, "          int16_t key%d[%d];\n          uint16_t nan%d[%d];\n", r, L, r, L);
-    else if (E->s->nan_lanes[r]) sb_printf(sb, "          uint32_t nan%d[%d];\n", r, L);
+    sb_printf(sb, "%s%s lane%d[%d];\n", in, acc_type(&k->reds[r]), r, L);
+    if (E->s->bf16_keys[r]) sb_printf(sb, "%sint16_t key%d[%d];\n%suint16_t nan%d[%d];\n", in, r, L, in, r, L);
+    else if (E->s->nan_lanes[r]) sb_printf(sb, "%suint32_t nan%d[%d];\n", in, r, L);
   }
-  start_lanes(E, "          ", g, L);
-  sb_puts(sb, "          int64_t ri = cb;\n");
+  start_lanes(E, in, g, L);
+  sb_printf(sb, "%sint64_t ri = cb;\n", in);
   if (E->s->fast_math[g]) {
     /* Only values that vary along the lane loop are computed in it. */
     bool *keyed = ARENA_ARRAY(E->a, bool, k->nvals + 1);
     for (int i = 0; i < k->nvals; i++) keyed[i] = fast_checked(E, i) && E->vdep[i];
     char lanes[16];
     snprintf(lanes, sizeof lanes, "%d", L);
-    key_lanes(E, "          ", keyed, lanes, lanes, true);
+    key_lanes(E, in, keyed, lanes, lanes, true);
     E->fast = true;
-    emit_lane_loop(E, "          ", g, inner, L);
+    emit_lane_loop(E, in, g, inner, L);
     E->fast = false;
-    sb_puts(sb, "          uint32_t off_ = 0;\n");
-    key_lanes(E, "          ", keyed, lanes, lanes, false);
-    sb_puts(sb, "          if (off_) { /* a value off the fast forms' range: the chunk again, exactly */\n");
-    start_lanes(E, "            ", g, L);
-    sb_puts(sb, "            ri = cb;\n");
-    emit_lane_loop(E, "            ", g, inner, L);
-    sb_puts(sb, "          }\n");
+    sb_printf(sb, "%suint32_t off_ = 0;\n", in);
+    key_lanes(E, in, keyed, lanes, lanes, false);
+    sb_printf(sb, "%sif (off_) { /* a value off the fast forms' range: the chunk again, exactly */\n", in);
+    start_lanes(E, in2, g, L);
+    sb_printf(sb, "%sri = cb;\n", in2);
+    emit_lane_loop(E, in2, g, inner, L);
+    sb_printf(sb, "%s}\n", in);
   } else {
-    emit_lane_loop(E, "          ", g, inner, L);
+    emit_lane_loop(E, in, g, inner, L);
   }
   if (n % L) { /* the tail */
-    sb_puts(sb, "          for (; ri < ce; ri++) {\n            {\n              const int l = 0;\n");
-    sb_printf(sb, "              const int64_t %s = ri;\n", E->names[inner]);
-    emit_marked(E, "              ", "#error reduction result inside a loop %d", VARYING);
-    combine_lanes(E, "              ", g);
-    sb_puts(sb, "            }\n          }\n");
+    const char *in3 = arena_printf(E->a, "%s    ", in2);
+    sb_printf(sb, "%sfor (; ri < ce; ri++) {\n%s{\n%sconst int l = 0;\n", in, in2, in3);
+    sb_printf(sb, "%sconst int64_t %s = ri;\n", in3, E->names[inner]);
+    emit_marked(E, in3, "#error reduction result inside a loop %d", VARYING);
+    combine_lanes(E, in3, g);
+    sb_printf(sb, "%s}\n%s}\n", in2, in);
   }
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g || !E->s->nan_lanes[r]) continue;
     if (E->s->bf16_keys[r])
       sb_printf(sb,
-                "          for (int l = 0; l < %d; l++)\n            lane%d[l] = nan%d[l] > 0x7f80u ? c_quiet_nanf((uint32_t)nan%d[l] << 16) : "
+                "%sfor (int l = 0; l < %d; l++)\n%s  lane%d[l] = nan%d[l] > 0x7f80u ? c_quiet_nanf((uint32_t)nan%d[l] << 16) : "
                 "c_bf16_from_key(key%d[l]);\n",
-                L, r, r, r, r);
+                in, L, in, r, r, r, r);
     else
-      sb_printf(sb, "          for (int l = 0; l < %d; l++)\n            if (nan%d[l] > 0x7f800000u) lane%d[l] = c_quiet_nanf(nan%d[l]);\n",
-                L, r, r, r);
+      sb_printf(sb, "%sfor (int l = 0; l < %d; l++)\n%s  if (nan%d[l] > 0x7f800000u) lane%d[l] = c_quiet_nanf(nan%d[l]);\n", in, L,
+                in, r, r, r);
   }
   if (L > 1) {
     /* Fold the lanes pairwise, one loop of constant length per level. */
     for (int s = L / 2; s > 0; s /= 2) {
       char fmt[64];
       snprintf(fmt, sizeof fmt, "lane%%d[l + %d]", s);
-      sb_printf(sb, "          #pragma omp simd\n          for (int l = 0; l < %d; l++) {\n", s);
-      combine_into(E, "            ", g, "lane%d[l]", fmt, false);
-      sb_puts(sb, "          }\n");
+      sb_printf(sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", in, in, s);
+      combine_into(E, in2, g, "lane%d[l]", fmt, false);
+      sb_printf(sb, "%s}\n", in);
     }
   }
-  combine_into(E, "          ", g, "acc%d[0]", "lane%d[0]", false);
+  combine_into(E, in, g, acc, "lane%d[0]", false);
+  if (xin >= 0) sb_puts(sb, "            }\n          }\n");
   digits_step(E, "          ", &d);
   sb_puts(sb, "        }\n      }\n");
 }
@@ -679,7 +698,10 @@ static void plan_tiles(Emit *E, bool fixed, int64_t ctile, Tiling *T) {
   const Kernel *k = E->k;
   int first = fixed ? 1 : 0;
   T->vx = E->s->mode == VEC_X;
-  T->xin = T->vx && k->nx > first ? k->x[k->nx - 1] : -1;
+  /* VEC_R: x tiles walked inside outer r points (never in a chain of
+   * several kernels, chain_verify). */
+  bool tiled = T->vx || E->s->xtile > 1;
+  T->xin = tiled && k->nx > first ? k->x[k->nx - 1] : -1;
   T->inner = T->xin >= 0 ? k->axes[T->xin].size : 1;
   T->chain_cols = ctile > 0 && T->xin >= 0;
   T->xt = T->chain_cols ? ctile : T->xin >= 0 ? E->s->xtile : 1;
@@ -721,7 +743,7 @@ static void emit_tile(Emit *E, const Tiling *T) {
   set_vdep(E, T->xin);
   for (int g = 0; g < k->ngroups; g++) {
     if (T->vx) emit_group_x(E, g, T->xin);
-    else emit_group_r(E, g);
+    else emit_group_r(E, g, T->xin);
   }
   /* Finish the tile: epilogue, or partials when split. */
   if (ns == 1) {

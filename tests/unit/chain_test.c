@@ -133,6 +133,12 @@ static void test_softmax(Compiled *c) {
   CHECK("verify_rejects_uncovered_kernel", e && strstr(e->msg, "cover 2 of 3 kernels"));
   coil_error_free(e);
   cs->chain[0].n = 3;
+  /* A kernel of the chain walking an x tile across rows. */
+  c->csched[1].xtile = 2;
+  e = chain_verify(p, c->csched, cs);
+  CHECK("verify_rejects_x_tile_in_chain", e && strstr(e->msg, "walks an x tile of 2"));
+  coil_error_free(e);
+  c->csched[1].xtile = 1;
   CHECK("verify_accepts_restored", chain_verify(p, c->csched, cs) == NULL);
 }
 
@@ -240,6 +246,11 @@ static void test_sched_verify(Compiled *c) {
   CHECK("sched_verify_rejects_lanes", e && strstr(e->msg, "not a power of two"));
   coil_error_free(e);
   c->csched[0].lanes[0] = 64;
+  c->csched[0].xtile = 4; /* a row of rms_norm: no outer r point to walk a tile inside */
+  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  CHECK("sched_verify_rejects_row_x_tile", e && strstr(e->msg, "but the group has none"));
+  coil_error_free(e);
+  c->csched[0].xtile = 1;
   CHECK("sched_no_fast_math_without_exp_log", !c->csched[0].fast_math[0]);
   c->csched[0].fast_math[0] = true; /* a mean of squares: no exp, no log */
   e = sched_verify(p, &p->kernels[0], &c->csched[0]);
