@@ -511,7 +511,11 @@ static void emit_group_x(Emit *E, int g, int xin) {
 
 /* A max/min with NaN lanes (sched.c) keeps the plain max in its lane and
  * the largest |bits| seen in nan<r> (above inf's only after a NaN); that
- * NaN goes into the lane before the fold. */
+ * NaN goes into the lane before the fold.  With bf16 keys, the NaNs sit at
+ * the two ends of the key order (a positive NaN above +inf, a negative one
+ * below -inf), so the lane keeps its key at the other end too, far<r>: one
+ * 16-bit max or min instead of a mask and an unsigned max (logsumexp's max
+ * pass over 8192 x 8192 bf16, single thread from cache: 3.0 -> 2.3 ms). */
 static void combine_lanes(Emit *E, const char *ind, int g) {
   const Kernel *k = E->k;
   for (int r = 0; r < k->nreds; r++) {
@@ -528,8 +532,9 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
     }
     char cmp = R->op == OP_AMAX ? '>' : '<';
     if (E->s->bf16_keys[r]) {
-      sb_printf(E->sb, "{ const int16_t k_ = c_bf16_key(%s); key%d[l] = key%d[l] %c k_ ? key%d[l] : k_; }\n", val, r, r, cmp, r);
-      sb_printf(E->sb, "%snan%d[l] = c_umax(nan%d[l], c_bf16_absbits(%s));\n", ind, r, r, val);
+      char other = cmp == '>' ? '<' : '>';
+      sb_printf(E->sb, "{ const int16_t k_ = c_bf16_key(%s); key%d[l] = key%d[l] %c k_ ? key%d[l] : k_; ", val, r, r, cmp, r);
+      sb_printf(E->sb, "far%d[l] = far%d[l] %c k_ ? far%d[l] : k_; }\n", r, r, other, r);
       continue;
     }
     sb_printf(E->sb, "%s = %s %c %s ? %s : %s;\n", acc, acc, cmp, val, acc, val);
@@ -544,10 +549,13 @@ static void start_lanes(Emit *E, const char *ind, int g, int L) {
   reset_accs(E, ind, g, "lane", n);
   for (int r = 0; r < E->k->nreds; r++) {
     if (E->k->reds[r].group != g || !E->s->nan_lanes[r]) continue;
-    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
-    if (E->s->bf16_keys[r])
-      sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) key%d[i] = c_bf16_key(%s);\n", ind, L, r,
-                E->k->reds[r].op == OP_AMAX ? "-INFINITY" : "INFINITY");
+    if (!E->s->bf16_keys[r]) {
+      sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) nan%d[i] = 0;\n", ind, L, r);
+      continue;
+    }
+    bool is_max = E->k->reds[r].op == OP_AMAX;
+    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) key%d[i] = c_bf16_key(%s);\n", ind, L, r, is_max ? "-INFINITY" : "INFINITY");
+    sb_printf(E->sb, "%sfor (int64_t i = 0; i < %d; i++) far%d[i] = c_bf16_key(%s);\n", ind, L, r, is_max ? "INFINITY" : "-INFINITY");
   }
 }
 
@@ -621,7 +629,7 @@ static void emit_group_r(Emit *E, int g, int xin) {
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
     sb_printf(sb, "%s%s lane%d[%d];\n", in, acc_type(&k->reds[r]), r, L);
-    if (E->s->bf16_keys[r]) sb_printf(sb, "%sint16_t key%d[%d];\n%suint16_t nan%d[%d];\n", in, r, L, in, r, L);
+    if (E->s->bf16_keys[r]) sb_printf(sb, "%sint16_t key%d[%d];\n%sint16_t far%d[%d];\n", in, r, L, in, r, L);
     else if (E->s->nan_lanes[r]) sb_printf(sb, "%suint32_t nan%d[%d];\n", in, r, L);
   }
   start_lanes(E, in, g, L);
@@ -657,10 +665,7 @@ static void emit_group_r(Emit *E, int g, int xin) {
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g || !E->s->nan_lanes[r]) continue;
     if (E->s->bf16_keys[r])
-      sb_printf(sb,
-                "%sfor (int l = 0; l < %d; l++)\n%s  lane%d[l] = nan%d[l] > 0x7f80u ? c_quiet_nanf((uint32_t)nan%d[l] << 16) : "
-                "c_bf16_from_key(key%d[l]);\n",
-                in, L, in, r, r, r, r);
+      sb_printf(sb, "%sfor (int l = 0; l < %d; l++)\n%s  lane%d[l] = c_bf16_from_keys(key%d[l], far%d[l]);\n", in, L, in, r, r, r);
     else
       sb_printf(sb, "%sfor (int l = 0; l < %d; l++)\n%s  if (nan%d[l] > 0x7f800000u) lane%d[l] = c_quiet_nanf(nan%d[l]);\n", in, L,
                 in, r, r, r);
@@ -1213,10 +1218,15 @@ static const char prelude2[] =
     "  uint16_t h = (uint16_t)k;\n"
     "  return coil_bf16_to_f32((uint16_t)(h ^ ((uint16_t)(0u - (h >> 15)) & 0x7fffu)));\n"
     "}\n"
-    "C_INLINE uint16_t c_bf16_absbits(float x) { /* above 0x7f80 exactly for NaNs */\n"
-    "  uint32_t xb;\n"
-    "  memcpy(&xb, &x, 4);\n"
-    "  return (uint16_t)(xb >> 16) & 0x7fffu;\n"
+    "C_INLINE uint16_t c_bf16_key_nan(int16_t k) { /* the NaN's |bits| if k is a NaN's key, else 0 */\n"
+    "  uint16_t h = (uint16_t)k, a = (uint16_t)(h ^ ((uint16_t)(0u - (h >> 15)) & 0x7fffu)) & 0x7fffu;\n"
+    "  return a > 0x7f80u ? a : 0;\n"
+    "}\n"
+    "/* A lane's max (min) from its keys at both ends: NaN if either end is a\n"
+    " * NaN's, the one with the larger |bits|, as the f32 lanes keep it. */\n"
+    "C_INLINE float c_bf16_from_keys(int16_t k, int16_t far) {\n"
+    "  uint16_t nk = c_bf16_key_nan(k), nf = c_bf16_key_nan(far), n = nk > nf ? nk : nf;\n"
+    "  return n ? c_quiet_nanf((uint32_t)n << 16) : c_bf16_from_key(k);\n"
     "}\n"
     "C_INLINE float c_rsqrtf(float x) { return 1.0f / sqrtf(x); }\n"
     "#ifdef __FMA__\n"

@@ -452,7 +452,9 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
     if (s->mode == VEC_X && s->runroll[g] > 1) sb_printf(sb, "  group %d: %d r points per pass of the x loop\n", g, s->runroll[g]);
   for (int r = 0; r < k->nreds; r++)
     if (s->nan_lanes[r])
-      sb_printf(sb, "  acc%d: NaNs kept in lanes of their own%s\n", r, s->bf16_keys[r] ? "; bf16 values compared as 16-bit integers" : "");
+      sb_printf(sb, "  acc%d: %s\n", r,
+                s->bf16_keys[r] ? "bf16 values compared as 16-bit integers; NaNs found at both ends of their order"
+                                : "NaNs kept in lanes of their own");
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
   if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits (a light row reduction of 4-byte loads)\n");
   for (int i = 0; i < k->nvals; i++)
