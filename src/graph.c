@@ -735,8 +735,6 @@ static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcL
       Op op = binaries[i].op;
       if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
         return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", name);
-      if (op == OP_POW && b->kind == V_TENSOR)
-        return fail(B, arg_loc(A, 0, "exponent"), "pow with a tensor exponent is not supported; the exponent must be a number");
       if ((op == OP_AND || op == OP_OR || op == OP_XOR) && name[0] == 'l') {
         /* logical_*: operands are truth values */
         GNode *xb = cast(B, x, DT_BOOL, loc);
@@ -1026,6 +1024,15 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     rest.pos = A->pos + 1;
     rest.npos = A->npos - 1;
     return call_tensor_fn(B, "where", c->t, &rest, loc);
+  }
+  /* torch.pow(number, tensor): the number is the base (Tensor.__rpow__). */
+  if (!strcmp(name, "pow")) {
+    Val *base = arg(A, 0, "self"), *e = arg(A, 1, "exponent");
+    if (base && is_num(base) && base->kind != V_TENSOR && e) {
+      if (!check_args(B, A, name, 2)) return NULL;
+      if (e->kind != V_TENSOR) return fail(B, arg_loc(A, 1, "exponent"), "torch.pow needs a tensor base or exponent");
+      return mktensor(B, arith(B, OP_POW, base, e, loc));
+    }
   }
   Val *x = arg(A, 0, "input");
   if (!x) return fail(B, loc, "torch.%s needs a tensor argument", name);
@@ -1380,10 +1387,6 @@ static Val *eval(Builder *B, Node *n) {
       return fail(B, n->loc, "operator '%s' on tensors is not in coil's subset", n->op);
     Op op = binary_op(n->op);
     if (op == OP_COUNT) return fail(B, n->loc, "operator '%s' is not supported", n->op);
-    if (op == OP_POW && b->kind == V_TENSOR)
-      return fail(B, n->rhs->loc, "'**' needs a number as its exponent, got a tensor");
-    if (op == OP_POW && a->kind != V_TENSOR)
-      return fail(B, n->loc, "a number raised to a tensor power is not supported");
     if ((op == OP_AND || op == OP_OR || op == OP_XOR) &&
         ((a->kind == V_TENSOR && a->t->dtype != DT_BOOL) || (b->kind == V_TENSOR && b->t->dtype != DT_BOOL) ||
          a->kind == V_FLOAT || b->kind == V_FLOAT))

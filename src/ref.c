@@ -122,9 +122,11 @@ static double fminnan(double a, double b) { return a != a || a < b ? a : b; }
 /* PyTorch's CPU pow by a small integer multiplies, rounding x * x to bf16
  * for a bf16 x ** 3 and x ** -2 and to the compute dtype otherwise, and
  * by 0.5 and -0.5 takes sqrt and rsqrt except for f16 (lower.c lowers them
- * the same way); any other power is pow.  The caller rounds the result to
- * the node's dtype. */
+ * the same way); any other power, and every power by a tensor exponent
+ * (which PyTorch takes element by element), is pow.  The caller rounds the
+ * result to the node's dtype. */
 static double ref_pow(const Ref *R, const GNode *n, double a, double b) {
+  if (n->in[1]->op != OP_CONST) return pow(a, b);
   /* sqrt's signs and NaNs, not pow's, as PyTorch but for f16 (lower.c) */
   if ((b == 0.5 || b == -0.5) && n->dtype != DT_F16) return b > 0 ? sqrt(a) : 1 / sqrt(a);
   if (R->f64 || !(b == 2 || b == 3 || b == 4 || b == -1 || b == -2)) return pow(a, b);

@@ -1106,8 +1106,9 @@ static const struct {
     {TH_POW,
      "@triton.jit\n"
      "def coil_pow(a, b):\n"
-     "    # C's pow: exp(b log|a|), negated for odd integer b when a < 0\n"
-     "    r = tl.exp(b * tl.log(tl.abs(a)))\n"
+     "    # C's pow: exp(b log|a|), negated for odd integer b when a < 0; in\n"
+     "    # f64, since b log|a| carries its rounding into the result |b log a| times\n"
+     "    r = tl.exp(b.to(tl.float64) * tl.log(tl.abs(a).to(tl.float64))).to(a.dtype)\n"
      "    bint = tl.floor(b) == b\n"
      "    odd = bint & (tl.floor(b * 0.5) != b * 0.5)\n"
      "    r = tl.where((a < 0) & odd, -r, r)\n"

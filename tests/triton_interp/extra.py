@@ -1,6 +1,6 @@
 """Functions for the Triton backends' interpreter runs that examples/ and
 tests/run/ do not reach: the coil_pow and coil_ipow helpers (exponents other
-than 0.5, +-1, 2, 3), tanh in f64 and f16, NaN through amax/amin/sum, f16 and
+than 0.5, +-1, 2, 3, and tensor exponents), tanh in f64 and f16, NaN through amax/amin/sum, f16 and
 bf16 results rounded after every op, bool reductions, and a kernel with two
 reduction groups of different axes."""
 import torch
@@ -8,6 +8,11 @@ import torch
 
 def powers(i: "i32[5, 7] arange", x: "f32[7, 5]", d: "f64[3, 5] uniform(0.5, 2)"):
     return i ** 5, (i - 17) ** 4, x ** 1.7, x ** 4.0, d ** 2.5, d ** -0.5, (x.abs() + 1) ** -2.25
+
+
+def tensor_powers(x: "f32[6, 40]", y: "f32[6, 40]", n: "i64[6, 40]", h: "bf16[6, 40]"):
+    return ((x * 3) ** n.float(), x.abs() ** (y + 0.25), 2 ** y, torch.pow(2.5, n), n ** n.abs(), n ** (n - 1),
+            1.1 ** h, (x.abs() ** y).sum(1))
 
 
 def tanh_kinds(d: "f64[9, 33]", h: "f16[4, 33]", x: "f32[3, 1025] uniform(-0.7, 0.7)"):
