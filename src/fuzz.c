@@ -154,11 +154,21 @@ static bool gen_op(Rng *r, Case *c, int *src) {
   memcpy(shape, a->shape, sizeof shape);
   switch (rint_(r, 11)) {
   case 0: case 1: { /* binary pointwise */
-    static const char *ops[] = {"+", "-", "*", "/"};
+    static const char *ops[] = {"+", "-", "*", "/", "**"};
     int bi = pick_broadcastable(r, c, a);
-    const char *op = ops[rint_(r, 4)];
+    const char *op = ops[rint_(r, 5)];
     bool scalar = bi < 0 || rchance(r, 25);
     const Var *b = scalar ? NULL : &c->vars[bi];
+    if (!strcmp(op, "**") && (scalar || a->dt == DT_BOOL || b->dt == DT_BOOL)) op = "*";
+    if (!strcmp(op, "**")) {
+      /* a tensor exponent, bounded both ways: float bases in [0.5, 4.5] to
+       * powers in [-3, 3], integer bases in [-3, 3] to powers in [0, 4] */
+      add_stmt(c, id, fmt(dtype_is_float(a->dt) ? "%s = (%s.clamp(-4, 4).abs() + 0.5) ** %s.clamp(%s)"
+                                                 : "%s = %s.clamp(-3, 3) ** %s.clamp(%s)",
+                          name, a->name, b->name, dtype_is_float(b->dt) ? "-3, 3" : "0, 4"));
+      new_var(c, bin_dtype(a, b, false), a->ndim, shape)->summed = b->summed;
+      return true;
+    }
     if (!strcmp(op, "-") && (a->dt == DT_BOOL || (b && b->dt == DT_BOOL))) op = "*";
     if (!strcmp(op, "-") && scalar && a->dt == DT_BOOL) op = "*";
     DType dt = bin_dtype(a, b, op[0] == '/');

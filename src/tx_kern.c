@@ -275,7 +275,9 @@ static TxTensor *bool_shortcut(TxExec *ex, TxOp op, TxTensor *a, TxTensor *b, in
     if (!tx_is_splat(s)) continue;
     bool v = *(const uint8_t *)s->data;
     bool absorbing = op == TXO_AND ? !v : v;
-    return tx_broadcast_view(ex, absorbing ? s : other, ndim, shape);
+    TxTensor *o = tx_broadcast_view(ex, absorbing ? s : other, ndim, shape);
+    o->from_mem = a->from_mem || b->from_mem; /* as the full op's result */
+    return o;
   }
   return NULL;
 }
@@ -407,8 +409,13 @@ WHERELOOP(where8, uint64_t)
 TxTensor *tx_k_where(TxExec *ex, TxTensor *c, TxTensor *x, TxTensor *y,
                      int ndim, const int64_t *shape) {
   coil_assert(c->dtype == DT_BOOL && x->dtype == y->dtype);
-  if (tx_is_splat(c))
-    return tx_broadcast_view(ex, *(const uint8_t *)c->data ? x : y, ndim, shape);
+  if (tx_is_splat(c)) {
+    /* The branch taken depends on the condition: data if the condition is
+     * (coil_minimum(v, 3) is a constant only where v is at least 3). */
+    TxTensor *o = tx_broadcast_view(ex, *(const uint8_t *)c->data ? x : y, ndim, shape);
+    o->from_mem = o->from_mem || c->from_mem;
+    return o;
+  }
   TxTensor *o = tx_tensor_new(ex, x->dtype, ndim, shape);
   o->from_mem = c->from_mem || x->from_mem || y->from_mem;
   TxIter it;

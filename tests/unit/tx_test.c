@@ -544,6 +544,20 @@ static void test_coil_helpers(void) {
            "    tl.store(iout_ptr + i, tl.where(i == 3, big, r))\n",
            coil_helpers);
   expect_i("data_int32_arithmetic_wraps", src, 4, wi);
+  /* A where with a uniform condition on data picks a branch by data, even a
+   * constant one: min(b, 65536) of b >= 65536 is the constant, and its
+   * square wraps (the shortcut for a uniform condition took the constant's
+   * provenance, an index's, and reported the overflow: fuzz seed 9001 case
+   * 416, coil_ipow's squares of coil_minimum(v, 3)). */
+  int32_t wsq[4] = {0, 0, 0, 0};
+  expect_i("uniform_data_condition_keeps_data_wrapping",
+           K "    i = tl.arange(0, 4)\n"
+             "    b = tl.load(in_ptr + 3 + i * 0).to(tl.int32) * 100000\n"
+             "    c = tl.where(b < 65536, b, tl.full([1], 65536, tl.int32))\n"
+             "    t = (b > 0) & (i < 9)\n"
+             "    d = tl.where(t, c, 0)\n"
+             "    tl.store(iout_ptr + i, d * d)\n",
+           4, wsq);
   expect_err("index_int32_overflow_still_reported",
              K "    b = tl.load(in_ptr + 3).to(tl.int32)\n"
                "    i = tl.program_id(0) + 2147483647 + b * 0\n"
