@@ -41,9 +41,11 @@ static bool row_local(Arena *a, const Kernel *k, bool outer, const IExpr *e, int
 
 /* A kernel may run a row at a time unless it is split, or its rows are
  * the vectorised axis of a reduction (a column reduction would then walk
- * its columns one at a time). */
+ * its columns one at a time), or it walks a tile of x points inside each
+ * outer r point (sched.c's r_tile: its x points are not done one after
+ * another). */
 static bool row_kernel(const Kernel *k, const CSched *s) {
-  return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups);
+  return s->nsplit == 1 && k->nx && !(s->mode == VEC_X && k->nx == 1 && k->ngroups) && !(s->mode == VEC_R && s->xtile > 1);
 }
 
 /* Every buffer a kernel in [first, next) stores and kernel next reads is
