@@ -1,5 +1,5 @@
-/* The generated code's float exp, log and tanh (c_expf, c_logf, c_tanhf in
- * the C prelude, emit_c.c) against libm.  The prelude is compiled the way
+/* The generated code's float exp, log, tanh and pow (c_expf, c_logf,
+ * c_tanhf, c_powf in the C prelude, emit_c.c) against libm.  The prelude is compiled the way
  * kernels are (jit_compile, the kernels' flags) into a vectorised loop and
  * a plain call per function, and both are run over a sample of every
  * float's bit pattern, dense runs where the polynomials alone decide the
@@ -149,7 +149,11 @@ static const char test_src[] =
     "  uint32_t coil_test_##f##_offone(float x) { return f##_off(x); }\n"
     "COIL_TEST_FAST(c_expf)\n"
     "COIL_TEST_FAST(c_logf)\n"
-    "COIL_TEST_FAST(c_sigmoidf)\n";
+    "COIL_TEST_FAST(c_sigmoidf)\n"
+    "void coil_test_c_powf_vec(const float *restrict a, const float *restrict b, float *restrict y, int64_t n) {\n"
+    "  _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = c_powf(a[i], b[i]);\n"
+    "}\n"
+    "float coil_test_c_powf_one(float a, float b) { return c_powf(a, b); }\n";
 
 static bool load(JitLib *lib, const char *name, double (*exact)(double), float (*libm)(float), Fn *f) {
   char vec[64], one[64];
@@ -372,6 +376,77 @@ static void test_fast(JitLib *lib, const char *name, OneFn exact, bool (*in_rang
   CHECK(what, st.not_exact == 0);
 }
 
+/* c_powf (the prelude's powf) against pow in double and libm's powf:
+ * pairs drawn over bases from 2^-40 to 2^40 of both signs and exponents in
+ * [-24, 24], integers among them (negative bases), so that results span
+ * subnormals to overflow; every pair of special values against libm's
+ * powf, bit for bit (C99's special cases); the vector loop against the
+ * plain call. */
+typedef void (*PowVec)(const float *a, const float *b, float *y, int64_t n);
+typedef float (*PowOne)(float a, float b);
+
+static uint64_t pow_rng = 0x9e3779b97f4a7c15u;
+static uint32_t next_u32(void) {
+  pow_rng ^= pow_rng << 13;
+  pow_rng ^= pow_rng >> 7;
+  pow_rng ^= pow_rng << 17;
+  return (uint32_t)(pow_rng >> 16);
+}
+
+static void test_powf(JitLib *lib) {
+  PowVec vec = (PowVec)(uintptr_t)jit_symbol(lib, "coil_test_c_powf_vec");
+  PowOne one = (PowOne)(uintptr_t)jit_symbol(lib, "coil_test_c_powf_one");
+  if (!vec || !one) {
+    printf("FAIL unit/c_powf_compile: symbols missing\n");
+    return;
+  }
+  enum { N = 1 << 20 };
+  float *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *y = malloc(N * sizeof *y);
+  for (int i = 0; i < N; i++) {
+    float m = 1.0f + (float)(next_u32() & 0xffffff) * 0x1p-24f;
+    a[i] = ldexpf(m, (int)(next_u32() % 81) - 40) * (next_u32() & 1 ? -1.0f : 1.0f);
+    b[i] = (float)((int)(next_u32() % 49) - 24);
+    if (a[i] > 0 && next_u32() & 1) b[i] += (float)(next_u32() & 0xffff) * 0x1p-16f;
+  }
+  vec(a, b, y, N);
+  double worst = 0;
+  uint32_t worst_libm = 0;
+  long mismatch = 0, nan_wrong = 0;
+  float wa = 0, wb = 0;
+  for (int i = 0; i < N; i++) {
+    float p = one(a[i], b[i]);
+    if (to_bits(p) != to_bits(y[i])) mismatch++;
+    double e = pow((double)a[i], (double)b[i]);
+    if (isnan(e) || isnan(p)) {
+      nan_wrong += isnan(e) != isnan(p);
+      continue;
+    }
+    double err = ulp_error(p, e);
+    if (err > worst) worst = err, wa = a[i], wb = b[i];
+    uint32_t d = float_distance(p, powf(a[i], b[i]));
+    if (d > worst_libm) worst_libm = d;
+  }
+  printf("  powf: %d pairs: max %.4f ulp (%a ** %a), max %u ulp from libm\n", N, worst, wa, wb, worst_libm);
+  CHECK("powf_within_half_ulp_of_the_power", worst <= 0.5001 && nan_wrong == 0);
+  CHECK("powf_within_1_ulp_of_libm", worst_libm <= 1);
+  CHECK("powf_vector_equals_plain_call", mismatch == 0);
+  const float sp[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 2.0f, -2.0f, 3.0f, -3.0f, 1.5f, -1.5f, INFINITY, -INFINITY,
+                      NAN, -NAN, 0x1p-149f, -0x1p-149f, 0x1.fffffep127f, 16777216.0f, 16777218.0f, -16777215.0f, 1e10f};
+  int nsp = (int)(sizeof sp / sizeof sp[0]), bad = 0;
+  float ba = 0, bb = 0;
+  for (int i = 0; i < nsp; i++)
+    for (int j = 0; j < nsp; j++) {
+      float p = one(sp[i], sp[j]), l = powf(sp[i], sp[j]);
+      bool same = isnan(l) ? isnan(p) : to_bits(p) == to_bits(l);
+      if (!same && !bad++) ba = sp[i], bb = sp[j];
+    }
+  if (bad) printf("  powf specials: %d of %d pairs differ from libm (first %a ** %a)\n", bad, nsp * nsp, ba, bb);
+  CHECK("powf_special_values_as_libm", bad == 0);
+  free(a);
+  free(b);
+  free(y);
+}
+
 int main(void) {
   JitLib lib;
   if (!jit_with_prelude(test_src, "mathf", &lib)) return 1;
@@ -383,6 +458,7 @@ int main(void) {
   if (load(&lib, "c_logf", log, logf, &f)) test_fast(&lib, "c_logf", f.one, logf_fast_range, 0x1p-126f);
   if (load(&lib, "c_sigmoidf", sigmoid_exact, sigmoid_plain, &f)) test_sigmoidf(&f);
   if (load(&lib, "c_sigmoidf", NULL, NULL, &f)) test_fast(&lib, "c_sigmoidf", f.one, expf_fast_range, 87.0f);
+  test_powf(&lib);
   jit_close(&lib);
   return failures ? 1 : 0;
 }
