@@ -47,7 +47,13 @@ static const char src[] =
      * scalar before the prelude's helpers were always_inline. */
     "def many_tanh_softmax(x: \"f32[64, 4096]\"):\n"
     "    y = torch.tanh(x * 1.5) + torch.tanh(x * 2.5) + torch.tanh(x * 3.5) + torch.tanh(x * 4.5) + torch.tanh(x * 5.5) + torch.tanh(x * 6.5) + torch.tanh(x * 7.5) + torch.tanh(x * 8.5) + torch.tanh(x * 9.5) + torch.tanh(x * 10.5) + torch.tanh(x * 11.5) + torch.tanh(x * 12.5) + torch.tanh(x * 13.5) + torch.tanh(x * 14.5) + torch.tanh(x * 15.5) + torch.tanh(x * 16.5) + torch.tanh(x * 17.5) + torch.tanh(x * 18.5) + torch.tanh(x * 19.5) + torch.tanh(x * 20.5) + torch.tanh(x * 21.5) + torch.tanh(x * 22.5) + torch.tanh(x * 23.5) + torch.tanh(x * 24.5) + torch.tanh(x * 25.5) + torch.tanh(x * 26.5) + torch.tanh(x * 27.5) + torch.tanh(x * 28.5) + torch.tanh(x * 29.5) + torch.tanh(x * 30.5) + torch.tanh(x * 31.5) + torch.tanh(x * 32.5)\n"
-    "    return torch.softmax(y, dim=-1)\n";
+    "    return torch.softmax(y, dim=-1)\n"
+    /* c_powf: a ?: on two compares, a double ?: and floorf of a varying
+     * exponent each left these loops scalar (libm's powf had been a call). */
+    "def pow_rows(x: \"f32[64, 4096]\"):\n"
+    "    return (x.abs() ** 1.5).sum(dim=-1)\n"
+    "def pow_tensor_rows(x: \"f32[64, 4096]\", y: \"f32[64, 4096]\"):\n"
+    "    return (x.abs() ** y).sum(dim=-1)\n";
 
 static char path[64];
 
@@ -189,6 +195,8 @@ int main(void) {
   check_fn("softmax_rows", 0, 3);
   check_fn("short_rows", 0, 1);
   check_fn("many_tanh_softmax", 0, 3);
+  check_fn("pow_rows", 0, 1);
+  check_fn("pow_tensor_rows", 0, 1);
   unlink(path);
   return failures ? 1 : 0;
 }
