@@ -1264,6 +1264,28 @@ static const char prelude_powf[] =
     "  return r;\n"
     "}\n";
 
+/* tanh for doubles, as c_tanhf (libm's is a call: an f64 row sum of tanh
+ * stayed scalar): below 0.625, Cephes' odd rational a + a^3 P(a^2)/Q(a^2);
+ * above, 1 - 2/(e^{2|x|} + 1), at least 0.55 there, so the subtraction
+ * loses nothing, and e^{2|x|} = inf gives 1; the sign of x last (-0 stays
+ * -0).  tests/unit/mathd_test.c measures it against tanhl. */
+static const char prelude_tanhd[] =
+    "C_INLINE double c_tanhd(double x) {\n"
+    "  double a = fabs(x), z = x * x;\n"
+    "  double p = c_fmad(c_fmad(-9.64399179425052238628e-1, z, -9.92877231001918586564e1), z, -1.61468768441708447952e3);\n"
+    "  double q = c_fmad(c_fmad(c_fmad(z, 1.0, 1.12811678491632931402e2), z, 2.23548839060100448583e3), z,\n"
+    "                    4.84406305325125486048e3);\n"
+    "  double small = c_fmad(a * z, p / q, a);\n"
+    "  double big = 1.0 - 2.0 / (c_expd(2.0 * a) + 1.0);\n"
+    "  uint64_t sb, bb, xb, lo = 0u - (uint64_t)(a < 0.625); /* masks: gcc 12 left a double ?: here a branch */\n"
+    "  memcpy(&sb, &small, 8);\n"
+    "  memcpy(&bb, &big, 8);\n"
+    "  memcpy(&xb, &x, 8);\n"
+    "  sb = ((sb & lo) | (bb & ~lo)) ^ (xb & UINT64_C(0x8000000000000000)); /* both are >= 0 (or NaN): x's sign */\n"
+    "  memcpy(&small, &sb, 8);\n"
+    "  return small;\n"
+    "}\n";
+
 static const char prelude3[] =
     "C_INLINE double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
     "/* sigmoid(x) from e = e^-|x|: s = 1 / (1 + e), with the rounding error of\n"
@@ -1299,7 +1321,7 @@ static const char prelude3[] =
     "#define c_exp(x) _Generic((x), float: c_expf, double: c_expd, default: exp)(x)\n"
     "#define c_log(x) _Generic((x), float: c_logf, double: c_logd, default: log)(x)\n"
     "#define c_sqrt(x) _Generic((x), float: sqrtf, default: sqrt)(x)\n"
-    "#define c_tanh(x) _Generic((x), float: c_tanhf, default: tanh)(x)\n"
+    "#define c_tanh(x) _Generic((x), float: c_tanhf, default: c_tanhd)(x)\n"
     "#define c_rsqrt(x) _Generic((x), float: c_rsqrtf, default: c_rsqrtd)(x)\n"
     "#define c_sigmoid(x) _Generic((x), float: c_sigmoidf, default: c_sigmoidd)(x)\n"
     "#define c_abs(x) _Generic((x), float: fabsf, double: fabs, default: c_iabs)(x)\n"
@@ -1570,6 +1592,7 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_logf);
   sb_puts(sb, prelude_expd);
   sb_puts(sb, prelude_powf);
+  sb_puts(sb, prelude_tanhd);
   sb_puts(sb, prelude3);
   sb_puts(sb, prelude_stream);
 }

@@ -1,5 +1,5 @@
-/* The generated code's double exp and log (c_expd, c_logd in the C
- * prelude, emit_c.c) against expl and logl, libm's long double functions
+/* The generated code's double exp, log and tanh (c_expd, c_logd, c_tanhd
+ * in the C prelude, emit_c.c) against expl, logl and tanhl, libm's long double functions
  * (64-bit mantissa: their error is far below a double's ulp).  The prelude
  * is compiled the way kernels are into a vectorised loop and a plain call
  * per function, and both run over random doubles across the range, random
@@ -31,6 +31,11 @@ static const char test_src[] =
     "}\n"
     "double coil_test_logd_one(double x) { return c_logd(x); }\n"
     "double coil_test_sigmoidd_one(double x) { return c_sigmoidd(x); }\n"
+    "void coil_test_tanhd_vec(const double *restrict x, double *restrict y, int64_t n) {\n"
+    "  #pragma omp simd\n"
+    "  for (int64_t i = 0; i < n; i++) y[i] = c_tanhd(x[i]);\n"
+    "}\n"
+    "double coil_test_tanhd_one(double x) { return c_tanhd(x); }\n"
     "#define COIL_TEST_FAST(f) \\\n"
     "  void coil_test_##f##_fastvec(const double *restrict x, double *restrict y, uint64_t *restrict off, int64_t n) { \\\n"
     "    _Pragma(\"omp simd\") for (int64_t i = 0; i < n; i++) y[i] = f##_fast(x[i]), off[i] = f##_off(x[i]); \\\n"
@@ -289,6 +294,29 @@ static void test_sigmoidd(OneFn one) {
   CHECK("sigmoidd_ends", one(INFINITY) == 1.0 && one(-INFINITY) == 0.0 && one(0.0) == 0.5 && isnan(one(NAN)));
 }
 
+/* c_tanhd: random doubles over [-25, 25] (both branches and the switch at
+ * 0.625), every bit pattern (subnormals, the saturated ends, inf, NaN), a
+ * dense run across 0.625, and the special values. */
+static void test_tanhd(const Fn *f, double *x) {
+  Stats st = {0};
+  for (int64_t i = 0; i < N; i++) x[i] = ((double)(next() >> 11) * 0x1p-53 - 0.5) * 50.0;
+  check_values(f, x, N, &st);
+  for (int64_t i = 0; i < N; i++) x[i] = from_bits(next());
+  check_values(f, x, N, &st);
+  for (int64_t i = 0; i < N; i++) x[i] = 0.6 + (double)i * (0.05 / N);
+  check_values(f, x, N, &st);
+  report(f, "random, every pattern, around 0.625", &st);
+  CHECK("tanhd_within_1.5_ulp", st.worst <= 1.5);
+  CHECK("tanhd_within_3_ulp_of_libm", st.worst_libm <= 3);
+  CHECK("tanhd_nan_where_libm_nan", st.nan_wrong == 0);
+  CHECK("tanhd_vector_equals_plain_call", st.mismatch == 0);
+  OneFn one = f->one;
+  CHECK("tanhd_signed_zero", bits(one(0.0)) == bits(0.0) && bits(one(-0.0)) == bits(-0.0));
+  CHECK("tanhd_inf", one(INFINITY) == 1.0 && one(-INFINITY) == -1.0 && one(30.0) == 1.0 && one(-30.0) == -1.0);
+  CHECK("tanhd_nan", isnan(one(NAN)) && isnan(one(-NAN)));
+  CHECK("tanhd_tiny", one(0x1p-1074) == 0x1p-1074 && one(-1e-300) == -1e-300);
+}
+
 int main(void) {
   JitLib lib;
   if (!jit_with_prelude(test_src, "mathd", &lib)) return 1;
@@ -309,6 +337,10 @@ int main(void) {
   OneFn sigmoidd = (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_sigmoidd_one");
   test_sigmoidd(sigmoidd);
   test_fast(&lib, "c_sigmoidd", sigmoidd, expd_fast_range, 708.0, 720.0, x);
+  Fn ftanh = {"tanhd", (VecFn)(uintptr_t)jit_symbol(&lib, "coil_test_tanhd_vec"),
+              (OneFn)(uintptr_t)jit_symbol(&lib, "coil_test_tanhd_one"), tanhl, tanh};
+  if (ftanh.vec && ftanh.one) test_tanhd(&ftanh, x);
+  else printf("FAIL unit/tanhd_compile: symbols missing\n");
   free(x);
   jit_close(&lib);
   return failures ? 1 : 0;

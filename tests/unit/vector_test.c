@@ -53,7 +53,10 @@ static const char src[] =
     "def pow_rows(x: \"f32[64, 4096]\"):\n"
     "    return (x.abs() ** 1.5).sum(dim=-1)\n"
     "def pow_tensor_rows(x: \"f32[64, 4096]\", y: \"f32[64, 4096]\"):\n"
-    "    return (x.abs() ** y).sum(dim=-1)\n";
+    "    return (x.abs() ** y).sum(dim=-1)\n"
+    /* f64 tanh was libm's, a call */
+    "def tanh_rows_f64(x: \"f64[64, 4096]\"):\n"
+    "    return x.tanh().sum(dim=-1)\n";
 
 static char path[64];
 
@@ -197,6 +200,7 @@ int main(void) {
   check_fn("many_tanh_softmax", 0, 3);
   check_fn("pow_rows", 0, 1);
   check_fn("pow_tensor_rows", 0, 1);
+  check_fn("tanh_rows_f64", 0, 1);
   unlink(path);
   return failures ? 1 : 0;
 }
