@@ -1235,13 +1235,12 @@ static const char prelude2[] =
     "#define c_fma(a, b, c) ((a) * (b) + (c))\n"
     "#endif\n"
     ;
-/* After the expf (below). */
 /* powf from c_logd and c_expd, so that a loop with a power vectorises (libm's
  * powf is a call: x ** 1.5 ran at 0.05 of the read ceiling).  b log|a| in
  * double is off by about |b log a| 2^-52, below 2^-43 for any float result,
  * so its e^ rounds to the float nearest a^b but where a^b lies within 2^-43
  * of a tie (tests/unit/mathf_test.c measures it against libm's powf: within
- * 0.5 ulp of the exact power).  C's special cases by selects: b == 0, a == 1
+ * 0.5 ulp of the exact power).  C's special cases by bit masks: b == 0, a == 1
  * and |a| == 1 with b = +-inf give 1 (NaNs included); a finite negative a
  * and a non-integer b give NaN; a negative a (or -0) and an odd integer b
  * negate (-0 ** -3 is -inf).  (The Triton targets' coil_pow is the same
@@ -1286,6 +1285,7 @@ static const char prelude_tanhd[] =
     "  return small;\n"
     "}\n";
 
+/* After the expf (below). */
 static const char prelude3[] =
     "C_INLINE double c_rsqrtd(double x) { return 1.0 / sqrt(x); }\n"
     "/* sigmoid(x) from e = e^-|x|: s = 1 / (1 + e), with the rounding error of\n"
