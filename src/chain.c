@@ -777,6 +777,10 @@ void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains
         sb_puts(sb, "]");
       }
       sb_puts(sb, "\n");
+      bool ahead = false;
+      for (int j = 0; j < ch->n; j++)
+        for (int v = 0; v < p->kernels[ch->first + j].nvals; v++) ahead |= sched[ch->first + j].stream_ahead[v] > 0;
+      if (ahead) sb_puts(sb, "  so no load of the chain prefetches ahead along its row\n");
     }
     for (int j = 0; j < ch->n; j++) {
       const Kernel *k = &p->kernels[ch->first + j];

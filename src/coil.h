@@ -546,6 +546,9 @@ typedef struct CSched {
    * or a VEC_X block of r points, where any value fell outside is run again
    * with the exact functions.  Where both apply they give the same bits. */
   bool *fast_math;
+  /* VEC_R, per value: a load streaming along its row, prefetched this many
+   * points of the row ahead (0: not prefetched). */
+  int64_t *stream_ahead;
 } CSched;
 
 /* Reorder each group's r axes so the heaviest load streams, re-merge,

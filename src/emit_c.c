@@ -50,6 +50,8 @@ typedef struct Emit {
   /* A column chain's prefetch: the next tile's first column (its chunk's
    * columns are prefetched from there) and its length. */
   const char *pf_col, *pf_len;
+  /* In a chain that prefetches its next row: no load prefetches ahead. */
+  bool no_stream_prefetch;
   /* While a vector loop with staged f16 loads (sched.c) is printed: per
    * value, whether it is read from its block cv<i>_, and the position in
    * the block ("l", "xi - xc"). */
@@ -71,6 +73,24 @@ static void emit_row_prefetch(Emit *E, const char *ind, const char *pos, const c
     E->pf_names[pf->inner] = arena_printf(E->a, "(%s + o_)", pos);
     sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, 64 / pf->esize[i], pf->buf[i]);
     ix_print(E->sb, pf->index[i], E->pf_names, true);
+    sb_puts(E->sb, "]);\n");
+  }
+}
+
+/* Each load of group g that streams along its row (CSched.stream_ahead):
+ * its lines that many points ahead of this block of count points from ri. */
+static void emit_stream_prefetch(Emit *E, const char *ind, int g, int inner, int count) {
+  if (E->no_stream_prefetch) return;
+  const Kernel *k = E->k;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->scope != g || !E->s->stream_ahead[i]) continue;
+    int esize = dtype_size(E->p->bufs[v->buf].dtype), step = esize < 64 ? 64 / esize : 1;
+    const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
+    for (int a = 0; a < k->naxes; a++) names[a] = E->names[a];
+    names[inner] = arena_printf(E->a, "(ri + o_ + %lld)", (long long)E->s->stream_ahead[i]);
+    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %d; o_ += %d) c_prefetch(&b%d[", ind, count, step, v->buf);
+    ix_print(E->sb, v->index, names, true);
     sb_puts(E->sb, "]);\n");
   }
 }
@@ -570,6 +590,7 @@ static void emit_lane_loop(Emit *E, const char *ind, int g, int inner, int L) {
   snprintf(in2, sizeof in2, "%s    ", ind);
   sb_printf(sb, "%sfor (; ri + %d <= ce; ri += %d) {\n", ind, L, L);
   if (E->pf) emit_row_prefetch(E, in1, "ri", lanes);
+  emit_stream_prefetch(E, in1, g, inner, L);
   emit_stage_loads(E, in1, inner, "ri", L, lanes);
   E->staged = E->s->stage_load, E->stage_pos = "l";
   sb_printf(sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", in1, in1, L);
@@ -982,6 +1003,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
     const Kernel *k = &p->kernels[first + j];
     Emit E = {.p = p, .k = k, .s = &sched[first + j], .a = &a, .save = ch->save[j], .reuse = ch->reuse[j], .stream = ch->stream[j]};
     if (pf_kernel && j == pf_kernel) E.pf = &ch->pf, E.pf_names = pf_names;
+    E.no_stream_prefetch = pf_kernel != 0;
     if (pf_kernel && j == pf_kernel && ch->ctile) E.pf_col = "cbn_", E.pf_len = "cnn_";
     E.names = kernel_axis_names(&a, k);
     E.row_axis = k->ngroups ? E.names[k->groups[0].axes[k->groups[0].naxes - 1]] : k->nx > 1 ? E.names[k->x[1]] : "0";
@@ -1133,7 +1155,7 @@ static const char prelude_f16n[] =
  * fences a task's stores before the loop's barrier publishes them. */
 static const char prelude_stream[] =
     "#if defined(__GNUC__)\n"
-    "#define c_prefetch(p) __builtin_prefetch(p)\n"
+    "#define c_prefetch(p) __builtin_prefetch(p, 0, 2)\n"
     "#else\n"
     "#define c_prefetch(p) ((void)(p))\n"
     "#endif\n"
