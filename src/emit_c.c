@@ -77,19 +77,34 @@ static void emit_row_prefetch(Emit *E, const char *ind, const char *pos, const c
   }
 }
 
-/* Each load of group g that streams along its row (CSched.stream_ahead):
- * its lines that many points ahead of this block of count points from ri. */
-static void emit_stream_prefetch(Emit *E, const char *ind, int g, int inner, int count) {
+static bool prefetches_ahead(const Emit *E, int g) {
+  for (int i = 0; i < E->k->nvals; i++)
+    if (E->k->vals[i].scope == g && E->s->stream_ahead[i] && !E->no_stream_prefetch) return true;
+  return false;
+}
+
+/* Prefetch a line of each load of group g that streams (CSched.
+ * stream_ahead) at the point that many inner r points ahead of pos:
+ * VEC_R, for the block of count row points from pos (one prefetch per
+ * 64-byte line); VEC_X, for the tile's xn points at r point pos. */
+static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *pos, const char *count) {
   if (E->no_stream_prefetch) return;
   const Kernel *k = E->k;
+  const KGroup *G = &k->groups[g];
+  int inner = G->axes[G->naxes - 1], xin = k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (v->scope != g || !E->s->stream_ahead[i]) continue;
     int esize = dtype_size(E->p->bufs[v->buf].dtype), step = esize < 64 ? 64 / esize : 1;
     const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
     for (int a = 0; a < k->naxes; a++) names[a] = E->names[a];
-    names[inner] = arena_printf(E->a, "(ri + o_ + %lld)", (long long)E->s->stream_ahead[i]);
-    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %d; o_ += %d) c_prefetch(&b%d[", ind, count, step, v->buf);
+    if (E->s->mode == VEC_R) {
+      names[inner] = arena_printf(E->a, "(%s + o_ + %lld)", pos, (long long)E->s->stream_ahead[i]);
+    } else {
+      names[inner] = arena_printf(E->a, "(%s + %lld)", pos, (long long)E->s->stream_ahead[i]);
+      names[xin] = "(xb + o_)";
+    }
+    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, step, v->buf);
     ix_print(E->sb, v->index, names, true);
     sb_puts(E->sb, "]);\n");
   }
@@ -449,6 +464,11 @@ static void emit_r_block(Emit *E, int g, int xin, const Digits *d, const char *i
     if (pass == 1) {
       sb_printf(sb, "              const int64_t %s = %s;\n", in, ri);
       emit_marked(E, "              ", "#error reduction result inside a loop %d", INVARIANT);
+      emit_stream_prefetch(E, "              ", g, ri, "xn");
+    } else if (prefetches_ahead(E, g)) {
+      sb_printf(sb, "              for (int64_t j_ = 0; j_ < %d; j_++) {\n", u);
+      emit_stream_prefetch(E, "                ", g, arena_printf(E->a, "%s + j_", ri), "xn");
+      sb_puts(sb, "              }\n");
     }
     sb_puts(sb, "              for (int64_t xi = 0; xi < xn; xi++) {\n");
     if (xin >= 0) sb_printf(sb, "                const int64_t %s = xb + xi;\n", E->names[xin]);
@@ -590,7 +610,7 @@ static void emit_lane_loop(Emit *E, const char *ind, int g, int inner, int L) {
   snprintf(in2, sizeof in2, "%s    ", ind);
   sb_printf(sb, "%sfor (; ri + %d <= ce; ri += %d) {\n", ind, L, L);
   if (E->pf) emit_row_prefetch(E, in1, "ri", lanes);
-  emit_stream_prefetch(E, in1, g, inner, L);
+  emit_stream_prefetch(E, in1, g, "ri", lanes);
   emit_stage_loads(E, in1, inner, "ri", L, lanes);
   E->staged = E->s->stage_load, E->stage_pos = "l";
   sb_printf(sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", in1, in1, L);

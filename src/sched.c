@@ -245,35 +245,57 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
   }
 }
 
-/* Software prefetch of streamed rows (VEC_R).  On the 2-core Intel VM of
- * session 11 the hardware prefetchers alone left every row reduction with
- * more than a few operations per cache line at a third to a half of the
- * read ceiling: one core keeps too few lines in flight for the memory's
- * latency unless told what comes next.  A prefetch into L2 (prefetcht1)
- * STREAM_AHEAD_BYTES ahead of each load that streams along the vector loop
- * fixed that: in a driver, 08_many_short_rows 25 -> 9.3 ms, 13_layer_norm
- * _stats 5.6-6.1 -> 3.1, 16_entropy 7.5 -> 4.2 (2 threads; 4 KB ahead
- * about as good, 2 KB a third worse, into L1 a third worse).  The address
- * ahead is the load's own index with the inner r point moved ahead, which
- * is what the loop reads later only when the row continues in memory where
- * the loop goes next (the next outer r point, the tile's next x point or,
- * for one r axis, the next x point): elsewhere the prefetch would read
- * lines nobody uses, so such loads get none. */
+/* Software prefetch of streamed inputs.  On the 2-core Intel VM of session
+ * 11 the hardware prefetchers alone left every reduction with more than a
+ * few operations per cache line at a third to a half of the read ceiling:
+ * one core keeps too few lines in flight for the memory's latency unless
+ * told what comes next.  A prefetch into L2 (prefetcht1) of each streamed
+ * load's line STREAM_AHEAD_BYTES ahead fixed that: in a driver,
+ * 08_many_short_rows 25 -> 9.3 ms, 13_layer_norm_stats 5.6-6.1 -> 3.1,
+ * 16_entropy 7.5 -> 4.2, 14_nhwc_col_var 7.8 -> 5.0 (2 threads; 4 KB ahead
+ * about as good, 2 KB a third worse, into L1 a third worse).
+ *   VEC_R: a load contiguous along the row, ahead by that many bytes of
+ *     its row.  The address ahead is the load's own index with the row's
+ *     point moved ahead, which is what the loop reads later only where the
+ *     row goes on in memory where the loop goes next (the next outer r
+ *     point, the tile's next x point or, for one r axis, the next x point;
+ *     a whole-tensor row has nothing after it): elsewhere the prefetch
+ *     would read lines nobody uses, so such loads get none.
+ *   VEC_X: a load contiguous along the tile's x axis that moves with the
+ *     inner r axis, ahead by as many r points as the group's such loads
+ *     take to read that many bytes (the seed: 768 bytes per r point, 11
+ *     ahead; at least a pass of the x loop's r points); the address is
+ *     exactly what the loop reads then.  Only where they read less than
+ *     that per r point: column sums of whole rows (03_col_sum, 32 KB per
+ *     r point) stream at the ceiling without, and prefetching any distance
+ *     ahead made them 1.25-1.35x slower. 
+ * The value is in points of the load's group's inner r axis. */
 enum { STREAM_AHEAD_BYTES = 8192 };
+
+static bool streams_x(const KVal *v, int xin, int rin) {
+  return v->op == OP_INPUT && contiguous_along(v->index, xin) && !ix_mentions_nonlinear(v->index, rin) && ix_coef(v->index, rin);
+}
 
 static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   s->stream_ahead = ARENA_ARRAY(a, int64_t, k->nvals + 1);
-  if (s->mode != VEC_R) return;
+  int xin = k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (v->op != OP_INPUT || v->scope < 0) continue;
     const KGroup *G = &k->groups[v->scope];
     int rin = G->axes[G->naxes - 1];
-    int next = s->xtile > 1 ? k->x[k->nx - 1] : G->naxes > 1 ? G->axes[G->naxes - 2] : k->nx ? k->x[k->nx - 1] : -1;
-    if (!contiguous_along(v->index, rin) || next < 0 || ix_mentions_nonlinear(v->index, next) ||
-        ix_coef(v->index, next) != k->axes[rin].size)
-      continue;
-    s->stream_ahead[i] = STREAM_AHEAD_BYTES / dtype_size(p->bufs[v->buf].dtype);
+    if (s->mode == VEC_R) {
+      int next = s->xtile > 1 ? xin : G->naxes > 1 ? G->axes[G->naxes - 2] : xin;
+      if (!contiguous_along(v->index, rin)) continue;
+      if (next >= 0 && (ix_mentions_nonlinear(v->index, next) || ix_coef(v->index, next) != k->axes[rin].size)) continue;
+      s->stream_ahead[i] = STREAM_AHEAD_BYTES / dtype_size(p->bufs[v->buf].dtype);
+    } else if (xin >= 0 && streams_x(v, xin, rin)) {
+      int64_t bytes = 0;
+      for (int j = 0; j < k->nvals; j++)
+        if (k->vals[j].scope == v->scope && streams_x(&k->vals[j], xin, rin)) bytes += s->xtile * dtype_size(p->bufs[k->vals[j].buf].dtype);
+      int64_t ahead = (STREAM_AHEAD_BYTES + bytes - 1) / bytes;
+      if (bytes < STREAM_AHEAD_BYTES) s->stream_ahead[i] = ahead > s->runroll[v->scope] ? ahead : s->runroll[v->scope];
+    }
   }
 }
 
@@ -437,9 +459,11 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (!s->stream_ahead[i]) continue;
-    if (s->mode != VEC_R || v->op != OP_INPUT || v->scope < 0 ||
-        !contiguous_along(v->index, k->groups[v->scope].axes[k->groups[v->scope].naxes - 1]) || s->stream_ahead[i] < 0)
-      return coil_error("schedule verifier: %s prefetches v%d ahead, which is no load streaming along a vector loop's row", k->name, i);
+    int rin = v->scope >= 0 ? k->groups[v->scope].axes[k->groups[v->scope].naxes - 1] : -1;
+    bool streams = v->op == OP_INPUT && rin >= 0 &&
+                   (s->mode == VEC_R ? contiguous_along(v->index, rin) : k->nx && streams_x(v, k->x[k->nx - 1], rin));
+    if (!streams || s->stream_ahead[i] < 0)
+      return coil_error("schedule verifier: %s prefetches v%d ahead, which is no load streaming along its vector loop", k->name, i);
   }
   for (int g = 0; g < k->ngroups; g++) {
     if (!s->fast_math[g]) continue;
@@ -510,5 +534,6 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   for (int g = 0; g < k->ngroups; g++)
     if (s->fast_math[g]) dump_fast_math(sb, k, s, g);
   for (int i = 0; i < k->nvals; i++)
-    if (s->stream_ahead[i]) sb_printf(sb, "  v%d: prefetched %lld points ahead along its row\n", i, (long long)s->stream_ahead[i]);
+    if (s->stream_ahead[i])
+      sb_printf(sb, "  v%d: prefetched %lld %s ahead\n", i, (long long)s->stream_ahead[i], s->mode == VEC_R ? "points of its row" : "r points");
 }

@@ -1,13 +1,18 @@
 # coil: dump -d schedule
-# Which loads prefetch 8 KB ahead along their rows (CSched.stream_ahead):
-# those read along an r-vectorised loop whose row goes on in memory where the
-# loop goes next: k0 (rows of a contiguous matrix: 2048 f32 points ahead,
-# 4096 bf16), k1 (rows of 16: the prefetch runs 128 rows ahead).  Not: k2
-# (a slice of each row, so the next row starts elsewhere), k3 (two r axes,
-# the inner one sliced), k4 (a column sum, x-vectorised).
+# Which loads prefetch ahead (CSched.stream_ahead), 8 KB of what the loop
+# reads.  r-vectorised, those whose row goes on in memory where the loop goes
+# next: k0 (rows of a contiguous matrix: 2048 f32 points ahead, 4096 bf16),
+# k1 (rows of 16: the prefetch runs 128 rows ahead), k5 (a whole-tensor sum:
+# one row).  x-vectorised, those that read less than 8 KB per r point: k4
+# (rows of 96 f32 and 96 bf16, 576 bytes: 15 r points ahead).  Not: k2 (a
+# slice of each row, so the next row starts elsewhere), k3 (two r axes, the
+# inner one sliced), k6 (a column sum of 8 KB rows, 8 r points per pass: the
+# hardware streams it).
 import torch
 
 
 def stream_prefetch(x: "f32[64, 4096]", h: "bf16[64, 4096]", s: "f32[1000, 16]", w: "f32[48, 1024]",
-                    t: "f32[8, 16, 512]", c: "f32[256, 96]"):
-    return (x * h.float()).sum(-1), s.amax(-1), w[:, :1000].sum(-1), t[:, :, :500].sum(dim=(1, 2)), c.sum(0)
+                    t: "f32[8, 16, 512]", c: "f32[256, 96]", cb: "bf16[256, 96]", a: "f32[40, 300]",
+                    d: "f32[64, 2048]"):
+    return ((x * h.float()).sum(-1), s.amax(-1), w[:, :1000].sum(-1), t[:, :, :500].sum(dim=(1, 2)),
+            (c * cb.float()).sum(0), a.sum(), d.sum(0))

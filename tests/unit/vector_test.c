@@ -122,8 +122,8 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
   if (re) coil_error_free(re);
   CHECK(what, built && report);
   if (built && report) {
-    /* The column blocks' x loops: the line after each `rK_j + 8 <=` loop
-     * head.  The lane loops of rows: `for (int l = 0; l < L; l++)` after an
+    /* The column blocks' x loops: the first loop after each `rK_j + 8 <=`
+     * loop head that is not the prefetch of the rows ahead.  The lane loops of rows: `for (int l = 0; l < L; l++)` after an
      * omp simd pragma, L >= 16 (shorter fold levels may stay scalar). */
     int line = 1, loops = 0, scalar = 0, first_scalar = 0, lanes = 0, lanes_scalar = 0, first_lanes = 0;
     bool after_block_head = false, after_simd = false;
@@ -135,8 +135,9 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
           after_block_head = false;
           const char *skip = p;
           while (*skip == ' ') skip++;
-          if (!strncmp(skip, "#pragma omp simd", 16)) {
-            after_block_head = true; /* the loop is on the next line */
+          if (!strncmp(skip, "#pragma omp simd", 16) || !strncmp(skip, "for (int64_t j_ = 0;", 20) ||
+              !strncmp(skip, "for (int64_t o_ = 0;", 20) || !strncmp(skip, "}", 1)) {
+            after_block_head = true; /* the loop follows the pragma or the rows' prefetches */
           } else if (!strncmp(skip, "for (int64_t xi = 0;", 20)) {
             loops++;
             if (!reported(report, cfile, line)) scalar++, first_scalar = first_scalar ? first_scalar : line;
