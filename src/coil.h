@@ -546,9 +546,13 @@ typedef struct CSched {
    * or a VEC_X block of r points, where any value fell outside is run again
    * with the exact functions.  Where both apply they give the same bits. */
   bool *fast_math;
-  /* VEC_R, per value: a load streaming along its row, prefetched this many
-   * points of the row ahead (0: not prefetched). */
+  /* Per value: a load that streams, prefetched stream_ahead points of the
+   * r axis stream_axis ahead (0: not prefetched). */
   int64_t *stream_ahead;
+  int *stream_axis;
+  /* The kernel before this schedule tiled an r axis (the Triton backends
+   * plan from it), or NULL where nothing was tiled. */
+  const Kernel *untiled;
 } CSched;
 
 /* Reorder each group's r axes so the heaviest load streams, re-merge,
@@ -696,7 +700,8 @@ typedef struct Compiled {
   Module module;
   Graph graph;
   Fusion fusion;
-  Program program;
+  Program program;   /* the kernels as the C backend runs them */
+  Program tprogram;  /* as the Triton backends plan them: no CPU tiles */
   CSched *csched;
   CChains chains;
   StrBuf c_source;

@@ -45,6 +45,9 @@ static CoilErr *plan_kernels(const CompileOptions *o, Compiled *c, const bool *k
     sched_kernel_c(a, &p->kernels[i], p, &c->csched[i]);
     if ((e = kernel_verify(p, &p->kernels[i]))) return e;
   }
+  c->tprogram = *p;
+  c->tprogram.kernels = ARENA_ARRAY(a, Kernel, p->nkernels + 1);
+  for (int i = 0; i < p->nkernels; i++) c->tprogram.kernels[i] = c->csched[i].untiled ? *c->csched[i].untiled : p->kernels[i];
   chain_plan(a, p, c->csched, &c->chains);
   for (int i = 0; i < p->nkernels; i++)
     if ((e = sched_verify(p, &p->kernels[i], &c->csched[i]))) return e;

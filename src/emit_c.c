@@ -84,7 +84,7 @@ static bool prefetches_ahead(const Emit *E, int g) {
 }
 
 /* Prefetch a line of each load of group g that streams (CSched.
- * stream_ahead) at the point that many inner r points ahead of pos:
+ * stream_ahead points of stream_axis ahead), inner r point pos:
  * VEC_R, for the block of count row points from pos (one prefetch per
  * 64-byte line); VEC_X, for the tile's xn points at r point pos. */
 static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *pos, const char *count) {
@@ -98,11 +98,14 @@ static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *po
     int esize = dtype_size(E->p->bufs[v->buf].dtype), step = esize < 64 ? 64 / esize : 1;
     const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
     for (int a = 0; a < k->naxes; a++) names[a] = E->names[a];
+    long long ahead = (long long)E->s->stream_ahead[i];
     if (E->s->mode == VEC_R) {
-      names[inner] = arena_printf(E->a, "(%s + o_ + %lld)", pos, (long long)E->s->stream_ahead[i]);
+      names[inner] = arena_printf(E->a, "(%s + o_ + %lld)", pos, ahead);
     } else {
-      names[inner] = arena_printf(E->a, "(%s + %lld)", pos, (long long)E->s->stream_ahead[i]);
       names[xin] = "(xb + o_)";
+      names[inner] = arena_printf(E->a, "(%s)", pos);
+      int ax = E->s->stream_axis[i];
+      names[ax] = arena_printf(E->a, "(%s + %lld)", names[ax], ahead);
     }
     sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, step, v->buf);
     ix_print(E->sb, v->index, names, true);

@@ -265,7 +265,11 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
  *     inner r axis, ahead by as many r points as the group's such loads
  *     take to read that many bytes (the seed: 768 bytes per r point, 11
  *     ahead; at least a pass of the x loop's r points); the address is
- *     exactly what the loop reads then.  Only where they read less than
+ *     exactly what the loop reads then; where the inner r axis is shorter
+ *     than twice that (tiled, tile_inner_r), whole points of the next outer
+ *     r axis ahead instead, with the inner point where it is (moving the
+ *     inner point past its end would be a different tile's data).  Only
+ *     where they read less than
  *     that per r point: column sums of whole rows (03_col_sum, 32 KB per
  *     r point) stream at the ceiling without, and prefetching any distance
  *     ahead made them 1.25-1.35x slower. 
@@ -278,6 +282,7 @@ static bool streams_x(const KVal *v, int xin, int rin) {
 
 static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   s->stream_ahead = ARENA_ARRAY(a, int64_t, k->nvals + 1);
+  s->stream_axis = ARENA_ARRAY(a, int, k->nvals + 1);
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
@@ -289,12 +294,17 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
       if (!contiguous_along(v->index, rin)) continue;
       if (next >= 0 && (ix_mentions_nonlinear(v->index, next) || ix_coef(v->index, next) != k->axes[rin].size)) continue;
       s->stream_ahead[i] = STREAM_AHEAD_BYTES / dtype_size(p->bufs[v->buf].dtype);
+      s->stream_axis[i] = rin;
     } else if (xin >= 0 && streams_x(v, xin, rin)) {
       int64_t bytes = 0;
       for (int j = 0; j < k->nvals; j++)
         if (k->vals[j].scope == v->scope && streams_x(&k->vals[j], xin, rin)) bytes += s->xtile * dtype_size(p->bufs[k->vals[j].buf].dtype);
-      int64_t ahead = (STREAM_AHEAD_BYTES + bytes - 1) / bytes;
-      if (bytes < STREAM_AHEAD_BYTES) s->stream_ahead[i] = ahead > s->runroll[v->scope] ? ahead : s->runroll[v->scope];
+      int64_t ahead = (STREAM_AHEAD_BYTES + bytes - 1) / bytes, n = k->axes[rin].size;
+      if (ahead < s->runroll[v->scope]) ahead = s->runroll[v->scope];
+      if (bytes >= STREAM_AHEAD_BYTES) continue;
+      s->stream_ahead[i] = ahead, s->stream_axis[i] = rin;
+      if (2 * ahead > n && G->naxes > 1) /* a short inner axis (tile_inner_r): whole steps of the next one */
+        s->stream_ahead[i] = (ahead + n - 1) / n, s->stream_axis[i] = G->axes[G->naxes - 2];
     }
   }
 }
@@ -363,6 +373,93 @@ static int64_t r_tile(const Kernel *k) {
   return tile > 1 ? tile : 1;
 }
 
+/* VEC_X: tiles of the inner r axis for a load laid out across the lead.
+ * The seed reads grad_out (the lead, f32) along (r2 heads, r3 tokens) and
+ * q (bf16) along (r3, r2): r axes in the lead's order stream grad_out, but
+ * q then gives 256 contiguous bytes per r point, 16 KB apart, and its rows
+ * are read in 64 pieces at 64 different times.  Tiling the inner r axis
+ * (r3 -> r3 outer, r3i of B points) and walking the other load's own row
+ * axis (r2) between the two makes both read runs: grad_out B x 512 bytes
+ * (B = 8: 4 KB) per r2 point, q whole 16 KB rows per tile.  Session 11's
+ * Intel VM, `coil bench` (tools/ab_bench.sh, 3 rounds): 16.8 -> 12.4 ms,
+ * 0.80 -> 1.06 of the read ceiling (with the prefetch of the next r2
+ * point's runs, choose_stream_prefetch).  Session 3 measured the
+ * transposed tiling (r2 in blocks of 16 inside r3: q 4 KB runs, grad_out
+ * 16 streams) slower on the AMD development machine, 30-32 ms against 23;
+ * this one keeps the heavier load in page-long runs.
+ * Only where the lead reads under RUN_MIN_BYTES per r point, its rows lie
+ * side by side along the inner r axis, the other load's rows lie side by
+ * side along another r axis of the group (at least RUN_MIN_BYTES of them),
+ * and B divides the inner axis at least twice. */
+enum { RUN_MIN_BYTES = 4096 };
+
+static int64_t load_bytes(const Program *p, const KVal *v) { return dtype_size(p->bufs[v->buf].dtype); }
+
+static bool rows_along(const Kernel *k, const KVal *v, int ax, int xin) {
+  return !ix_mentions_nonlinear(v->index, ax) && ix_coef(v->index, ax) == k->axes[xin].size;
+}
+
+/* The kernel's arrays this pass changes, copied first: the kernel as it
+ * was stays whole for the Triton backends (CSched.untiled). */
+static void copy_on_write(Arena *a, Kernel *k, CSched *s) {
+  if (s->untiled) return;
+  Kernel *keep = ARENA_ARRAY(a, Kernel, 1);
+  *keep = *k;
+  s->untiled = keep;
+  KGroup *groups = ARENA_ARRAY(a, KGroup, k->ngroups + 1);
+  memcpy(groups, k->groups, sizeof(KGroup) * (size_t)k->ngroups);
+  k->groups = groups;
+  KVal *vals = ARENA_ARRAY(a, KVal, k->capvals + 1);
+  memcpy(vals, k->vals, sizeof(KVal) * (size_t)k->nvals);
+  k->vals = vals;
+  KStore *stores = ARENA_ARRAY(a, KStore, k->nstores + 1);
+  memcpy(stores, k->stores, sizeof(KStore) * (size_t)k->nstores);
+  k->stores = stores;
+}
+
+static void tile_inner_r(Arena *a, Kernel *k, const Program *p, CSched *s, int g) {
+  KGroup *G = &k->groups[g];
+  const KVal *lead = group_lead(k, g);
+  if (G->naxes < 2 || G->naxes >= COIL_MAX_DIMS || !k->nx || !lead) return;
+  int xin = k->x[k->nx - 1], rin = G->axes[G->naxes - 1];
+  int64_t lead_row = k->axes[xin].size * load_bytes(p, lead);
+  if (!contiguous_along(lead->index, xin) || !rows_along(k, lead, rin, xin) || lead_row >= RUN_MIN_BYTES) return;
+  int across = -1;
+  for (int i = 0; i < k->nvals && across < 0; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || v->scope != g || !contiguous_along(v->index, xin) || rows_along(k, v, rin, xin)) continue;
+    for (int j = 0; j + 1 < G->naxes && across < 0; j++)
+      if (rows_along(k, v, G->axes[j], xin) && k->axes[G->axes[j]].size * k->axes[xin].size * load_bytes(p, v) >= RUN_MIN_BYTES)
+        across = j;
+  }
+  int64_t B = 1;
+  while (B * lead_row < RUN_MIN_BYTES) B *= 2;
+  if (across < 0 || k->axes[rin].size % B || k->axes[rin].size < 2 * B) return;
+  /* r -> B r + ri: ri is a new axis of B points, r keeps the rest. */
+  copy_on_write(a, k, s);
+  G = &k->groups[g];
+  int ri = k->naxes;
+  KAxis *axes = ARENA_ARRAY(a, KAxis, ri + 1);
+  memcpy(axes, k->axes, sizeof(KAxis) * (size_t)ri);
+  axes[ri] = axes[rin];
+  axes[ri].size = B;
+  axes[ri].name = arena_printf(a, "%si", axes[rin].name ? axes[rin].name : "r");
+  axes[rin].size /= B;
+  k->axes = axes;
+  k->naxes = ri + 1;
+  IExpr **sub = ARENA_ARRAY(a, IExpr *, k->naxes);
+  sub[rin] = ix_add(a, ix_scale(a, ix_axis(a, rin), B), ix_axis(a, ri));
+  IRange r = kernel_range(a, k);
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_INPUT) k->vals[i].index = ix_subst(a, r, k->vals[i].index, sub);
+  for (int t = 0; t < k->nstores; t++) k->stores[t].index = ix_subst(a, r, k->stores[t].index, sub);
+  /* (..., across, ..., r) -> (..., r, across, ri) */
+  int a2 = G->axes[across];
+  memmove(&G->axes[across], &G->axes[across + 1], sizeof(int) * (size_t)(G->naxes - across - 1));
+  G->axes[G->naxes - 1] = a2;
+  G->axes[G->naxes++] = ri;
+}
+
 static int64_t group_points(const Kernel *k, const KGroup *g, int skip_inner) {
   int64_t n = 1;
   for (int i = 0; i < g->naxes - skip_inner; i++) n *= k->axes[g->axes[i]].size;
@@ -388,6 +485,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
   for (int i = 0; i < k->nx; i++) xpoints *= k->axes[k->x[i]].size;
   int64_t tiles;
   if (s->mode == VEC_X) {
+    for (int g = 0; g < k->ngroups; g++) tile_inner_r(a, k, p, s, g);
     /* Tiles of at most MAX_XTILE points, as even as possible. */
     int64_t inner = xin >= 0 ? k->axes[xin].size : 1;
     int64_t ntx = (inner + MAX_XTILE - 1) / MAX_XTILE;
@@ -535,5 +633,6 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
     if (s->fast_math[g]) dump_fast_math(sb, k, s, g);
   for (int i = 0; i < k->nvals; i++)
     if (s->stream_ahead[i])
-      sb_printf(sb, "  v%d: prefetched %lld %s ahead\n", i, (long long)s->stream_ahead[i], s->mode == VEC_R ? "points of its row" : "r points");
+      sb_printf(sb, "  v%d: prefetched %lld point%s of %s ahead\n", i, (long long)s->stream_ahead[i], s->stream_ahead[i] == 1 ? "" : "s",
+                k->axes[s->stream_axis[i]].name ? k->axes[s->stream_axis[i]].name : "its axis");
 }

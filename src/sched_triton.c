@@ -903,7 +903,7 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
 
 static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan, StrBuf *sb,
                          unsigned *helpers) {
-  const Program *p = &c->program;
+  const Program *p = &c->tprogram;
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
@@ -934,7 +934,7 @@ static void dump_names(StrBuf *sb, const Kernel *k, const int *axes, int n) {
 }
 
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
-  const Program *p = &c->program;
+  const Program *p = &c->tprogram;
   const TritonOptions *o = &plan->opt;
   if (plan->target == TRITON_NPU)
     sb_printf(sb, "tile model: triton-npu, %d vector cores, unified buffer %d KiB (%d bytes) per core, 32-byte DMA alignment\n",
