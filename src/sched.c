@@ -5,9 +5,9 @@
  *
  * Loop order: the load that moves the most bytes streams (its r axes in
  * decreasing stride).  Another load laid out across it (the seed's q: 256
- * contiguous bytes per r point, 16 KB apart) is not tiled to stream too:
- * moving its contiguous axis innermost in tiles of a page made the seed
- * slower on both machines measured at full thread count (docs/bench.md).
+ * contiguous bytes per r point, 16 KB apart) gets the inner r axis tiled
+ * so that both read runs of a page or more (tile_inner_r); streamed loads
+ * are prefetched ahead (choose_stream_prefetch).
  * X tiles: up to MAX_XTILE points, so a column sum reads whole rows (its
  * block accumulators live in L1/L2; the C printer takes 8 r points per pass
  * over them).
