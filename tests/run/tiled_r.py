@@ -21,3 +21,13 @@ def tiled_seed_f32(a: "f32[3, 32, 256, 48]", b: "f32[3, 256, 32, 48]"):
 def tiled_stats(a: "f32[2, 64, 128, 32]", b: "bf16[2, 128, 64, 32]"):
     p = a.permute(0, 2, 1, 3) + b.float()
     return p.amax(dim=(0, 1, 2)), p.mean(dim=(0, 1, 2)), p.var(dim=(0, 1, 2))
+
+
+def tiled_then_pointwise(a: "f32[32, 256, 64]", b: "f32[256, 32, 64]"):
+    p = a.permute(1, 0, 2) * b
+    return p / p.sum(dim=(0, 1), keepdim=True)
+
+
+def tiled_beside_a_row_sum(a: "f32[2, 32, 256, 64]", b: "bf16[2, 256, 32, 64]", c: "f32[64, 100]"):
+    p = a.permute(0, 2, 1, 3) * b.float()
+    return p.sum(dim=(0, 1, 2)), p.amin(dim=(0, 1, 2)), c.sum(-1)
