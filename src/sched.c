@@ -269,11 +269,10 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
  *     than twice that (tiled, tile_inner_r), whole points of the next outer
  *     r axis ahead instead, with the inner point where it is (moving the
  *     inner point past its end would be a different tile's data).  Only
- *     where they read less than
- *     that per r point: column sums of whole rows (03_col_sum, 32 KB per
- *     r point) stream at the ceiling without, and prefetching any distance
- *     ahead made them 1.25-1.35x slower. 
- * The value is in points of the load's group's inner r axis. */
+ *     where they read less than that per r point: column sums of whole
+ *     rows (03_col_sum, 32 KB per r point) stream at the ceiling without,
+ *     and prefetching any distance ahead made them 1.25-1.35x slower.
+ * stream_ahead counts points of stream_axis. */
 enum { STREAM_AHEAD_BYTES = 8192 };
 
 static bool streams_x(const KVal *v, int xin, int rin) {
