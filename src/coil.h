@@ -550,6 +550,9 @@ typedef struct CSched {
    * r axis stream_axis ahead (0: not prefetched). */
   int64_t *stream_ahead;
   int *stream_axis;
+  /* VEC_R, per value: where the row does not go on in memory, the axis
+   * whose next point holds the row read after it (-1: none needed). */
+  int *stream_wrap;
   /* The kernel before this schedule tiled an r axis (the Triton backends
    * plan from it), or NULL where nothing was tiled. */
   const Kernel *untiled;

@@ -99,6 +99,22 @@ static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *po
     const char **names = ARENA_ARRAY(E->a, const char *, k->naxes + 1);
     for (int a = 0; a < k->naxes; a++) names[a] = E->names[a];
     long long ahead = (long long)E->s->stream_ahead[i];
+    int wrap = E->s->stream_wrap[i];
+    if (E->s->mode == VEC_R && wrap >= 0) {
+      /* Past the row's end, the next row (a select of two addresses). */
+      long long n = (long long)k->axes[inner].size;
+      sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) {\n", ind, count, step);
+      sb_printf(E->sb, "%s  const int64_t p_ = %s + o_ + %lld;\n", ind, pos, ahead);
+      names[inner] = "p_";
+      sb_printf(E->sb, "%s  c_prefetch(p_ < %lld ? &b%d[", ind, n, v->buf);
+      ix_print(E->sb, v->index, names, true);
+      names[inner] = arena_printf(E->a, "(p_ - %lld)", n);
+      names[wrap] = arena_printf(E->a, "(%s + 1)", E->names[wrap]);
+      sb_printf(E->sb, "] : &b%d[", v->buf);
+      ix_print(E->sb, v->index, names, true);
+      sb_printf(E->sb, "]);\n%s}\n", ind);
+      continue;
+    }
     if (E->s->mode == VEC_R) {
       names[inner] = arena_printf(E->a, "(%s + o_ + %lld)", pos, ahead);
     } else {

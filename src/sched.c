@@ -256,11 +256,15 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
  * about as good, 2 KB a third worse, into L1 a third worse).
  *   VEC_R: a load contiguous along the row, ahead by that many bytes of
  *     its row.  The address ahead is the load's own index with the row's
- *     point moved ahead, which is what the loop reads later only where the
- *     row goes on in memory where the loop goes next (the next outer r
- *     point, the tile's next x point or, for one r axis, the next x point;
- *     a whole-tensor row has nothing after it): elsewhere the prefetch
- *     would read lines nobody uses, so such loads get none.
+ *     point moved ahead, which is what the loop reads later where the row
+ *     goes on in memory where the loop goes next (the next outer r point,
+ *     the tile's next x point or, for one r axis, the next x point; a
+ *     whole-tensor row has nothing after it).  Where it does not (a slice
+ *     of each row), a point ahead past the row's end is taken in the next
+ *     row (stream_wrap: that axis one point on; so at most a row ahead,
+ *     where rows are shorter than 8 KB): sliced rows of f32[8192,
+ *     8200] summed to 8192 ran at 0.75 of the ceiling against 0.97 for
+ *     whole rows, an entropy over slices at 0.45 against 0.77.
  *   VEC_X: a load contiguous along the tile's x axis that moves with the
  *     inner r axis, ahead by as many r points as the group's such loads
  *     take to read that many bytes (the seed: 768 bytes per r point, 11
@@ -282,6 +286,8 @@ static bool streams_x(const KVal *v, int xin, int rin) {
 static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   s->stream_ahead = ARENA_ARRAY(a, int64_t, k->nvals + 1);
   s->stream_axis = ARENA_ARRAY(a, int, k->nvals + 1);
+  s->stream_wrap = ARENA_ARRAY(a, int, k->nvals + 1);
+  for (int i = 0; i < k->nvals; i++) s->stream_wrap[i] = -1;
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
@@ -290,10 +296,14 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
     int rin = G->axes[G->naxes - 1];
     if (s->mode == VEC_R) {
       int next = s->xtile > 1 ? xin : G->naxes > 1 ? G->axes[G->naxes - 2] : xin;
-      if (!contiguous_along(v->index, rin)) continue;
-      if (next >= 0 && (ix_mentions_nonlinear(v->index, next) || ix_coef(v->index, next) != k->axes[rin].size)) continue;
+      if (!contiguous_along(v->index, rin) || (next >= 0 && ix_mentions_nonlinear(v->index, next))) continue;
       s->stream_ahead[i] = STREAM_AHEAD_BYTES / dtype_size(p->bufs[v->buf].dtype);
       s->stream_axis[i] = rin;
+      if (next >= 0 && ix_coef(v->index, next) != k->axes[rin].size) {
+        /* At most a row ahead: the point ahead is in this row or the next. */
+        s->stream_wrap[i] = next;
+        if (s->stream_ahead[i] > k->axes[rin].size) s->stream_ahead[i] = k->axes[rin].size;
+      }
     } else if (xin >= 0 && streams_x(v, xin, rin)) {
       int64_t bytes = 0;
       for (int j = 0; j < k->nvals; j++)
@@ -631,7 +641,10 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
   for (int g = 0; g < k->ngroups; g++)
     if (s->fast_math[g]) dump_fast_math(sb, k, s, g);
   for (int i = 0; i < k->nvals; i++)
-    if (s->stream_ahead[i])
-      sb_printf(sb, "  v%d: prefetched %lld point%s of %s ahead\n", i, (long long)s->stream_ahead[i], s->stream_ahead[i] == 1 ? "" : "s",
-                k->axes[s->stream_axis[i]].name ? k->axes[s->stream_axis[i]].name : "its axis");
+    if (s->stream_ahead[i]) {
+      sb_printf(sb, "  v%d: prefetched %lld point%s of %s ahead", i, (long long)s->stream_ahead[i], s->stream_ahead[i] == 1 ? "" : "s",
+                k->axes[s->stream_axis[i]].name);
+      if (s->stream_wrap[i] >= 0) sb_printf(sb, " (past the row's end: the next %s's row)", k->axes[s->stream_wrap[i]].name);
+      sb_puts(sb, "\n");
+    }
 }
