@@ -399,7 +399,7 @@ static int64_t r_tile(const Kernel *k) {
  * Only where the lead reads under RUN_MIN_BYTES per r point, its rows lie
  * side by side along the inner r axis, the other load's rows lie side by
  * side along another r axis of the group (at least RUN_MIN_BYTES of them),
- * and B divides the inner axis at least twice. */
+ * and some B up to 4x the least one divides the inner axis at least twice. */
 enum { RUN_MIN_BYTES = 4096 };
 
 static int64_t load_bytes(const Program *p, const KVal *v) { return dtype_size(p->bufs[v->buf].dtype); }
@@ -441,9 +441,11 @@ static void tile_inner_r(Arena *a, Kernel *k, const Program *p, CSched *s, int g
       if (rows_along(k, v, G->axes[j], xin) && k->axes[G->axes[j]].size * k->axes[xin].size * load_bytes(p, v) >= RUN_MIN_BYTES)
         across = j;
   }
-  int64_t B = 1;
-  while (B * lead_row < RUN_MIN_BYTES) B *= 2;
-  if (across < 0 || k->axes[rin].size % B || k->axes[rin].size < 2 * B) return;
+  /* B: the smallest divisor of the inner axis that makes the lead's runs
+   * RUN_MIN_BYTES, if one does within 4x that (4095 = 9 x 455: runs of 9). */
+  int64_t n = k->axes[rin].size, B = (RUN_MIN_BYTES + lead_row - 1) / lead_row;
+  while (B <= 4 * ((RUN_MIN_BYTES + lead_row - 1) / lead_row) && n % B) B++;
+  if (across < 0 || n % B || n < 2 * B) return;
   /* r -> B r + ri: ri is a new axis of B points, r keeps the rest. */
   copy_on_write(a, k, s);
   G = &k->groups[g];

@@ -31,3 +31,9 @@ def tiled_then_pointwise(a: "f32[32, 256, 64]", b: "f32[256, 32, 64]"):
 def tiled_beside_a_row_sum(a: "f32[2, 32, 256, 64]", b: "bf16[2, 256, 32, 64]", c: "f32[64, 100]"):
     p = a.permute(0, 2, 1, 3) * b.float()
     return p.sum(dim=(0, 1, 2)), p.amin(dim=(0, 1, 2)), c.sum(-1)
+
+
+
+def tiled_odd_tokens(a: "f32[1, 32, 1023, 64]", b: "bf16[1, 1023, 32, 64]"):
+    # 1023 tokens: no power of two divides them; tiles of 31 (1023 = 31 x 33)
+    return (a.permute(0, 2, 1, 3) * b.float()).sum(dim=(0, 1, 2))
