@@ -65,15 +65,22 @@ typedef struct Emit {
   const char *fast_lane;
 } Emit;
 
+/* `&b<buf>[index]`, the index's axes named by names. */
+static void print_address(StrBuf *sb, int buf, const IExpr *index, const char *const *names) {
+  sb_printf(sb, "&b%d[", buf);
+  ix_print(sb, index, names, true);
+  sb_puts(sb, "]");
+}
+
 /* Prefetch the next row's lines for count elements (an expression) from
  * position pos of the row (one prefetch per 64-byte line). */
 static void emit_row_prefetch(Emit *E, const char *ind, const char *pos, const char *count) {
   const RowPrefetch *pf = E->pf;
   for (int i = 0; i < pf->n; i++) {
     E->pf_names[pf->inner] = arena_printf(E->a, "(%s + o_)", pos);
-    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, 64 / pf->esize[i], pf->buf[i]);
-    ix_print(E->sb, pf->index[i], E->pf_names, true);
-    sb_puts(E->sb, "]);\n");
+    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(", ind, count, 64 / pf->esize[i]);
+    print_address(E->sb, pf->buf[i], pf->index[i], E->pf_names);
+    sb_puts(E->sb, ");\n");
   }
 }
 
@@ -106,13 +113,13 @@ static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *po
       sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) {\n", ind, count, step);
       sb_printf(E->sb, "%s  const int64_t p_ = %s + o_ + %lld;\n", ind, pos, ahead);
       names[inner] = "p_";
-      sb_printf(E->sb, "%s  c_prefetch(p_ < %lld ? &b%d[", ind, n, v->buf);
-      ix_print(E->sb, v->index, names, true);
+      sb_printf(E->sb, "%s  c_prefetch(p_ < %lld ? ", ind, n);
+      print_address(E->sb, v->buf, v->index, names);
       names[inner] = arena_printf(E->a, "(p_ - %lld)", n);
       names[wrap] = arena_printf(E->a, "(%s + 1)", E->names[wrap]);
-      sb_printf(E->sb, "] : &b%d[", v->buf);
-      ix_print(E->sb, v->index, names, true);
-      sb_printf(E->sb, "]);\n%s}\n", ind);
+      sb_puts(E->sb, " : ");
+      print_address(E->sb, v->buf, v->index, names);
+      sb_printf(E->sb, ");\n%s}\n", ind);
       continue;
     }
     if (E->s->mode == VEC_R) {
@@ -123,9 +130,9 @@ static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *po
       int ax = E->s->stream_axis[i];
       names[ax] = arena_printf(E->a, "(%s + %lld)", names[ax], ahead);
     }
-    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(&b%d[", ind, count, step, v->buf);
-    ix_print(E->sb, v->index, names, true);
-    sb_puts(E->sb, "]);\n");
+    sb_printf(E->sb, "%sfor (int64_t o_ = 0; o_ < %s; o_ += %d) c_prefetch(", ind, count, step);
+    print_address(E->sb, v->buf, v->index, names);
+    sb_puts(E->sb, ");\n");
   }
 }
 

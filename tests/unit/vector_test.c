@@ -123,8 +123,9 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
   CHECK(what, built && report);
   if (built && report) {
     /* The column blocks' x loops: the first loop after each `rK_j + 8 <=`
-     * loop head that is not the prefetch of the rows ahead.  The lane loops of rows: `for (int l = 0; l < L; l++)` after an
-     * omp simd pragma, L >= 16 (shorter fold levels may stay scalar). */
+     * loop head that is not the prefetch of the rows ahead.  The lane
+     * loops of rows: `for (int l = 0; l < L; l++)` after an omp simd
+     * pragma, L >= 16 (shorter fold levels may stay scalar). */
     int line = 1, loops = 0, scalar = 0, first_scalar = 0, lanes = 0, lanes_scalar = 0, first_lanes = 0;
     bool after_block_head = false, after_simd = false;
     for (const char *p = c.c_source.data; *p; p++) {
