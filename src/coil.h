@@ -299,6 +299,9 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name,
                      const ArgOverride *args, int nargs, Graph *g);
 CoilErr *graph_verify(const Graph *g);
 void graph_dump(StrBuf *sb, const Graph *g);
+/* Is every element of n <= 0 or NaN?  True of x - amax(x, dims, keepdim)
+ * in a float dtype (softmax's and logsumexp's shift). */
+bool graph_nonpositive(const GNode *n);
 int64_t shape_numel(int ndim, const int64_t *shape);
 void shape_str(StrBuf *sb, int ndim, const int64_t *shape); /* [2,3] */
 /* Parse "bf16[2, 3] uniform(1, 2)" into spec (name and loc already set). */
@@ -432,6 +435,7 @@ typedef struct KVal {
   int64_t ival;
   int red;     /* a reduction result: its index in reds */
   int scope;
+  bool nonpos; /* known <= 0 or NaN (graph_nonpositive): exp's cheaper range key */
 } KVal;
 
 typedef struct KRed {

@@ -211,6 +211,13 @@ static const char *fast_form_name(const KVal *v) {
   }
 }
 
+/* The prelude's name of value i's range check: its fast form's, or for an
+ * exp of a value known <= 0 the one-sided check (prelude_exp_nonpos). */
+static const char *range_check_name(const Kernel *k, const KVal *v) {
+  if (v->op == OP_EXP && k->vals[v->arg[0]].nonpos) return v->cdtype == DT_F64 ? "c_expd_nonpos" : "c_expf_nonpos";
+  return fast_form_name(v);
+}
+
 static void value_expr(Emit *E, int i, const char *red_acc) {
   StrBuf *sb = E->sb;
   const KVal *v = &E->k->vals[i];
@@ -291,7 +298,7 @@ static void key_lanes(Emit *E, const char *ind, const bool *keyed, const char *n
       continue;
     }
     sb_printf(E->sb, "%sfor (int64_t i = 0; i < %s; i++) off_ |= offk%d[i] > ", ind, m, i);
-    for (const char *c = fast_form_name(v); *c; c++) sb_putc(E->sb, (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c));
+    for (const char *c = range_check_name(E->k, v); *c; c++) sb_putc(E->sb, (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c));
     sb_puts(E->sb, "_KEY_MAX;\n");
   }
 }
@@ -310,7 +317,7 @@ static void emit_marked(Emit *E, const char *indent, const char *red_acc, int wh
     else value_expr(E, i, red_acc);
     sb_puts(E->sb, ";\n");
     if (E->fast && fast_checked(E, i)) {
-      const char *f = fast_form_name(&E->k->vals[i]);
+      const char *f = range_check_name(E->k, &E->k->vals[i]);
       if (E->fast_lane) sb_printf(E->sb, "%soffk%d[%s] = c_umax(offk%d[%s], %s_key(", indent, i, E->fast_lane, i, E->fast_lane, f);
       else sb_printf(E->sb, "%soff_ |= %s_off(", indent, f);
       operand(E->sb, E->k, E->k->vals[i].arg[0], E->k->vals[i].cdtype);
@@ -1492,6 +1499,19 @@ static const char prelude_expf[] =
     "#define C_EXPF_KEY_MAX 0x42ae0000u /* 87.0f; inf and NaN are above */\n"
     "C_INLINE uint32_t c_expf_off(float x) { return c_expf_key(x) > C_EXPF_KEY_MAX; }\n"
     ;
+/* e^x's range check where x <= 0 or NaN is known (x - amax(x): the kernel
+ * dump's "(<= 0)", graph_nonpositive): x's own bits, one unsigned max a
+ * vector where |x|'s take a mask too (logsumexp of bf16 rows: about 5%).  A
+ * negative float's bits grow with its magnitude, so x < -87 (-708), -inf
+ * and a negative NaN are above the key's max; 0 and a positive NaN are below
+ * it, and the fast form gives NaN for a NaN. */
+static const char prelude_exp_nonpos[] =
+    "C_INLINE uint32_t c_expf_nonpos_key(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }\n"
+    "#define C_EXPF_NONPOS_KEY_MAX 0xc2ae0000u /* -87.0f */\n"
+    "C_INLINE uint32_t c_expf_nonpos_off(float x) { return c_expf_nonpos_key(x) > C_EXPF_NONPOS_KEY_MAX; }\n"
+    "C_INLINE uint64_t c_expd_nonpos_key(double x) { uint64_t u; memcpy(&u, &x, 8); return u; }\n"
+    "#define C_EXPD_NONPOS_KEY_MAX UINT64_C(0xc086200000000000) /* -708.0 */\n"
+    "C_INLINE uint64_t c_expd_nonpos_off(double x) { return c_expd_nonpos_key(x) > C_EXPD_NONPOS_KEY_MAX; }\n";
 /* After the expf (one string each: C11 compilers need only take 4095 characters). */
 static const char prelude_logf[] =
     "/* logf and tanhf: no calls, so loops using them vectorise (see emit_c.c) */\n"
@@ -1659,6 +1679,7 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_expf);
   sb_puts(sb, prelude_logf);
   sb_puts(sb, prelude_expd);
+  sb_puts(sb, prelude_exp_nonpos);
   sb_puts(sb, prelude_powf);
   sb_puts(sb, prelude_tanhd);
   sb_puts(sb, prelude3);

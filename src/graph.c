@@ -408,6 +408,20 @@ static GNode *reduce(Builder *B, Op op, GNode *x, uint32_t mask, bool keepdim, S
   return r;
 }
 
+/* x - m where m is amax(x) over some dims, kept as size-1 dims and
+ * broadcast back: each element is x minus the largest of its own slice, so
+ * it is <= 0 (rounding is monotone and x - x is +0), or NaN where the slice
+ * has a NaN or x and its max are the same infinity.  Integers wrap, so only
+ * a float difference counts; casts of the operands are monotone too. */
+bool graph_nonpositive(const GNode *n) {
+  if (n->op != OP_SUB || !dtype_is_float(n->cdtype) || !dtype_is_float(n->dtype)) return false;
+  const GNode *x = n->in[0], *m = n->in[1], *max = m->op == OP_RESHAPE ? m->in[0] : m;
+  if (max->op != OP_AMAX || max->in[0] != x || x->ndim != n->ndim || m->ndim != x->ndim) return false;
+  for (int d = 0; d < x->ndim; d++)
+    if (x->shape[d] != n->shape[d] || m->shape[d] != (max->rmask >> d & 1 ? 1 : x->shape[d])) return false;
+  return true;
+}
+
 /* ------------------------------------------------------------ arguments */
 
 typedef struct Args {

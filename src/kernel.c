@@ -70,6 +70,7 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
     for (int j = 0; j < v->narg; j++)
       if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_error("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
     if (e) break;
+    if (v->nonpos && !dtype_is_float(v->dtype)) { e = coil_error("kernel verifier: %s: v%d is marked <= 0 but is not a float", k->name, i); break; }
     if (v->op == OP_INPUT) {
       if (index_group(k, v->index) == -2) { e = coil_error("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
       if (p->bufs[v->buf].dtype != v->dtype) { e = coil_error("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
@@ -126,6 +127,7 @@ static void dump_val(StrBuf *sb, const Program *p, const Kernel *k, const char *
   }
   sb_printf(sb, " : %s", dtype_name(v->dtype));
   if (v->cdtype != v->dtype && v->op != OP_CAST) sb_printf(sb, " in %s", dtype_name(v->cdtype));
+  if (v->nonpos) sb_puts(sb, " (<= 0)");
   sb_puts(sb, "\n");
 }
 

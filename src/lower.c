@@ -122,7 +122,10 @@ static int add_val(Lower *L, KVal v) {
   Kernel *k = L->k;
   uint64_t h = hash_val(&v), at = 0, pos = 0;
   for (int i; (i = table_next(&L->vals, h, &at, &pos)) >= 0;)
-    if (L->val_hash[i] == h && same_val(&k->vals[i], &v)) return i;
+    if (L->val_hash[i] == h && same_val(&k->vals[i], &v)) {
+      k->vals[i].nonpos |= v.nonpos; /* the same value: what one spelling proves holds */
+      return i;
+    }
   if (k->nvals == k->capvals) {
     int cap = k->capvals ? k->capvals * 2 : 64;
     KVal *nv = ARENA_ARRAY(L->a, KVal, cap);
@@ -279,6 +282,8 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   case OK_CAST: {
     KVal c = {.op = OP_CAST, .dtype = n->dtype, .cdtype = n->cdtype, .narg = 1};
     c.arg[0] = lower_node(L, n->in[0], idx, false);
+    /* a float rounded to another float keeps its sign (and stays NaN) */
+    c.nonpos = L->k->vals[c.arg[0]].nonpos && dtype_is_float(c.dtype);
     v = add_val(L, c);
     break;
   }
@@ -291,6 +296,7 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
         sub[i][d] = x->shape[d] == 1 && n->shape[d + off] != 1 ? ix_const(L->a, 0) : idx[d + off];
       c.arg[i] = lower_node(L, x, sub[i], false);
     }
+    c.nonpos = graph_nonpositive(n);
     v = c.op == OP_POW ? pow_by_multiplies(L, &c) : -1;
     if (v < 0) v = add_val(L, c);
     break;
