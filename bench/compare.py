@@ -6,17 +6,25 @@ shapes, dtypes and distributions.
 
     python3 bench/compare.py [--coil build/coil] [--cases SUBSTR,...] [--json OUT]
                              [--no-torch] [--runs N] [--repeat N] [--huge-pages]
+                             [--cache cold|warm]
 
 Times are medians of at least --runs calls after warm-up; torch.compile's
 first call (the compile, cached by Inductor on disk) is made before timing.
 The fraction is coil's bandwidth over the read ceiling that coil bench
 measures in the same process (1.0 = at the machine's read bandwidth).
 
+--cache cold (the default) flushes every input's cache lines before each
+timed call, on every side (`coil bench --cache cold`; for PyTorch, a small
+flush routine built with cc and called through ctypes), so that no side
+reads inputs the previous call left in a large last-level cache; --cache
+warm leaves them.
+
 --huge-pages puts every side on transparent huge pages: `coil bench
 --huge-pages`, and PyTorch's CPU allocator with THP_MEM_ALLOC_ENABLE=1 (the
 name in torch 2.x from PyPI; C10_THP_MEM_ALLOC_ENABLE is set too, the name
 in newer sources), so that the comparison stays on the same kind of memory."""
 import argparse
+import ctypes
 import glob
 import importlib.util
 import json
@@ -25,6 +33,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -75,21 +84,76 @@ def load_case(path):
     return fns[0]
 
 
-def time_calls(fn, args, runs, min_s=0.5, warm=2):
+# Written back and dropped from every cache level, line by line (as coil
+# bench's read kernel does for --cache cold).
+EVICT_C = r"""
+#include <stdint.h>
+#if defined(__x86_64__) && defined(__CLFLUSHOPT__)
+#define FLUSH_LINE(p) __builtin_ia32_clflushopt((void *)(p))
+#define FLUSH_FENCE() __builtin_ia32_mfence()
+#elif defined(__x86_64__)
+#define FLUSH_LINE(p) __builtin_ia32_clflush((const void *)(p))
+#define FLUSH_FENCE() __builtin_ia32_mfence()
+#elif defined(__aarch64__)
+#define FLUSH_LINE(p) __asm__ volatile("dc civac, %0" : : "r"(p) : "memory")
+#define FLUSH_FENCE() __asm__ volatile("dsb ish" : : : "memory")
+#endif
+int coil_evict(uintptr_t p, int64_t bytes) {
+#ifdef FLUSH_LINE
+  const uintptr_t lo = p & ~(uintptr_t)63;
+  const int64_t lines = (int64_t)((p + (uintptr_t)bytes - lo + 63) / 64);
+  #pragma omp parallel
+  {
+    #pragma omp for schedule(static) nowait
+    for (int64_t i = 0; i < lines; i++) FLUSH_LINE(lo + (uintptr_t)i * 64);
+    FLUSH_FENCE();
+  }
+  return 1;
+#else
+  (void)p, (void)bytes;
+  return 0;
+#endif
+}
+"""
+
+
+def build_evict():
+    """The flush routine, built with the system compiler as coil's kernels are;
+    exits with a message where it cannot be built or does nothing."""
+    d = tempfile.mkdtemp(prefix="coil-evict-")
+    src, lib = os.path.join(d, "evict.c"), os.path.join(d, "evict.so")
+    with open(src, "w") as f:
+        f.write(EVICT_C)
+    cc = os.environ.get("CC", "cc")
+    out = subprocess.run([cc, "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC", src, "-o", lib],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("compare.py: cannot build the cache flush for --cache cold (%s): %s\n(use --cache warm)"
+                 % (cc, out.stderr.strip()[-300:]))
+    fn = ctypes.CDLL(lib).coil_evict
+    fn.argtypes, fn.restype = [ctypes.c_size_t, ctypes.c_int64], ctypes.c_int
+    if not fn(0, 0):
+        sys.exit("compare.py: --cache cold needs a cache-line flush (x86-64 and AArch64 only); use --cache warm")
+    return fn
+
+
+def time_calls(fn, args, runs, min_s=0.5, warm=2, before=None):
     for _ in range(warm):
         fn(*args)
     times = []
     t_end = time.perf_counter() + min_s
     while len(times) < runs or (time.perf_counter() < t_end and len(times) < 200):
+        if before:
+            before()
         t0 = time.perf_counter()
         fn(*args)
         times.append((time.perf_counter() - t0) * 1e3)
     return statistics.median(times), min(times)
 
 
-def coil_bench(coil, path, runs, huge_pages):
-    out = subprocess.run([coil, "bench", "--json", "--runs", str(runs), path] + (["--huge-pages"] if huge_pages else []),
-                         capture_output=True, text=True)
+def coil_bench(coil, path, runs, huge_pages, cache):
+    out = subprocess.run([coil, "bench", "--json", "--runs", str(runs), "--cache", cache, path] +
+                         (["--huge-pages"] if huge_pages else []), capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("coil bench %s failed (%d): %s" % (path, out.returncode, out.stderr.strip()[-400:]))
     return json.loads(out.stdout)
@@ -108,6 +172,8 @@ def main():
     ap.add_argument("--json", help="also write every measurement to this file")
     ap.add_argument("--no-torch", action="store_true", help="coil only")
     ap.add_argument("--huge-pages", action="store_true", help="coil and PyTorch on transparent huge pages")
+    ap.add_argument("--cache", choices=["cold", "warm"], default="cold",
+                    help="flush the inputs from the caches before each timed call (cold, the default) or not")
     a = ap.parse_args()
     if a.huge_pages:
         # Read by PyTorch's allocator when torch is loaded: set before the import.
@@ -125,10 +191,13 @@ def main():
         except ImportError:
             print("torch is not installed: coil only", file=sys.stderr)
 
+    evict = build_evict() if torch is not None and a.cache == "cold" else None
+
     rows = []
     if torch is not None:
-        print("torch %s, %d threads; Inductor CPU backend (C++/OpenMP)%s" % (
-            torch.__version__, torch.get_num_threads(), "; huge pages" if a.huge_pages else ""), flush=True)
+        print("torch %s, %d threads; Inductor CPU backend (C++/OpenMP)%s; inputs %s" % (
+            torch.__version__, torch.get_num_threads(), "; huge pages" if a.huge_pages else "",
+            "flushed from the caches before each call" if a.cache == "cold" else "left in the caches"), flush=True)
     for path in paths:
         name = os.path.basename(path)[:-3]
         row = {"case": name}
@@ -139,7 +208,7 @@ def main():
         fn = compiled = args = None
         try:
             for rep in range(a.repeat):
-                coils.append(coil_bench(a.coil, path, a.runs, a.huge_pages))
+                coils.append(coil_bench(a.coil, path, a.runs, a.huge_pages, a.cache))
                 if torch is None:
                     continue
                 if args is None:
@@ -147,14 +216,18 @@ def main():
                     gen = torch.Generator().manual_seed(0)
                     args = [make_input(torch, fn.__annotations__[p], gen)
                             for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
+                def flush_args():
+                    for t in args:
+                        evict(t.untyped_storage().data_ptr(), t.untyped_storage().nbytes())
+                before = flush_args if evict else None
                 with torch.no_grad():
-                    eagers.append(time_calls(fn, args, a.runs))
+                    eagers.append(time_calls(fn, args, a.runs, before=before))
                     if compiled is None:
                         t0 = time.perf_counter()
                         compiled = torch.compile(fn, backend="inductor", dynamic=False)
                         compiled(*args)
                         row["compile_first_call_s"] = time.perf_counter() - t0
-                    compileds.append(time_calls(compiled, args, a.runs))
+                    compileds.append(time_calls(compiled, args, a.runs, before=before))
         except Exception as e:  # keep going: one broken case must not hide the rest
             print("%s: %s" % (name, e), file=sys.stderr)
             row["error"] = str(e)

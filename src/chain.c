@@ -789,8 +789,8 @@ void chain_dump(StrBuf *sb, const Program *p, const CSched *sched, const CChains
     }
     bool asked = false;
     for (int j = 0; j < ch->n; j++) asked |= sched[ch->first + j].narrow;
-    if (ch->narrow) sb_puts(sb, "  vectors of 128 bits, as every kernel of the chain asks\n");
-    else if (asked) sb_puts(sb, "  vectors as wide as the compiler likes: not every kernel asks for 128 bits\n");
+    if (ch->narrow) sb_puts(sb, "  vectors of 128 bits on AMD Zen, as every kernel of the chain asks\n");
+    else if (asked) sb_puts(sb, "  vectors as wide as the compiler likes: not every kernel asks for 128 bits on AMD Zen\n");
     arena_free(&a);
   }
 }

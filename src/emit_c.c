@@ -1248,7 +1248,9 @@ static const char prelude_stream[] =
 
 /* (Several strings: ISO C guarantees string literals of 4095 bytes only.) */
 static const char prelude2[] =
-    "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
+    "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && \\\n"
+    "    (defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver4__) || defined(__znver5__))\n"
+    "/* A light row reduction on AMD Zen: 128-bit loads stream faster there (sched.c) */\n"
     "#define COIL_NARROW __attribute__((target(\"prefer-vector-width=128\")))\n"
     "#else\n"
     "#define COIL_NARROW\n"

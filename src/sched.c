@@ -115,14 +115,19 @@ static bool is_bf16_value(const Kernel *k, int i) {
 }
 
 /* Vector width.  Streaming a row reduction of 4-byte elements reads memory
- * faster with 128-bit loads than with 512-bit ones on the development
- * machine (AMD Zen 4: a plain f32 row sum reaches the read ceiling at 128
- * bits, about 75% of it at 512; measured in docs/bench.md), while
+ * faster with 128-bit loads than with 512-bit ones on AMD Zen 4 (a plain
+ * f32 row sum reaches the read ceiling at 128 bits, about 75% of it at 512;
+ * docs/bench.md, session 2), and slower on the Intel Xeons of later
+ * sessions (02_row_sum_f32 7% slower at 128 bits, session 13), while
  * arithmetic-heavy bodies (exp) and the x-vectorised schedule, which keeps
- * its tile of accumulators in registers, need the widest vectors.  So a
- * kernel whose vector loops all reduce rows, load elements of 4 bytes or
- * more and do little arithmetic per element (cost below) asks for 128-bit
- * vectors; every other kernel keeps the compiler's choice. */
+ * its tile of accumulators in registers, need the widest vectors
+ * everywhere.  So a kernel whose vector loops all reduce rows, load
+ * elements of 4 bytes or more and do little arithmetic per element (cost
+ * below) is marked narrow, and the C prelude's COIL_NARROW asks for 128-bit
+ * vectors where the compiler targets AMD Zen (-march=native defines
+ * __znverN__): the machine is known there, not here, and the C stays the
+ * same for every machine.  Every other kernel keeps the compiler's
+ * choice. */
 enum { NARROW_MIN_ROW = 1024, NARROW_MAX_COST = 4 };
 
 int sched_op_cost(Op op) {
@@ -629,7 +634,7 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
                 s->bf16_keys[r] ? "bf16 values compared as 16-bit integers; NaNs found at both ends of their order"
                                 : "NaNs kept in lanes of their own");
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
-  if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits (a light row reduction of 4-byte loads)\n");
+  if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits on AMD Zen (a light row reduction of 4-byte loads)\n");
   for (int i = 0; i < k->nvals; i++)
     if (s->stage_load[i]) {
       Arena a = {0};

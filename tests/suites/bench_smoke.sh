@@ -92,4 +92,28 @@ PY
 then echo "ok bench/huge_pages_json"
 else echo "FAIL bench/huge_pages_json: $(head -c 300 "$tmp/hp.json")"
 fi
+
+# --cache: cold (the default) flushes the inputs before each timed run, warm
+# leaves them; the JSON says which, and which read kernel set the ceiling.
+if "$COIL" bench --json --runs 10 --min-ms 0 --cache warm "$case_py" >"$tmp/warm.json" 2>"$tmp/err" &&
+   python3 - "$tmp/out.json" "$tmp/warm.json" <<'PY'
+import json, sys
+cold, warm = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+if cold.get("cache") != "cold" or warm.get("cache") != "warm":
+    sys.exit("cache %r / %r, expected cold (the default) / warm" % (cold.get("cache"), warm.get("cache")))
+for d in (cold, warm):
+    if d.get("read_streams") not in (1, 2, 4, 8) or d.get("read_bits") not in (128, 256, 512):
+        sys.exit("read kernel: %r streams, %r bits" % (d.get("read_streams"), d.get("read_bits")))
+PY
+then echo "ok bench/cache_json"
+else echo "FAIL bench/cache_json: $(head -c 300 "$tmp/err") $(head -c 300 "$tmp/warm.json")"
+fi
+grep -q 'inputs flushed from the caches before each run' "$tmp/out.txt" && grep -q 'streams\{0,1\} a thread' "$tmp/out.txt" &&
+  echo "ok bench/cache_text" || echo "FAIL bench/cache_text: $(head -c 300 "$tmp/out.txt")"
+"$COIL" bench --cache hot "$case_py" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--cache takes cold or warm' "$tmp/err" && echo "ok bench/cache_bad_value" ||
+  echo "FAIL bench/cache_bad_value: status $rc: $(head -c 300 "$tmp/err")"
+"$COIL" bench --cache >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--cache needs a value' "$tmp/err" && echo "ok bench/cache_no_value" ||
+  echo "FAIL bench/cache_no_value: status $rc: $(head -c 300 "$tmp/err")"
 exit 0

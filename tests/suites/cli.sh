@@ -152,3 +152,21 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && grep -q "check=passed" 
 else
   fail huge_pages_same_outputs "status $rc1 $rc2 $rc3: $(head -c 300 "$tmp/h2.log")"
 fi
+
+# A light f32 row reduction is marked narrow in the C, and the prelude turns
+# that into 128-bit vectors only where the compiler targets AMD Zen (where
+# narrow loads stream faster); on an Intel target the mark asks for nothing.
+cat >"$tmp/rows.py" <<'PY'
+def f(x: "f32[8, 4096]"):
+    return x.sum(-1)
+PY
+"$COIL" emit "$tmp/rows.py" >"$tmp/rows.c" 2>"$tmp/rows.err"
+zen=$(cc -march=znver3 -E -dM "$tmp/rows.c" 2>&1 | grep '^#define COIL_NARROW')
+intel=$(cc -march=sapphirerapids -E -dM "$tmp/rows.c" 2>&1 | grep '^#define COIL_NARROW')
+if grep -q '^COIL_NARROW void coil_f_k0' "$tmp/rows.c" &&
+   [ "$zen" = '#define COIL_NARROW __attribute__((target("prefer-vector-width=128")))' ] &&
+   [ "$intel" = '#define COIL_NARROW ' ]; then
+  ok narrow_rows_on_zen_only
+else
+  fail narrow_rows_on_zen_only "zen: '$zen'; intel: '$intel'; $(head -c 200 "$tmp/rows.err")"
+fi
