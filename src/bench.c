@@ -34,15 +34,21 @@
 
 CoilErr *bench_command(int argc, char **argv, int *status);
 
-/* The read-only kernel: integer sums of every input's 8-byte words.  Each
- * thread reads a contiguous part of each input as S streams (S equal
- * pieces, 256 bytes of each in turn): on some machines one stream a core
- * does not reach the memory's bandwidth (a 2-core KVM guest: 27 GB/s with
- * one, 33 with four), and kernels that read several streams at once then
- * showed more than "1.00 of the ceiling".  Copies for S = 1, 2, 4, 8 and the
- * vector widths the compiler may prefer (on some machines 128-bit loads
- * stream faster than 512-bit ones); the fastest one in the warm-up is the
- * ceiling. */
+/* The read-only kernel: integer sums of every input's 8-byte words, in
+ * variants that differ in how the threads share the work, because each
+ * machine streams best in its own way and kernels that did what the read
+ * kernel did not showed more than "1.00 of the ceiling":
+ *   layout: each thread one contiguous part of each input (OpenMP static),
+ *     or pieces of 1 MiB handed out one at a time (dynamic: on a 16-core
+ *     KVM guest a static split waits for its slowest vCPU, 100 GB/s against
+ *     135);
+ *   streams: each part or piece read as S = 1, 2, 4 or 8 equal pieces, 256
+ *     bytes of each in turn (on a 2-core KVM guest one stream a core read
+ *     27 GB/s, four 33);
+ *   prefetch: none, or software prefetches 8 KiB ahead of each stream;
+ *   vector width: 128 or 512 bits preferred (on AMD Zen 4 128-bit loads
+ *     streamed about 25% faster).
+ * The fastest variant in the warm-up is the ceiling. */
 static const char READ_KERNEL[] =
     "/* coil bench: the read ceiling. */\n"
     "#include <omp.h>\n"
@@ -52,34 +58,52 @@ static const char READ_KERNEL[] =
     "#else\n"
     "#define WIDTH(n)\n"
     "#endif\n"
-    "#define READ(name, width, S) \\\n"
+    "#if defined(__GNUC__)\n"
+    "#define PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 2)\n"
+    "#else\n"
+    "#define PREFETCH(p) ((void)(p))\n"
+    "#endif\n"
+    "/* Words [lo, hi) of p as S streams into total. */\n"
+    "#define READ_RANGE(p, lo, hi, S, PF, total) do { \\\n"
+    "  const int64_t piece = ((hi) - (lo)) / (32 * S) * 32; \\\n"
+    "  uint64_t s[32] = {0}; \\\n"
+    "  for (int64_t i = (lo); i < (lo) + piece; i += 32) \\\n"
+    "    for (int k = 0; k < S; k++) { \\\n"
+    "      if (PF) \\\n"
+    "        for (int o = 0; o < 32; o += 8) PREFETCH((uintptr_t)(p + i + k * piece + o) + 8192); \\\n"
+    "      for (int l = 0; l < 32; l++) s[l] += p[i + k * piece + l]; \\\n"
+    "    } \\\n"
+    "  for (int64_t i = (lo) + S * piece; i < (hi); i++) s[0] += p[i]; \\\n"
+    "  for (int l = 0; l < 32; l++) total += s[l]; \\\n"
+    "} while (0)\n"
+    "#define PIECE_WORDS 131072 /* 1 MiB */\n"
+    "#define READ(name, width, S, PF, DYN) \\\n"
     "width uint64_t name(const void *const *bufs, const int64_t *bytes, int n) { \\\n"
     "  uint64_t total = 0; \\\n"
     "  for (int b = 0; b < n; b++) { \\\n"
     "    const uint64_t *p = (const uint64_t *)bufs[b]; \\\n"
-    "    const int64_t words = bytes[b] / 8; \\\n"
-    "    _Pragma(\"omp parallel reduction(+:total)\") \\\n"
-    "    { \\\n"
-    "      const int64_t nt = omp_get_num_threads(), id = omp_get_thread_num(); \\\n"
-    "      const int64_t lo = words * id / nt, hi = words * (id + 1) / nt, piece = (hi - lo) / (32 * S) * 32; \\\n"
-    "      uint64_t s[32] = {0}; \\\n"
-    "      for (int64_t i = lo; i < lo + piece; i += 32) \\\n"
-    "        for (int k = 0; k < S; k++) \\\n"
-    "          for (int l = 0; l < 32; l++) s[l] += p[i + k * piece + l]; \\\n"
-    "      for (int64_t i = lo + S * piece; i < hi; i++) s[0] += p[i]; \\\n"
-    "      for (int l = 0; l < 32; l++) total += s[l]; \\\n"
+    "    const int64_t words = bytes[b] / 8, npiece = (words + PIECE_WORDS - 1) / PIECE_WORDS; \\\n"
+    "    if (DYN) { \\\n"
+    "      _Pragma(\"omp parallel for schedule(dynamic, 1) reduction(+:total)\") \\\n"
+    "      for (int64_t c = 0; c < npiece; c++) { \\\n"
+    "        const int64_t lo = c * PIECE_WORDS, hi = lo + PIECE_WORDS < words ? lo + PIECE_WORDS : words; \\\n"
+    "        READ_RANGE(p, lo, hi, S, PF, total); \\\n"
+    "      } \\\n"
+    "    } else { \\\n"
+    "      _Pragma(\"omp parallel reduction(+:total)\") \\\n"
+    "      { \\\n"
+    "        const int64_t nt = omp_get_num_threads(), id = omp_get_thread_num(); \\\n"
+    "        READ_RANGE(p, words * id / nt, words * (id + 1) / nt, S, PF, total); \\\n"
+    "      } \\\n"
     "    } \\\n"
     "  } \\\n"
     "  return total; \\\n"
     "}\n"
-    "#define READ_S(S) \\\n"
-    "  READ(coil_bench_read128_##S, WIDTH(128), S) \\\n"
-    "  READ(coil_bench_read256_##S, WIDTH(256), S) \\\n"
-    "  READ(coil_bench_read512_##S, WIDTH(512), S)\n"
-    "READ_S(1)\n"
-    "READ_S(2)\n"
-    "READ_S(4)\n"
-    "READ_S(8)\n"
+    "#define READ_W(S, PF, DYN) \\\n"
+    "  READ(coil_bench_read128_##S##_##PF##_##DYN, WIDTH(128), S, PF, DYN) \\\n"
+    "  READ(coil_bench_read512_##S##_##PF##_##DYN, WIDTH(512), S, PF, DYN)\n"
+    "#define READ_S(PF, DYN) READ_W(1, PF, DYN) READ_W(2, PF, DYN) READ_W(4, PF, DYN) READ_W(8, PF, DYN)\n"
+    "READ_S(0, 0) READ_S(1, 0) READ_S(0, 1) READ_S(1, 1)\n"
     "/* Every input's cache lines written back and dropped from every level, so\n"
     " * that the next run reads them from memory.  Returns 0, having done\n"
     " * nothing, where coil knows no cache-line flush for the target. */\n"
@@ -112,8 +136,10 @@ static const char READ_KERNEL[] =
     "#endif\n"
     "}\n";
 
-static const int READ_WIDTHS[3] = {128, 256, 512}, READ_STREAMS[4] = {1, 2, 4, 8};
-enum { NREAD = 12 }; /* widths x streams */
+/* The read kernel's variants, index w: width w % 2, streams w / 2 % 4,
+ * prefetch w / 8 % 2, dynamic pieces w / 16. */
+static const int READ_WIDTHS[2] = {128, 512}, READ_STREAMS[4] = {1, 2, 4, 8};
+enum { NREAD = 32 };
 
 typedef uint64_t (*ReadFn)(const void *const *, const int64_t *, int);
 typedef int (*EvictFn)(const void *const *, const int64_t *, int);
@@ -322,7 +348,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   ReadFn readfns[NREAD] = {0};
   for (int w = 0; w < NREAD && !e; w++) {
     char nm[64];
-    snprintf(nm, sizeof nm, "coil_bench_read%d_%d", READ_WIDTHS[w % 3], READ_STREAMS[w / 3]);
+    snprintf(nm, sizeof nm, "coil_bench_read%d_%d_%d_%d", READ_WIDTHS[w % 2], READ_STREAMS[w / 2 % 4], w / 8 % 2, w / 16);
     void *rsym = jit_symbol(&rlib, nm);
     if (rsym) memcpy(&readfns[w], &rsym, sizeof rsym);
     else e = coil_error("coil bench: the read kernel did not load");
@@ -381,6 +407,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   double warm0 = coil_now_ms(), best_read = INFINITY;
   ReadFn readfn = readfns[0];
   int read_width = READ_WIDTHS[0], read_streams = READ_STREAMS[0];
+  bool read_prefetch = false, read_dynamic = false;
   for (int w = 0; w < 3 || (w < 20 && coil_now_ms() - warm0 < 200); w++)
     for (int i = 0; i < p->nkernels; i++) fns[i](t.bufs);
   for (int w = 0; w < NREAD; w++) {
@@ -393,7 +420,8 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     }
     qsort(rw, 3, sizeof(double), cmp_double);
     if (rw[1] < best_read)
-      best_read = rw[1], readfn = readfns[w], read_width = READ_WIDTHS[w % 3], read_streams = READ_STREAMS[w / 3];
+      best_read = rw[1], readfn = readfns[w], read_width = READ_WIDTHS[w % 2], read_streams = READ_STREAMS[w / 2 % 4],
+      read_prefetch = w / 8 % 2, read_dynamic = w / 16;
   }
   int cap = 200 > o.runs ? 200 : o.runs;
   double *kt = calloc((size_t)cap, sizeof(double)), *rt = calloc((size_t)cap, sizeof(double));
@@ -440,9 +468,9 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
                      cached_c_ms, rss_mb, huge_mb};
     printf("{\"name\": \"%s\", \"file\": \"%s\", \"kernels\": %d, \"threads\": %d, \"runs\": %d, \"clock\": \"%s\", "
            "\"cache\": \"%s\", \"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"read_bits\": %d, "
-           "\"read_streams\": %d, \"huge_pages\": %s",
+           "\"read_streams\": %d, \"read_prefetch\": %s, \"read_split\": \"%s\", \"huge_pages\": %s",
            c.graph.fn_name, o.co.file, p->nkernels, threads, runs, o.cpu_clock ? "cpu" : "wall", o.warm_cache ? "warm" : "cold",
-           (long long)bytes, (long long)in_bytes, (long long)out_bytes, read_width, read_streams, o.huge_pages ? "true" : "false");
+           (long long)bytes, (long long)in_bytes, (long long)out_bytes, read_width, read_streams, read_prefetch ? "true" : "false", read_dynamic ? "dynamic" : "static", o.huge_pages ? "true" : "false");
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
       if (isfinite(vals[i])) printf(", \"%s\": %.9g", keys[i], vals[i]);
       else printf(", \"%s\": null", keys[i]);
@@ -453,9 +481,10 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
            threads == 1 ? "" : "s", runs, o.warm_cache ? "inputs as the previous run left them in the caches" : "inputs flushed from the caches before each run");
     printf("kernels   %.3f ms median (min %.3f, max %.3f, IQR %.3f)%s, %.1f GB/s\n", kms, kt[0], kt[runs - 1], iqr,
            o.cpu_clock ? " of CPU time" : "", gbps);
-    printf("ceiling   %.1f GB/s read-only (%.3f ms for the inputs, %d-bit loads, %d stream%s a thread); floor %.3f ms for %.1f MB "
-           "in + %.1f MB out\n",
-           ceil_gbps, rms, read_width, read_streams, read_streams == 1 ? "" : "s", floor_ms, in_bytes / 1e6, out_bytes / 1e6);
+    printf("ceiling   %.1f GB/s read-only (%.3f ms for the inputs; %d-bit loads, %s, %d stream%s each%s); floor %.3f ms "
+           "for %.1f MB in + %.1f MB out\n",
+           ceil_gbps, rms, read_width, read_dynamic ? "1 MiB pieces handed out in turn" : "a part a thread", read_streams,
+           read_streams == 1 ? "" : "s", read_prefetch ? ", prefetched" : "", floor_ms, in_bytes / 1e6, out_bytes / 1e6);
     printf("fraction  %.2f of the read ceiling\n", fraction);
     printf("compile   %.1f ms cold (parse to C %.2f ms, cc %.1f ms), %.2f ms cached (parse to C %.2f ms)\n", cold_ms, c_ms, cc_ms,
            cached_ms, cached_c_ms);

@@ -102,13 +102,15 @@ cold, warm = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 if cold.get("cache") != "cold" or warm.get("cache") != "warm":
     sys.exit("cache %r / %r, expected cold (the default) / warm" % (cold.get("cache"), warm.get("cache")))
 for d in (cold, warm):
-    if d.get("read_streams") not in (1, 2, 4, 8) or d.get("read_bits") not in (128, 256, 512):
-        sys.exit("read kernel: %r streams, %r bits" % (d.get("read_streams"), d.get("read_bits")))
+    if (d.get("read_streams") not in (1, 2, 4, 8) or d.get("read_bits") not in (128, 512) or
+            d.get("read_prefetch") not in (True, False) or d.get("read_split") not in ("static", "dynamic")):
+        sys.exit("read kernel: %r streams, %r bits, prefetch %r, split %r" % (
+            d.get("read_streams"), d.get("read_bits"), d.get("read_prefetch"), d.get("read_split")))
 PY
 then echo "ok bench/cache_json"
 else echo "FAIL bench/cache_json: $(head -c 300 "$tmp/err") $(head -c 300 "$tmp/warm.json")"
 fi
-grep -q 'inputs flushed from the caches before each run' "$tmp/out.txt" && grep -q 'streams\{0,1\} a thread' "$tmp/out.txt" &&
+grep -q 'inputs flushed from the caches before each run' "$tmp/out.txt" && grep -q 'streams\{0,1\} each' "$tmp/out.txt" &&
   echo "ok bench/cache_text" || echo "FAIL bench/cache_text: $(head -c 300 "$tmp/out.txt")"
 "$COIL" bench --cache hot "$case_py" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '--cache takes cold or warm' "$tmp/err" && echo "ok bench/cache_bad_value" ||
