@@ -647,6 +647,7 @@ static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch
     CSched *s = &sched[ch->first + j];
     s->nsplit = 1;
     s->xtile = ctile;
+    for (int g = 0; g < k->ngroups; g++) s->streams[g] = 1; /* runs side by side are a split part's */
     for (int t = 0; t < k->nstores; t++) ch->stream[j][t] = streams(p, k, s, &k->stores[t]);
   }
   Pending pb = {0};

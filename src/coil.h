@@ -534,6 +534,7 @@ typedef struct CSched {
   int *runroll;    /* VEC_X, per group: r points per pass of the x loop */
   int *lanes;      /* VEC_R, per group: independent accumulators per row */
   int64_t chunk;   /* VEC_R */
+  int *streams;    /* VEC_R, per group: a split part's chunks read as this many runs side by side (1: one run) */
   bool *nan_lanes; /* VEC_R, per reduction: a max/min keeps NaNs in lanes of their own */
   bool *bf16_keys; /* per reduction with NaN lanes: its values are bf16s, compared as 16-bit keys */
   bool narrow;     /* ask the C compiler for 128-bit vectors */

@@ -656,6 +656,66 @@ static void emit_lane_loop(Emit *E, const char *ind, int g, int inner, int L) {
   sb_printf(sb, "%s}\n%s}\n", in1, ind);
 }
 
+/* Fold group g's lanes <fmt> (fmt takes the reduction's index, then
+ * "[l]" or "[l + s]" is added) pairwise, one loop of constant length per
+ * level, into <fmt>[0]. */
+static void fold_lanes(Emit *E, const char *ind, int g, int L, const char *fmt) {
+  const char *ind2 = arena_printf(E->a, "%s  ", ind);
+  for (int s = L / 2; s > 0; s /= 2) {
+    sb_printf(E->sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", ind, ind, s);
+    combine_into(E, ind2, g, arena_printf(E->a, "%s[l]", fmt), arena_printf(E->a, "%s[l + %d]", fmt, s), false);
+    sb_printf(E->sb, "%s}\n", ind);
+  }
+}
+
+/* The first S * sn_ chunks of group g's split part as S runs of sn_ chunks
+ * read side by side (CSched.streams, sched.c): each 64-point block of the
+ * vector loop from each run in turn, into the run's own lanes (lane<r>s<k>);
+ * each run adds its chunks into its own accumulator (sacc<r>[k]) in order,
+ * and the runs' accumulators go into the part's after them, in run order.
+ * Leaves rc_ at the first chunk left for the one-run loop. */
+static void emit_streams(Emit *E, int g, int inner, int S, int64_t chunk, int L) {
+  StrBuf *sb = E->sb;
+  const Kernel *k = E->k;
+  const char *in = "          ", *in2 = "            ", *in3 = "              ", *in4 = "                ";
+  sb_printf(sb, "        { /* %d runs side by side */\n", S);
+  sb_printf(sb, "%sconst int64_t sn_ = (hi - lo) / %d;\n", in, S);
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g)
+      sb_printf(sb, "%s%s sacc%d[%d];\n%sfor (int64_t i = 0; i < %d; i++) sacc%d[i] = %s;\n", in, acc_type(&k->reds[r]), r, S, in, S, r,
+                identity(&k->reds[r]));
+  sb_printf(sb, "%sfor (int64_t su_ = 0; su_ < sn_; su_++) {\n", in);
+  for (int s = 0; s < S; s++) sb_printf(sb, "%sconst int64_t cb%d = (lo + %d * sn_ + su_) * %lld;\n", in2, s, s, (long long)chunk);
+  mark_group(E, g);
+  emit_marked(E, in2, "#error reduction result inside a loop %d", INVARIANT);
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g) continue;
+    for (int s = 0; s < S; s++)
+      sb_printf(sb, "%s%s lane%ds%d[%d];\n%sfor (int64_t i = 0; i < %d; i++) lane%ds%d[i] = %s;\n", in2, acc_type(&k->reds[r]), r, s, L, in2,
+                L, r, s, identity(&k->reds[r]));
+  }
+  sb_printf(sb, "%sfor (int64_t ri = 0; ri < %lld; ri += %d) {\n", in2, (long long)chunk, L);
+  char lanes[16];
+  snprintf(lanes, sizeof lanes, "%d", L);
+  for (int s = 0; s < S; s++) {
+    emit_stream_prefetch(E, in3, g, arena_printf(E->a, "(cb%d + ri)", s), lanes);
+    sb_printf(sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", in3, in3, L);
+    sb_printf(sb, "%sconst int64_t %s = cb%d + ri + l;\n", in4, E->names[inner], s);
+    emit_marked(E, in4, "#error reduction result inside a loop %d", VARYING);
+    combine_into(E, in4, g, arena_printf(E->a, "lane%%ds%d[l]", s), SRC, false);
+    sb_printf(sb, "%s}\n", in3);
+  }
+  sb_printf(sb, "%s}\n", in2);
+  for (int s = 0; s < S; s++) {
+    fold_lanes(E, in2, g, L, arena_printf(E->a, "lane%%ds%d", s));
+    combine_into(E, in2, g, arena_printf(E->a, "sacc%%d[%d]", s), arena_printf(E->a, "lane%%ds%d[0]", s), false);
+  }
+  sb_printf(sb, "%s}\n", in);
+  sb_printf(sb, "%sfor (int64_t i = 0; i < %d; i++) {\n", in, S);
+  combine_into(E, in2, g, "acc%d[0]", "sacc%d[i]", false);
+  sb_printf(sb, "%s}\n%src_ = lo + %d * sn_;\n        }\n", in, in, S);
+}
+
 /* Group g (VEC_R): units of (outer r point, chunk of the unit-stride
  * inner axis); each chunk is summed in LANES independent lanes, folded
  * pairwise, and added to the accumulator.  xin >= 0: the tile's points of
@@ -679,7 +739,14 @@ static void emit_group_r(Emit *E, int g, int xin) {
   split_range(E, "        ", "lo", "hi", group_size(k, g, 1) * (unit_chunks ? nc : 1));
   digits_declare(E, "        ", &d);
   digits_decode(E, "        ", "lo", &d);
-  sb_puts(sb, "        for (int64_t u = lo; u < hi; u++) {\n");
+  int S = E->s->streams[g];
+  if (S > 1) {
+    /* Units are chunks alone (sched.c streams_fit): rc_ is the unit. */
+    emit_streams(E, g, inner, S, chunk, L);
+    sb_puts(sb, "        for (int64_t u = rc_; u < hi; u++) {\n");
+  } else {
+    sb_puts(sb, "        for (int64_t u = lo; u < hi; u++) {\n");
+  }
   const char *in = "          ", *in2 = "            ", *acc = "acc%d[0]";
   if (xin >= 0) {
     /* Each x point of the tile, then its chunks of the piece. */
@@ -744,16 +811,7 @@ static void emit_group_r(Emit *E, int g, int xin) {
       sb_printf(sb, "%sfor (int l = 0; l < %d; l++)\n%s  if (nan%d[l] > 0x7f800000u) lane%d[l] = c_quiet_nanf(nan%d[l]);\n", in, L,
                 in, r, r, r);
   }
-  if (L > 1) {
-    /* Fold the lanes pairwise, one loop of constant length per level. */
-    for (int s = L / 2; s > 0; s /= 2) {
-      char fmt[64];
-      snprintf(fmt, sizeof fmt, "lane%%d[l + %d]", s);
-      sb_printf(sb, "%s#pragma omp simd\n%sfor (int l = 0; l < %d; l++) {\n", in, in, s);
-      combine_into(E, in2, g, "lane%d[l]", fmt, false);
-      sb_printf(sb, "%s}\n", in);
-    }
-  }
+  fold_lanes(E, in, g, L, "lane%d");
   combine_into(E, in, g, acc, "lane%d[0]", false);
   if (xin >= 0) sb_puts(sb, "            }\n          }\n");
   digits_step(E, "          ", &d);

@@ -324,6 +324,33 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
 }
 
 /* The code-shape decisions that follow from the mode and the tiles. */
+/* Streams.  A split reduction's part is a long contiguous run of chunks
+ * (a whole-tensor sum, a few long rows), and one core reading one stream
+ * does not reach the memory's bandwidth on every machine: on the 2-core
+ * Intel VM of session 13 a bf16 sum read as one run a thread took 10.4 ms
+ * for 268 MB, as four runs side by side 8.5 ms (31.5 GB/s, the read
+ * ceiling), each 64-point block of the vector loop taken from each run in
+ * turn.  Each run keeps its own lanes and accumulator and adds its chunks
+ * in order; the runs' accumulators are added in run order after them, and
+ * the part's chunks past the last whole set go on in one run.  Only where
+ * the part's units are whole chunks of the one r axis (a group of one
+ * axis, the chunk dividing it and the lanes dividing the chunk), with no
+ * x tile, NaN lanes, fast forms or staged loads: the plain sums and
+ * min/max of long runs, where the read is all the work. */
+enum { STREAMS = 4 };
+
+static bool streams_fit(const Kernel *k, const CSched *s, int g) {
+  const KGroup *G = &k->groups[g];
+  if (s->mode != VEC_R || s->nsplit < 2 || s->xtile > 1 || G->naxes != 1 || s->fast_math[g]) return false;
+  int64_t n = k->axes[G->axes[0]].size;
+  if (n % s->chunk || s->chunk % s->lanes[g] || n / s->chunk / s->nsplit < 2 * STREAMS) return false;
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g && s->nan_lanes[r]) return false;
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].scope == g && s->stage_load[i]) return false;
+  return true;
+}
+
 static void shape_loops(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   bool *mark = ARENA_ARRAY(a, bool, k->nvals + 1), *varies = ARENA_ARRAY(a, bool, k->nvals + 1);
   s->runroll = ARENA_ARRAY(a, int, k->ngroups + 1);
@@ -346,6 +373,8 @@ static void shape_loops(Arena *a, const Program *p, const Kernel *k, CSched *s) 
   stage_conversions(a, p, k, s, mark);
   choose_fast_math(a, k, s);
   choose_stream_prefetch(a, p, k, s);
+  s->streams = ARENA_ARRAY(a, int, k->ngroups + 1);
+  for (int g = 0; g < k->ngroups; g++) s->streams[g] = streams_fit(k, s, g) ? STREAMS : 1;
 }
 
 /* VEC_R x tiles.  Where a group reduces over an outer r axis too (a
@@ -551,6 +580,18 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
       return coil_error("schedule verifier: %s group %d: an x tile of %lld walked inside outer r points, but the group has none", k->name, g,
                         (long long)s->xtile);
   }
+  for (int g = 0; g < k->ngroups; g++) {
+    if (s->streams[g] == 1) continue;
+    const KGroup *G = &k->groups[g];
+    bool nan = false, staged = false;
+    for (int r = 0; r < k->nreds; r++) nan |= k->reds[r].group == g && s->nan_lanes[r];
+    for (int i = 0; i < k->nvals; i++) staged |= k->vals[i].scope == g && s->stage_load[i];
+    if (s->streams[g] < 1 || s->mode != VEC_R || s->nsplit < 2 || s->xtile > 1 || G->naxes != 1 ||
+        k->axes[G->axes[0]].size % s->chunk || s->chunk % s->lanes[g] || s->fast_math[g] || nan || staged)
+      return coil_error("schedule verifier: %s group %d: %d streams, but its units are not whole chunks of one split r axis "
+                        "read plainly (no x tile, NaN lanes, fast forms or staged loads)",
+                        k->name, g, s->streams[g]);
+  }
   if (s->mode == VEC_R && s->xtile > 1 && !k->nx)
     return coil_error("schedule verifier: %s: an x tile of %lld but no x axis", k->name, (long long)s->xtile);
   int xin = s->mode == VEC_X && k->nx ? k->x[k->nx - 1] : -1;
@@ -634,6 +675,8 @@ void sched_dump(StrBuf *sb, const Kernel *k, const CSched *s) {
                 s->bf16_keys[r] ? "bf16 values compared as 16-bit integers; NaNs found at both ends of their order"
                                 : "NaNs kept in lanes of their own");
   sb_printf(sb, "  split each reduction into %lld part%s\n", (long long)s->nsplit, s->nsplit == 1 ? "" : "s");
+  for (int g = 0; g < k->ngroups; g++)
+    if (s->streams[g] > 1) sb_printf(sb, "  group %d: each part's chunks read as %d runs side by side\n", g, s->streams[g]);
   if (s->narrow) sb_puts(sb, "  asks for vectors of 128 bits on AMD Zen (a light row reduction of 4-byte loads)\n");
   for (int i = 0; i < k->nvals; i++)
     if (s->stage_load[i]) {

@@ -251,6 +251,11 @@ static void test_sched_verify(Compiled *c) {
   CHECK("sched_verify_rejects_row_x_tile", e && strstr(e->msg, "but the group has none"));
   coil_error_free(e);
   c->csched[0].xtile = 1;
+  c->csched[0].streams[0] = 4; /* rows of rms_norm, unsplit: no part to read as runs */
+  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  CHECK("sched_verify_rejects_streams_unsplit", c->csched[0].nsplit == 1 && e && strstr(e->msg, "4 streams, but"));
+  coil_error_free(e);
+  c->csched[0].streams[0] = 1;
   CHECK("sched_no_fast_math_without_exp_log", !c->csched[0].fast_math[0]);
   c->csched[0].fast_math[0] = true; /* a mean of squares: no exp, no log */
   e = sched_verify(p, &p->kernels[0], &c->csched[0]);
