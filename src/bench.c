@@ -470,7 +470,8 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
            "\"cache\": \"%s\", \"bytes\": %lld, \"input_bytes\": %lld, \"output_bytes\": %lld, \"read_bits\": %d, "
            "\"read_streams\": %d, \"read_prefetch\": %s, \"read_split\": \"%s\", \"huge_pages\": %s",
            c.graph.fn_name, o.co.file, p->nkernels, threads, runs, o.cpu_clock ? "cpu" : "wall", o.warm_cache ? "warm" : "cold",
-           (long long)bytes, (long long)in_bytes, (long long)out_bytes, read_width, read_streams, read_prefetch ? "true" : "false", read_dynamic ? "dynamic" : "static", o.huge_pages ? "true" : "false");
+           (long long)bytes, (long long)in_bytes, (long long)out_bytes, read_width, read_streams, read_prefetch ? "true" : "false",
+           read_dynamic ? "dynamic" : "static", o.huge_pages ? "true" : "false");
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
       if (isfinite(vals[i])) printf(", \"%s\": %.9g", keys[i], vals[i]);
       else printf(", \"%s\": null", keys[i]);
@@ -478,7 +479,8 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     printf("}\n");
   } else {
     printf("%s: %d kernel%s, %d thread%s, %d runs, %s\n", c.graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s", threads,
-           threads == 1 ? "" : "s", runs, o.warm_cache ? "inputs as the previous run left them in the caches" : "inputs flushed from the caches before each run");
+           threads == 1 ? "" : "s", runs,
+           o.warm_cache ? "inputs as the previous run left them in the caches" : "inputs flushed from the caches before each run");
     printf("kernels   %.3f ms median (min %.3f, max %.3f, IQR %.3f)%s, %.1f GB/s\n", kms, kt[0], kt[runs - 1], iqr,
            o.cpu_clock ? " of CPU time" : "", gbps);
     printf("ceiling   %.1f GB/s read-only (%.3f ms for the inputs; %d-bit loads, %s, %d stream%s each%s); floor %.3f ms "

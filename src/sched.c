@@ -323,7 +323,6 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
   }
 }
 
-/* The code-shape decisions that follow from the mode and the tiles. */
 /* Streams.  A split reduction's part is a long contiguous run of chunks
  * (a whole-tensor sum, a few long rows), and one core reading one stream
  * does not reach the memory's bandwidth on every machine: on the 2-core
@@ -339,11 +338,12 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
  * min/max of long runs, where the read is all the work. */
 enum { STREAMS = 4 };
 
-static bool streams_fit(const Kernel *k, const CSched *s, int g) {
+/* Whether group g's split parts can be read as runs (what the C printer's
+ * form of them assumes; the verifier's check). */
+static bool streams_allowed(const Kernel *k, const CSched *s, int g) {
   const KGroup *G = &k->groups[g];
   if (s->mode != VEC_R || s->nsplit < 2 || s->xtile > 1 || G->naxes != 1 || s->fast_math[g]) return false;
-  int64_t n = k->axes[G->axes[0]].size;
-  if (n % s->chunk || s->chunk % s->lanes[g] || n / s->chunk / s->nsplit < 2 * STREAMS) return false;
+  if (k->axes[G->axes[0]].size % s->chunk || s->chunk % s->lanes[g]) return false;
   for (int r = 0; r < k->nreds; r++)
     if (k->reds[r].group == g && s->nan_lanes[r]) return false;
   for (int i = 0; i < k->nvals; i++)
@@ -351,6 +351,12 @@ static bool streams_fit(const Kernel *k, const CSched *s, int g) {
   return true;
 }
 
+/* ... and worth it: each run gets at least two chunks of every part. */
+static bool streams_fit(const Kernel *k, const CSched *s, int g) {
+  return streams_allowed(k, s, g) && k->axes[k->groups[g].axes[0]].size / s->chunk / s->nsplit >= 2 * STREAMS;
+}
+
+/* The code-shape decisions that follow from the mode and the tiles. */
 static void shape_loops(Arena *a, const Program *p, const Kernel *k, CSched *s) {
   bool *mark = ARENA_ARRAY(a, bool, k->nvals + 1), *varies = ARENA_ARRAY(a, bool, k->nvals + 1);
   s->runroll = ARENA_ARRAY(a, int, k->ngroups + 1);
@@ -581,13 +587,7 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
                         (long long)s->xtile);
   }
   for (int g = 0; g < k->ngroups; g++) {
-    if (s->streams[g] == 1) continue;
-    const KGroup *G = &k->groups[g];
-    bool nan = false, staged = false;
-    for (int r = 0; r < k->nreds; r++) nan |= k->reds[r].group == g && s->nan_lanes[r];
-    for (int i = 0; i < k->nvals; i++) staged |= k->vals[i].scope == g && s->stage_load[i];
-    if (s->streams[g] < 1 || s->mode != VEC_R || s->nsplit < 2 || s->xtile > 1 || G->naxes != 1 ||
-        k->axes[G->axes[0]].size % s->chunk || s->chunk % s->lanes[g] || s->fast_math[g] || nan || staged)
+    if (s->streams[g] != 1 && (s->streams[g] < 1 || !streams_allowed(k, s, g)))
       return coil_error("schedule verifier: %s group %d: %d streams, but its units are not whole chunks of one split r axis "
                         "read plainly (no x tile, NaN lanes, fast forms or staged loads)",
                         k->name, g, s->streams[g]);
