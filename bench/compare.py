@@ -30,6 +30,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -125,12 +126,15 @@ def build_evict():
     with open(src, "w") as f:
         f.write(EVICT_C)
     cc = os.environ.get("CC", "cc")
-    out = subprocess.run([cc, "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC", src, "-o", lib],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("compare.py: cannot build the cache flush for --cache cold (%s): %s\n(use --cache warm)"
-                 % (cc, out.stderr.strip()[-300:]))
-    fn = ctypes.CDLL(lib).coil_evict
+    try:
+        out = subprocess.run([cc, "-O2", "-march=native", "-fopenmp", "-shared", "-fPIC", src, "-o", lib],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit("compare.py: cannot build the cache flush for --cache cold (%s): %s\n(use --cache warm)"
+                     % (cc, out.stderr.strip()[-300:]))
+        fn = ctypes.CDLL(lib).coil_evict  # stays mapped once its file is gone
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
     fn.argtypes, fn.restype = [ctypes.c_size_t, ctypes.c_int64], ctypes.c_int
     if not fn(0, 0):
         sys.exit("compare.py: --cache cold needs a cache-line flush (x86-64 and AArch64 only); use --cache warm")

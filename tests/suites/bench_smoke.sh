@@ -118,4 +118,27 @@ grep -q 'inputs flushed from the caches before each run' "$tmp/out.txt" && grep 
 "$COIL" bench --cache >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '--cache needs a value' "$tmp/err" && echo "ok bench/cache_no_value" ||
   echo "FAIL bench/cache_no_value: status $rc: $(head -c 300 "$tmp/err")"
+
+# bench/compare.py's flush for PyTorch's inputs (--cache cold): it builds,
+# says it flushes, leaves freshly written data as it was (dirty lines are
+# written back, not dropped) and leaves no build directory behind.
+if python3 - "$tmp" <<'PY' 2>"$tmp/err"
+import ctypes, os, sys, tempfile
+tempfile.tempdir = sys.argv[1]
+sys.path.insert(0, "bench")
+import compare
+ev = compare.build_evict()
+buf = bytearray(bytes(range(256)) * 40000)
+buf[-5:] = b"dirty"
+want = bytes(buf)
+addr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
+if ev(addr, len(buf)) != 1 or bytes(buf) != want:
+    sys.exit("flush returned no 1 or changed the data")
+left = [n for n in os.listdir(sys.argv[1]) if n.startswith("coil-evict-")]
+if left:
+    sys.exit("left behind: %s" % left)
+PY
+then echo "ok bench/compare_evict"
+else echo "FAIL bench/compare_evict: $(head -c 300 "$tmp/err")"
+fi
 exit 0
