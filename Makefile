@@ -2,13 +2,16 @@
 CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
-CFLAGS  = $(OPT) $(SAN) -std=c11 -Wall -Wextra -Wpedantic -Wno-unused-parameter -fPIC -fopenmp
+CFLAGS  = $(OPT) $(SAN) -Isrc -std=c11 -Wall -Wextra -Wpedantic -Wno-unused-parameter -fPIC -fopenmp
 LDLIBS  = -lcrypto -ldl -lm
 BUILD   ?= build
 
-LIBSRC  = $(filter-out src/main.c,$(wildcard src/*.c))
+# The compiler's stages are flat in src/; each target, the executor and the
+# commands are a folder (docs/architecture.md).  Sources name headers from
+# src/ ("cpu/cpu.h"), so every file builds with -Isrc.
+LIBSRC  = $(filter-out src/cmd/main.c,$(wildcard src/*.c src/*/*.c))
 LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
-HDRS    = $(wildcard src/*.h)
+HDRS    = $(wildcard src/*.h src/*/*.h)
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/test/%)
 
@@ -25,12 +28,12 @@ $(BUILD)/libcoil.a: $(LIBOBJ)
 $(BUILD)/libcoil.so: $(LIBOBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDLIBS)
 
-$(BUILD)/coil: $(BUILD)/obj/main.o $(BUILD)/libcoil.a
+$(BUILD)/coil: $(BUILD)/obj/cmd/main.o $(BUILD)/libcoil.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/test/%: tests/unit/%.c $(BUILD)/libcoil.a $(HDRS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libcoil.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcoil.a $(LDLIBS)
 
 check: all
 	@sh tests/run.sh $(BUILD)

@@ -12,157 +12,13 @@
 #ifndef COIL_H
 #define COIL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-
+#include "dtype.h"
+#include "lex.h"
 #include "ops.h"
+#include "util.h"
 
 #define COIL_MAX_DIMS 8
 
-/* ---------------------------------------------------------------- util.c */
-
-/* Arena: one per compilation.  Everything a compilation allocates lives in
- * it and is freed at once by arena_free(); nothing is freed piecemeal. */
-typedef struct ArenaBlock ArenaBlock;
-typedef struct Arena {
-  ArenaBlock *head;
-} Arena;
-
-void *arena_alloc(Arena *a, size_t size);   /* zeroed, 16-byte aligned */
-char *arena_strdup(Arena *a, const char *s);
-char *arena_strndup(Arena *a, const char *s, size_t n);
-char *arena_printf(Arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void arena_free(Arena *a);
-
-/* A 64-bit mix (splitmix64's finalizer), for hashes of small tuples. */
-uint64_t coil_mix64(uint64_t z);
-
-#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
-#define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
-
-/* A growable string; used by the dumps and the printers. */
-typedef struct StrBuf {
-  char *data;
-  size_t len, cap;
-} StrBuf;
-
-void sb_putc(StrBuf *sb, char c);
-void sb_puts(StrBuf *sb, const char *s);
-void sb_printf(StrBuf *sb, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void sb_free(StrBuf *sb);
-
-/* A position in a source file.  line and col are 1-based; line 0 means
- * "no position" (an error about a command-line argument, say). */
-typedef struct SrcLoc {
-  const char *file;
-  const char *text; /* whole file contents, for printing the source line */
-  int line, col;
-} SrcLoc;
-
-typedef struct CoilErr {
-  char *msg; /* fully formatted, possibly several lines, no trailing \n */
-} CoilErr;
-
-/* Build a user error.  With a position: "file:line:col: error: msg" plus the
- * source line and a caret.  Allocated with malloc so it outlives any arena. */
-CoilErr *coil_error_at(SrcLoc loc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-CoilErr *coil_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-void coil_error_free(CoilErr *e);
-
-_Noreturn void coil_unreachable_at(const char *file, int line, const char *msg);
-#define coil_unreachable(msg) coil_unreachable_at(__FILE__, __LINE__, (msg))
-#define coil_assert(cond)                                                      \
-  do {                                                                         \
-    if (!(cond)) coil_unreachable_at(__FILE__, __LINE__, "assert: " #cond);    \
-  } while (0)
-
-/* Read a whole file; NULL with *err set on failure. */
-char *coil_read_file(const char *path, size_t *len, CoilErr **err);
-
-/* Overflow-checked int64 arithmetic: false on overflow. */
-bool mul_ok(int64_t a, int64_t b, int64_t *out);
-
-double coil_now_ms(void); /* monotonic clock */
-
-/* --------------------------------------------------------------- dtype.c */
-
-/* The dtypes coil knows, in the order of the X-macro below. */
-#define COIL_DTYPES(X)                                                         \
-  /* name   spelling size   c_storage   c_compute  torch name */               \
-  X(BOOL, "bool", 1, "uint8_t", "int", "bool")                                 \
-  X(I32, "i32", 4, "int32_t", "int32_t", "int32")                              \
-  X(I64, "i64", 8, "int64_t", "int64_t", "int64")                              \
-  X(F16, "f16", 2, "uint16_t", "float", "float16")                             \
-  X(BF16, "bf16", 2, "uint16_t", "float", "bfloat16")                          \
-  X(F32, "f32", 4, "float", "float", "float32")                                \
-  X(F64, "f64", 8, "double", "double", "float64")
-
-typedef enum DType {
-#define X(name, sp, sz, st, ct, tn) DT_##name,
-  COIL_DTYPES(X)
-#undef X
-  DT_COUNT
-} DType;
-
-const char *dtype_name(DType t);      /* "bf16" */
-const char *dtype_torch_name(DType t);/* "bfloat16" */
-int dtype_size(DType t);
-const char *dtype_c_storage(DType t); /* how an element is stored in C */
-const char *dtype_c_compute(DType t); /* the C type arithmetic happens in */
-bool dtype_from_name(const char *s, size_t n, DType *out);
-bool dtype_is_float(DType t);
-bool dtype_is_int(DType t); /* i32, i64 (not bool) */
-
-/* PyTorch's promotion lattice for two tensor dtypes (torch.promote_types). */
-DType dtype_promote(DType a, DType b);
-
-/* Exact conversions with round-to-nearest-even, as PyTorch does them. */
-static inline uint16_t f32_to_bf16(float f) {
-  union { float f; uint32_t u; } v = {f};
-  if ((v.u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((v.u >> 16) | 0x40);
-  uint32_t rounding = 0x7fffu + ((v.u >> 16) & 1u);
-  return (uint16_t)((v.u + rounding) >> 16);
-}
-static inline float bf16_to_f32(uint16_t h) {
-  union { uint32_t u; float f; } v = {(uint32_t)h << 16};
-  return v.f;
-}
-uint16_t f32_to_f16(float f);
-float f16_to_f32(uint16_t h);
-
-/* Round a double to what a value of dtype t can hold (for floats: to the
- * nearest representable value; ints and bool are handled by the caller). */
-double dtype_round(DType t, double x);
-
-/* ----------------------------------------------------------------- lex.c */
-
-typedef enum TokKind {
-  TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT,
-  TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_EOF
-} TokKind;
-
-typedef struct Token {
-  TokKind kind;
-  const char *start; /* points into the source text */
-  int len;
-  SrcLoc loc;
-  int64_t ival;
-  double fval;
-  char *str; /* TK_STR: the decoded contents */
-} Token;
-
-/* Tokenize a whole Python file, with INDENT/DEDENT/NEWLINE as Python does
- * (brackets join lines).  Any character is accepted so that code coil
- * skips (a main(), f-strings) never stops it; the parser judges tokens. */
-CoilErr *lex_file(Arena *a, const char *file, const char *text, Token **toks,
-                  int *ntoks);
-bool tok_is(const Token *t, const char *s); /* a name or punct spelled s */
 
 /* --------------------------------------------------------------- parse.c */
 
@@ -699,7 +555,7 @@ typedef enum RefCasts { REF_CASTS_CPU, REF_CASTS_GPU } RefCasts;
  * outs[k]: numel of output k, as doubles (floats) or int64 (ints, bool). */
 CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, RV **outs);
 
-/* ------------------------------------------------------------------ run.c */
+/* ------------------------------------------------------------------ compile.c */
 
 /* Everything one compilation produces, from source to C; the pipeline is
  * compile_source() in compile.c, readable in one function. */
@@ -731,52 +587,5 @@ typedef struct CompileOptions {
 
 CoilErr *compile_source(const CompileOptions *o, Compiled *c);
 void compiled_free(Compiled *c);
-
-typedef struct RunOptions {
-  uint64_t seed;
-  const char *inputs_dir, *save_dir;
-  double rtol, atol;
-  bool has_rtol, has_atol, equal_nan;
-  bool quiet;
-  bool huge_pages; /* buffers of 2 MiB and more on transparent huge pages (run.c) */
-  const char *target; /* NULL or "c": the C backend; "triton-npu", "triton-gpu" */
-} RunOptions;
-
-/* Materialized tensors of one run. */
-typedef struct Tensors {
-  void **bufs; /* per Program buffer */
-  int n;
-} Tensors;
-
-CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t);
-/* Run the program's kernels through a Triton backend and coil's Triton
- * executor on the CPU (run_triton.c); target "triton-npu" or "triton-gpu". */
-CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, double *ms);
-CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t);
-void tensors_free(Tensors *t);
-/* The kB of this process's memory on transparent huge pages (AnonHugePages
- * in /proc/self/smaps_rollup), or -1 where the kernel does not say. */
-int64_t run_huge_page_kb(void);
-/* Compile, run, check, print.  *status: 0 all outputs pass, 1 a mismatch. */
-CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status);
-typedef struct CheckStats {
-  int64_t bad, first; /* mismatches, first mismatching flat index (-1) */
-  double max_abs, max_rel; /* against float64; max_rel where |float64| > atol */
-} CheckStats;
-
-/* Compare an output with the references (assert_close semantics). */
-int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV *ref64, double rtol, double atol,
-                     bool equal_nan, bool lenient, CheckStats *st);
-/* The longest reduction an output depends on (scales atol by its sqrt). */
-int64_t reduction_length(const GNode *n, int64_t *memo);
-double run_load_value(DType t, const void *base, int64_t i);
-/* Default tolerances for an output dtype (documented in `coil run --help`). */
-void default_tolerance(DType t, double *rtol, double *atol);
-
-/* ----------------------------------------------------------------- fuzz.c */
-
-/* coil fuzz: random functions in the subset, compiled and checked against
- * the reference; a mismatch or crash is minimised and written to --out. */
-int fuzz_main(int argc, char **argv);
 
 #endif

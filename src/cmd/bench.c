@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "coil.h"
+#include "cmd/cmd.h"
 
 CoilErr *bench_command(int argc, char **argv, int *status);
 

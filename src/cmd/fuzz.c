@@ -21,7 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "coil.h"
+#include "cmd/cmd.h"
+#include "triton/triton.h"
 
 typedef struct Rng {
   uint64_t s;
@@ -463,7 +464,8 @@ static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_
     for (int i = 0; i < cp->program.nbufs; i++)
       if (cp->program.bufs[i].kind != BUF_INPUT)
         memset(t.bufs[i], 0xff, (size_t)cp->program.bufs[i].numel * (size_t)dtype_size(cp->program.bufs[i].dtype));
-    e = run_triton_kernels(cp, target, &t, NULL);
+    TritonTarget tt;
+    e = triton_target_from_name(target, &tt) ? run_triton_kernels(cp, tt, t.bufs, NULL) : coil_error("unknown target '%s'", target);
   } else if (!e) {
     e = run_kernels(cp, lib, &t);
   }

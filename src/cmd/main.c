@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
-#include "triton.h"
-#include "tx.h"
+#include "cmd/cmd.h"
+#include "triton/triton.h"
+#include "tx/tx.h"
 
 static const char USAGE[] =
     "usage: coil COMMAND [options] FILE.py\n"

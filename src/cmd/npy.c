@@ -14,7 +14,7 @@
  *
  * coil only runs on little-endian hosts; the data is copied as it is. */
 #define _POSIX_C_SOURCE 200809L
-#include "npy.h"
+#include "cmd/npy.h"
 
 #include <errno.h>
 #include <math.h>

@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coil.h"
-#include "npy.h"
+#include "cmd/cmd.h"
+#include "triton/triton.h"
+#include "cmd/npy.h"
 
 static double uniform01(uint64_t seed, int param, int64_t i, int which) {
   uint64_t h = coil_mix64(coil_mix64(seed ^ ((uint64_t)param << 48)) + (uint64_t)i * 2 + (uint64_t)which);
@@ -352,7 +353,9 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
     /* Outputs start as NaN, so an element the kernels never write fails. */
     for (int i = 0; i < c.program.nbufs; i++)
       if (c.program.bufs[i].kind != BUF_INPUT) memset(t.bufs[i], 0xff, (size_t)c.program.bufs[i].numel * dtype_size(c.program.bufs[i].dtype));
-    if ((e = run_triton_kernels(&c, ro->target, &t, &kernel_ms))) goto done;
+    TritonTarget tt;
+    if (!triton_target_from_name(ro->target, &tt)) { e = coil_error("unknown target '%s'", ro->target); goto done; }
+    if ((e = run_triton_kernels(&c, tt, t.bufs, &kernel_ms))) goto done;
   } else {
     if ((e = run_kernels(&c, &lib, &t))) goto done;
     kernel_ms = coil_now_ms() - t0;

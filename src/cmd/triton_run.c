@@ -15,8 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "npy.h"
-#include "tx.h"
+#include "cmd/cmd.h"
+#include "cmd/npy.h"
+#include "tx/tx.h"
 
 static const char HELP[] =
     "usage: coil triton-run KERNEL.py [--kernel NAME] --grid G0[,G1[,G2]] NAME=VALUE...\n"

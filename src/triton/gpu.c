@@ -36,7 +36,7 @@
  * zeros, as masked loads do.  tl.range software-pipelines the copies. */
 #include <string.h>
 
-#include "triton.h"
+#include "triton/triton.h"
 
 typedef struct Gpu {
   TPrint *P;

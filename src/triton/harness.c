@@ -17,7 +17,7 @@
  * it runs on the CPU (--device cpu). */
 #include <string.h>
 
-#include "triton.h"
+#include "triton/triton.h"
 
 static void shape_tuple(StrBuf *sb, int ndim, const int64_t *shape) {
   sb_putc(sb, '(');

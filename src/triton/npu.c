@@ -24,7 +24,7 @@
  * runs the epilogue. */
 #include <string.h>
 
-#include "triton.h"
+#include "triton/triton.h"
 
 typedef struct Npu {
   TPrint *P;

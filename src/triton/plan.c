@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "triton.h"
+#include "triton/triton.h"
 
 void triton_options_default(TritonOptions *o) {
   *o = (TritonOptions){.npu_cores = 40, .npu_ub_kb = 192, .gpu_sms = 132, .gpu_smem_kb = 228};

@@ -9,12 +9,10 @@
 #include <string.h>
 
 #include "coil.h"
-#include "triton.h"
-#include "tx.h"
+#include "triton/triton.h"
+#include "tx/tx.h"
 
-CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, double *ms) {
-  TritonTarget tt;
-  if (!triton_target_from_name(target, &tt)) return coil_error("unknown target '%s' (targets: c, triton-npu, triton-gpu)", target);
+CoilErr *run_triton_kernels(const Compiled *c, TritonTarget tt, void *const *bufs, double *ms) {
   TritonOptions opt;
   triton_options_default(&opt);
   Arena a = {0};
@@ -23,7 +21,7 @@ CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, d
   StrBuf mod = {0};
   if (!e) e = emit_triton(&mod, c, tt, &opt);
   TxModule *m = NULL;
-  char *name = arena_printf(&a, "%s [coil emit --target %s]", c->module.file, target);
+  char *name = arena_printf(&a, "%s [coil emit --target %s]", c->module.file, triton_target_name(tt));
   if (!e) e = tx_module_parse(name, mod.data, &m);
   void **scratch = calloc((size_t)plan.nscratch + 1, sizeof(void *));
   for (int s = 0; !e && s < plan.nscratch; s++) {
@@ -42,7 +40,7 @@ CoilErr *run_triton_kernels(const Compiled *c, const char *target, Tensors *t, d
         args[i].ival = ta->value;
       } else if (ta->buf < plan.nbufs) {
         const Buffer *b = &c->program.bufs[ta->buf];
-        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = b->dtype, .data = t->bufs[ta->buf], .numel = b->numel};
+        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = b->dtype, .data = bufs[ta->buf], .numel = b->numel};
       } else {
         const TritonScratch *s = &plan.scratch[ta->buf - plan.nbufs];
         args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = s->dtype, .data = scratch[ta->buf - plan.nbufs], .numel = s->numel};

@@ -236,6 +236,10 @@ void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel);
 void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 
+/* run.c: run the program's kernels through a Triton backend and coil's
+ * Triton executor on the CPU; bufs holds every Program buffer. */
+CoilErr *run_triton_kernels(const Compiled *c, TritonTarget target, void *const *bufs, double *ms);
+
 /* A Python string literal of s (single quotes, escapes). */
 void tri_pystr(StrBuf *sb, const char *s);
 

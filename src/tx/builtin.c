@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 #define A(i) (args[i])
 #define GIVEN(i) (args[i].kind != TV_UNSET && args[i].kind != TV_NONE)

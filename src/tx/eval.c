@@ -20,7 +20,7 @@
 #include <omp.h>
 #endif
 
-#include "tx.h"
+#include "tx/tx.h"
 
 _Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...) {
   va_list ap;

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 typedef struct KCtx {
   int bad;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 typedef struct Lexer {
   Arena *a;

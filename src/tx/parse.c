@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 typedef struct Parser {
   TxModule *m;

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 const char *tx_dtype_name(DType t) {
   switch (t) {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 typedef struct Chunk Chunk;
 struct Chunk {

@@ -21,7 +21,9 @@
 
 #include <setjmp.h>
 
-#include "coil.h"
+#include "dtype.h"
+#include "lex.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ public API */
 
@@ -71,9 +73,6 @@ int tx_module_nkernels(const TxModule *m);
 const char *tx_module_kernel_name(const TxModule *m, int i);
 void tx_module_free(TxModule *m);
 
-/* The command: argv[0] is "triton-run".  Prints errors to stderr and
- * returns the exit status (0, or 2 for the user's errors). */
-int tx_main(int argc, char **argv);
 
 /* ------------------------------------------------------ shared internals */
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "coil.h"
-#include "tx.h"
+#include "tx/tx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 1 << 16) return 0;

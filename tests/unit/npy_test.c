@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "coil.h"
-#include "npy.h"
+#include "cmd/npy.h"
 
 static int failures;
 static char dir[256];

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "triton.h"
+#include "triton/triton.h"
 
 static int failures;
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 enum { B = 2, S = 4096, H = 64, D = 128 };
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tx.h"
+#include "tx/tx.h"
 
 static int failures;
 static char why[4096];
