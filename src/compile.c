@@ -1,6 +1,8 @@
-/* The pipeline, in one function: source -> graph -> kernels -> C.
- * Each stage is one file; each is followed by its verifier, and each can
- * print its IR (coil dump -d STAGES). */
+/* The pipeline, in one function: source -> graph -> kernels -> a target's
+ * code.  Each stage is one file; each is followed by its verifier, and
+ * each can print its IR (coil dump -d STAGES).  Everything up to the
+ * ordered kernels is the same for every target; the target (a row of
+ * functions, coil.h) plans, dumps and prints from there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +19,17 @@ static bool wants(const CompileOptions *o, const char *stage) {
 
 static void header(const CompileOptions *o, const char *stage) { sb_printf(o->dump_out, "=== %s\n", stage); }
 
-/* Graph -> scheduled kernels: fusion (with the nodes kept in buffers),
- * lowering, simplification, the CPU schedule and its chains. */
+/* Graph -> planned kernels: fusion (with the nodes kept in buffers),
+ * lowering, simplification, the r axes' order, then the target's plan and
+ * the work its kernels do. */
 static CoilErr *plan_kernels(const CompileOptions *o, Compiled *c, const bool *kept) {
   Arena *a = &c->arena;
   CoilErr *e;
   memset(&c->fusion, 0, sizeof c->fusion);
   memset(&c->program, 0, sizeof c->program);
-  memset(&c->chains, 0, sizeof c->chains);
+  c->plan = NULL;
+  c->planned = &c->program;
+  c->reuse = NULL;
   if ((e = fuse_graph(a, &c->graph, kept, &c->fusion))) return e;
   if (wants(o, "fuse")) { header(o, "fuse"); fuse_dump(o->dump_out, &c->fusion); }
 
@@ -40,30 +45,25 @@ static CoilErr *plan_kernels(const CompileOptions *o, Compiled *c, const bool *k
   }
   if (wants(o, "simplify")) { header(o, "simplify"); program_dump(o->dump_out, p); }
 
-  c->csched = ARENA_ARRAY(a, CSched, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
-    sched_kernel_c(a, &p->kernels[i], p, &c->csched[i]);
+    order_kernel(a, &p->kernels[i]);
     if ((e = kernel_verify(p, &p->kernels[i]))) return e;
   }
-  c->tprogram = *p;
-  c->tprogram.kernels = ARENA_ARRAY(a, Kernel, p->nkernels + 1);
-  for (int i = 0; i < p->nkernels; i++) c->tprogram.kernels[i] = c->csched[i].untiled ? *c->csched[i].untiled : p->kernels[i];
-  chain_plan(a, p, c->csched, &c->chains);
-  for (int i = 0; i < p->nkernels; i++)
-    if ((e = sched_verify(p, &p->kernels[i], &c->csched[i]))) return e;
-  if ((e = chain_verify(p, c->csched, &c->chains))) return e;
-  c->recompute = recompute_factor(&c->graph, p, &c->chains);
-  if (wants(o, "schedule")) {
-    header(o, "schedule");
-    for (int i = 0; i < p->nkernels; i++) sched_dump(o->dump_out, &p->kernels[i], &c->csched[i]);
-    chain_dump(o->dump_out, p, c->csched, &c->chains);
-    sb_printf(o->dump_out, "work: %.2f times the graph's (each value once per kernel computing it)\n", c->recompute);
+
+  const Target *t = c->target;
+  if ((e = t->plan(c, o->target_options))) return e;
+  c->recompute = recompute_factor(&c->graph, c->planned, c->reuse);
+  if (wants(o, t->plan_stage)) {
+    header(o, t->plan_stage);
+    t->dump(o->dump_out, c);
   }
   return NULL;
 }
 
 CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   memset(c, 0, sizeof *c);
+  if (!o->target) coil_unreachable("compile_source: no target");
+  c->target = o->target;
   Arena *a = &c->arena;
   size_t len;
   CoilErr *e = NULL;
@@ -102,14 +102,14 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   if (o->dump_out && dumps.data) sb_puts(o->dump_out, dumps.data);
   sb_free(&dumps);
   if (e) return e;
-  Program *p = &c->program;
-  emit_c(&c->c_source, p, c->csched, &c->chains);
+  if ((e = c->target->emit(&c->code, c))) return e;
   c->compile_ms = coil_now_ms() - t0;
-  if (wants(o, "c")) { header(o, "c"); sb_puts(o->dump_out, c->c_source.data); }
+  if (wants(o, c->target->name)) { header(o, c->target->name); sb_puts(o->dump_out, c->code.data ? c->code.data : ""); }
   return NULL;
 }
 
 void compiled_free(Compiled *c) {
-  sb_free(&c->c_source);
+  if (c->target && c->target->release) c->target->release(c);
+  sb_free(&c->code);
   arena_free(&c->arena);
 }

@@ -79,4 +79,15 @@ static inline bool op_is_pointwise(Op op) {
   return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
 }
 
+/* The relative cost of an op per element (exp: 16, add: 1): what the
+ * pipeline weighs recomputation with, and the CPU schedule its loops. */
+static inline int op_cost(Op op) {
+  switch (op) {
+  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
+  case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
+  case OP_INPUT: case OP_CONST: return 0;
+  default: return 1;
+  }
+}
+
 #endif

@@ -7,15 +7,17 @@
  * through pointwise layers breaks that: in a stack of layer norms each
  * mean and variance computes every earlier layer again from x, so the work
  * grows with the square of the depth (eight layers over 16 rows of 131072:
- * 76 ms; 9.8 ms with layers kept).  A chain's row buffers take most of that back
- * (chain.c); what remains is measured here, after chain planning, as the
- * factor between the work the kernels do and the graph's own.  Past
+ * 76 ms; 9.8 ms with layers kept).  A target may take part of that back
+ * (the CPU's chains pass values between kernels in row buffers, and say
+ * so through Compiled.reuse); what remains is measured here, after the
+ * target's plan, as the factor between the work the kernels do and the
+ * graph's own.  Past
  * RECOMPUTE_MAX, the pipeline (compile.c) keeps in a buffer the pointwise
  * node that saves the most (the kernels that compute it, less one, times
  * the work of what it takes to compute it) and plans again, until the
  * factor is within bounds or nothing is left to keep.
  *
- * Work is counted as sched_op_cost per value times the points it is
+ * Work is counted as op_cost per value times the points it is
  * computed at: a value inside a reduction once per reduced element.  A
  * kept node costs a write and a read per element, from memory when it is
  * large: about as long as KEEP_MIN_WORK vector operations per element on
@@ -32,7 +34,7 @@ static double graph_work(const Graph *g) {
   double w = 0;
   for (int i = 0; i < g->nnodes; i++) {
     const GNode *n = g->nodes[i];
-    if (op_is_pointwise(n->op)) w += sched_op_cost(n->op) * numel(n);
+    if (op_is_pointwise(n->op)) w += op_cost(n->op) * numel(n);
     else if (op_info[n->op].kind == OK_REDUCE) w += numel(n->in[0]);
   }
   return w;
@@ -57,35 +59,32 @@ static uint64_t value_axes(const Kernel *k, int i, const uint64_t *axes) {
   return m;
 }
 
-double recompute_factor(const Graph *g, const Program *p, const CChains *c) {
+double recompute_factor(const Graph *g, const Program *p, const int *const *reuse_all) {
   double w = 0;
-  for (int i = 0; i < c->n; i++) {
-    const CChain *ch = &c->chain[i];
-    for (int j = 0; j < ch->n; j++) {
-      const Kernel *k = &p->kernels[ch->first + j];
-      bool *need = calloc((size_t)k->nvals + 1, 1);
-      uint64_t *axes = calloc((size_t)k->nvals + 1, sizeof *axes);
-      if (!need || !axes) coil_unreachable("out of memory");
-      const int *reuse = ch->reuse ? ch->reuse[j] : NULL;
-      kernel_mark_needed(k, need, reuse);
-      for (int v = 0; v < k->nvals; v++) {
-        axes[v] = value_axes(k, v, axes);
-        if (!need[v] || (reuse && reuse[v] >= 0)) continue;
-        double points = 1;
-        for (int a = 0; a < k->naxes; a++)
-          if (a >= 64 || axes[v] >> a & 1) points *= (double)k->axes[a].size;
-        w += sched_op_cost(k->vals[v].op) * points;
-      }
-      for (int r = 0; r < k->nreds; r++) {
-        double points = 1;
-        uint64_t m = axes[k->reds[r].src];
-        for (int a = 0; a < k->naxes; a++)
-          if (a >= 64 || m >> a & 1) points *= (double)k->axes[a].size;
-        w += points;
-      }
-      free(need);
-      free(axes);
+  for (int i = 0; i < p->nkernels; i++) {
+    const Kernel *k = &p->kernels[i];
+    bool *need = calloc((size_t)k->nvals + 1, 1);
+    uint64_t *axes = calloc((size_t)k->nvals + 1, sizeof *axes);
+    if (!need || !axes) coil_unreachable("out of memory");
+    const int *reuse = reuse_all ? reuse_all[i] : NULL;
+    kernel_mark_needed(k, need, reuse);
+    for (int v = 0; v < k->nvals; v++) {
+      axes[v] = value_axes(k, v, axes);
+      if (!need[v] || (reuse && reuse[v] >= 0)) continue;
+      double points = 1;
+      for (int a = 0; a < k->naxes; a++)
+        if (a >= 64 || axes[v] >> a & 1) points *= (double)k->axes[a].size;
+      w += op_cost(k->vals[v].op) * points;
     }
+    for (int r = 0; r < k->nreds; r++) {
+      double points = 1;
+      uint64_t m = axes[k->reds[r].src];
+      for (int a = 0; a < k->naxes; a++)
+        if (a >= 64 || m >> a & 1) points *= (double)k->axes[a].size;
+      w += points;
+    }
+    free(need);
+    free(axes);
   }
   double gw = graph_work(g);
   return gw > 0 ? w / gw : 1;
@@ -106,7 +105,7 @@ static double cone_work(const GNode *n, const Fusion *f, int *seen, int stamp) {
   if (seen[n->id] == stamp) return 0;
   seen[n->id] = stamp;
   if (n->op == OP_INPUT || f->node_buf[n->id] >= 0) return 0;
-  double w = op_is_pointwise(n->op) ? sched_op_cost(n->op) * numel(n) : op_info[n->op].kind == OK_REDUCE ? numel(n->in[0]) : 0;
+  double w = op_is_pointwise(n->op) ? op_cost(n->op) * numel(n) : op_info[n->op].kind == OK_REDUCE ? numel(n->in[0]) : 0;
   for (int i = 0; i < n->nin; i++) w += cone_work(n->in[i], f, seen, stamp);
   return w;
 }

@@ -5,6 +5,14 @@
 #define COIL_CMD_H
 
 #include "coil.h"
+#include "cpu/cpu.h"
+
+/* -------------------------------------------------------------- targets.c */
+
+/* Every target, by name; NULL: no such target. */
+const Target *target_find(const char *name);
+/* "c, triton-npu, triton-gpu", for messages. */
+const char *target_names(void);
 
 /* ------------------------------------------------------------------ run.c */
 
@@ -15,7 +23,6 @@ typedef struct RunOptions {
   bool has_rtol, has_atol, equal_nan;
   bool quiet;
   bool huge_pages; /* buffers of 2 MiB and more on transparent huge pages (run.c) */
-  const char *target; /* NULL or "c": the C backend; "triton-npu", "triton-gpu" */
 } RunOptions;
 
 /* Materialized tensors of one run. */

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "triton/triton.h"
 
 typedef struct Rng {
   uint64_t s;
@@ -455,24 +454,35 @@ static CoilErr *write_text(const char *path, const char *text) {
   return NULL;
 }
 
-/* Run one compiled case in this process: 0 pass, 1 mismatch. */
-static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_t seed, char *why, size_t nwhy) {
+/* Run one case in this process on target t: 0 pass, 1 mismatch.  cp is the
+ * case compiled for the C target, whose kernels lib holds; another target
+ * compiles the same file for itself first. */
+static int run_case(const Compiled *c_compiled, JitLib *lib, const Target *target, uint64_t seed, char *why, size_t nwhy) {
   RunOptions ro = {.seed = seed, .equal_nan = true, .quiet = true};
   Tensors t = {0};
-  CoilErr *e = run_make_inputs(cp, &ro, &t);
-  if (!e && strcmp(target, "c")) {
+  Compiled own;
+  bool has_own = target != &cpu_target;
+  const Compiled *cp = c_compiled;
+  CoilErr *e = NULL;
+  if (has_own) {
+    CompileOptions co = {.file = c_compiled->module.file, .fn = c_compiled->graph.fn_name, .target = target};
+    e = compile_source(&co, &own);
+    cp = &own;
+  }
+  if (!e) e = run_make_inputs(cp, &ro, &t);
+  if (!e && has_own) {
     for (int i = 0; i < cp->program.nbufs; i++)
       if (cp->program.bufs[i].kind != BUF_INPUT)
         memset(t.bufs[i], 0xff, (size_t)cp->program.bufs[i].numel * (size_t)dtype_size(cp->program.bufs[i].dtype));
-    TritonTarget tt;
-    e = triton_target_from_name(target, &tt) ? run_triton_kernels(cp, tt, t.bufs, NULL) : coil_error("unknown target '%s'", target);
+    e = target->run(&own, t.bufs, NULL);
   } else if (!e) {
     e = run_kernels(cp, lib, &t);
   }
   if (e) {
-    snprintf(why, nwhy, "[%s] %s", target, e->msg);
+    snprintf(why, nwhy, "[%s] %s", target->name, e->msg);
     coil_error_free(e);
     tensors_free(&t);
+    if (has_own) compiled_free(&own);
     return 1;
   }
   /* The fuzzer's own test: COIL_FUZZ_SELFTEST corrupts every output, so
@@ -486,7 +496,7 @@ static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_
   for (int i = 0; i < cp->program.nbufs; i++)
     if (cp->program.bufs[i].kind == BUF_INPUT) inputs[cp->program.bufs[i].index] = t.bufs[i];
   RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
-  RefCasts casts = strcmp(target, "c") ? REF_CASTS_GPU : REF_CASTS_CPU;
+  RefCasts casts = target->casts;
   ref_run(g, inputs, false, casts, ref);
   ref_run(g, inputs, true, casts, ref64);
   int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
@@ -503,7 +513,7 @@ static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_
     CheckStats cs;
     if (check_output(b, t.bufs[i], ref[b->index], ref64[b->index], rtol, atol, true, true, &cs)) {
       bool fl = dtype_is_float(b->dtype);
-      snprintf(why, nwhy, "[%s] out%d: %lld of %lld elements differ; first at %lld: got %.9g, expected %.9g", target, b->index,
+      snprintf(why, nwhy, "[%s] out%d: %lld of %lld elements differ; first at %lld: got %.9g, expected %.9g", target->name, b->index,
                (long long)cs.bad, (long long)b->numel, (long long)cs.first, run_load_value(b->dtype, t.bufs[i], cs.first),
                fl ? ref[b->index][cs.first].f : (double)ref[b->index][cs.first].i);
       status = 1;
@@ -512,12 +522,13 @@ static int run_case(const Compiled *cp, JitLib *lib, const char *target, uint64_
   for (int k = 0; k < g->noutputs; k++) { free(ref[k]); free(ref64[k]); }
   free(ref); free(ref64); free(inputs); free(memo);
   tensors_free(&t);
+  if (has_own) compiled_free(&own);
   return status;
 }
 
 /* Compile and run one source file in a child process.  0 pass, 1 fail
  * (why filled), 2 coil rejected it. */
-static const char *targets[3];
+static const Target *targets[3];
 static int ntargets;
 
 static int check_file(const char *path, uint64_t seed, char *why, size_t nwhy) {
@@ -527,13 +538,13 @@ static int check_file(const char *path, uint64_t seed, char *why, size_t nwhy) {
   if (pid == 0) {
     close(fds[0]);
     char msg[2048] = "";
-    CompileOptions co = {.file = path};
+    CompileOptions co = {.file = path, .target = &cpu_target};
     Compiled cp;
     CoilErr *e = compile_source(&co, &cp);
     int st = 0;
     JitLib lib = {0};
     if (e) { snprintf(msg, sizeof msg, "coil rejected the function: %s", e->msg); st = 2; }
-    else if ((e = jit_compile(cp.c_source.data, &lib))) { snprintf(msg, sizeof msg, "%s", e->msg); st = 1; }
+    else if ((e = jit_compile(cp.code.data, &lib))) { snprintf(msg, sizeof msg, "%s", e->msg); st = 1; }
     else
       for (int k = 0; k < ntargets && !st; k++) st = run_case(&cp, &lib, targets[k], seed, msg, sizeof msg);
     if (write(fds[1], msg, strlen(msg)) < 0) st = 1;
@@ -610,7 +621,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       snprintf(path, sizeof path, "%s/%s.py", dir, cases[j].fn);
       CoilErr *e = write_text(path, src);
       free(src);
-      CompileOptions co = {.file = path};
+      CompileOptions co = {.file = path, .target = &cpu_target};
       if (!e) e = compile_source(&co, &cps[j]);
       if (e) {
         printf("case %ld (seed %llu): coil rejected a generated function:\n%s\n", base + j, (unsigned long long)seed, e->msg);
@@ -624,11 +635,12 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
         free(m);
         break;
       }
-      emit_c_kernels(&lib_src, &cps[j].program, cps[j].csched, &cps[j].chains);
+      const CpuPlan *plan = cpu_plan(&cps[j]);
+      emit_c_kernels(&lib_src, &plan->program, plan->sched, &plan->chains);
       ok[j] = true;
-      for (int h = 0; h < cps[j].chains.n; h++)
-        if (cps[j].chains.chain[h].n > 1) cps[j].chains.chain[h].ctile ? tally->col_chains++ : tally->row_chains++;
-      for (int k = 0; k < cps[j].program.nkernels; k++) tally->split_kernels += cps[j].csched[k].nsplit > 1;
+      for (int h = 0; h < plan->chains.n; h++)
+        if (plan->chains.chain[h].n > 1) plan->chains.chain[h].ctile ? tally->col_chains++ : tally->row_chains++;
+      for (int k = 0; k < plan->program.nkernels; k++) tally->split_kernels += plan->sched[k].nsplit > 1;
       const Fusion *fu = &cps[j].fusion;
       for (int b = 0; b < fu->nbufs; b++) tally->kept += fu->bufs[b].kind == BUF_TEMP && fu->kept && fu->kept[fu->bufs[b].node->id];
     }
@@ -642,7 +654,8 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
         if (!ok[j]) continue;
         StrBuf one = {0};
         emit_c_prelude(&one);
-        emit_c_kernels(&one, &cps[j].program, cps[j].csched, &cps[j].chains);
+        const CpuPlan *plan = cpu_plan(&cps[j]);
+        emit_c_kernels(&one, &plan->program, plan->sched, &plan->chains);
         JitLib l1 = {0};
         CoilErr *e1 = jit_compile(one.data, &l1);
         sb_free(&one);
@@ -743,10 +756,10 @@ int fuzz_main(int argc, char **argv) {
     i++;
   }
   if (!strcmp(target, "all")) {
-    targets[0] = "c", targets[1] = "triton-npu", targets[2] = "triton-gpu";
+    targets[0] = target_find("c"), targets[1] = target_find("triton-npu"), targets[2] = target_find("triton-gpu");
     ntargets = 3;
-  } else if (!strcmp(target, "c") || !strcmp(target, "triton-npu") || !strcmp(target, "triton-gpu")) {
-    targets[0] = target;
+  } else if (target_find(target)) {
+    targets[0] = target_find(target);
     ntargets = 1;
   } else {
     fprintf(stderr, "coil fuzz: unknown target '%s' (targets: c, triton-npu, triton-gpu, all)\n", target);

@@ -6,7 +6,6 @@
 
 #include "cmd/cmd.h"
 #include "triton/triton.h"
-#include "tx/tx.h"
 
 static const char USAGE[] =
     "usage: coil COMMAND [options] FILE.py\n"
@@ -100,6 +99,11 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "coil %s: ", cmd);
   fprintf(stderr, fmt, arg);
   fprintf(stderr, "\n(see coil %s --help)\n", cmd);
+  return 2;
+}
+
+static int unknown_target(const char *cmd, const char *name) {
+  fprintf(stderr, "coil %s: unknown target '%s' (targets: %s)\n(see coil %s --help)\n", cmd, name, target_names(), cmd);
   return 2;
 }
 
@@ -208,10 +212,8 @@ int main(int argc, char **argv) {
     if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }
     int st = parse_common(cmd, rest, rargv, &c, true);
     if (st >= 0) return st;
-    TritonTarget tt;
-    if (c.target && strcmp(c.target, "c") && !triton_target_from_name(c.target, &tt))
-      return usage_error(cmd, "unknown target '%s' (targets: c, triton-npu, triton-gpu)", c.target);
-    c.ro.target = c.target;
+    if (!(c.co.target = target_find(c.target ? c.target : "c")))
+      return unknown_target(cmd, c.target);
     int status;
     CoilErr *e = run_command(&c.co, &c.ro, &status);
     if (e) return fail(e);
@@ -244,21 +246,14 @@ int main(int argc, char **argv) {
     int st = parse_common(cmd, rest, rargv, &c, false);
     if (st >= 0) return st;
     if (dump && !c.co.dump) return usage_error(cmd, "%s", "-d STAGES is required (e.g. -d graph,kernel or -d all)");
-    TritonTarget tt;
-    if (!dump && c.target && triton_target_from_name(c.target, &tt)) {
-      StrBuf out = {0};
-      CoilErr *e = triton_emit_file(&c.co, tt, &topt, &out);
-      if (e) { sb_free(&out); return fail(e); }
-      fputs(out.data ? out.data : "", stdout);
-      sb_free(&out);
-      return 0;
-    }
-    if (tflags) return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-loads need --target triton-npu or triton-gpu");
-    if (!dump && c.target && strcmp(c.target, "c"))
-      return usage_error(cmd, "unknown target '%s' (targets: c, triton-npu, triton-gpu)", c.target);
+    if (!(c.co.target = target_find(c.target ? c.target : "c")))
+      return unknown_target(cmd, c.target);
+    if (tflags && c.co.target == &cpu_target)
+      return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-loads need --target triton-npu or triton-gpu");
+    if (c.co.target != &cpu_target) c.co.target_options = &topt;
     StrBuf out = {0};
     c.co.dump_out = &out;
-    if (!dump) c.co.dump = NULL;
+    if (!dump && !c.co.dump) c.co.dump_out = NULL;
     Compiled comp;
     CoilErr *e = compile_source(&c.co, &comp);
     if (e) {
@@ -266,7 +261,8 @@ int main(int argc, char **argv) {
       compiled_free(&comp);
       return fail(e);
     }
-    fputs(dump ? (out.data ? out.data : "") : comp.c_source.data, stdout);
+    /* emit -d STAGES prints those stages' dumps instead of the code. */
+    fputs(c.co.dump ? (out.data ? out.data : "") : comp.code.data, stdout);
     sb_free(&out);
     compiled_free(&comp);
     return 0;

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "triton/triton.h"
 #include "cmd/npy.h"
 
 static double uniform01(uint64_t seed, int param, int64_t i, int which) {
@@ -225,7 +224,7 @@ static CoilErr *save_all(const Compiled *c, const RunOptions *o, Tensors *t) {
   return NULL;
 }
 
-static void describe(const Compiled *c, const char *target) {
+static void describe(const Compiled *c) {
   const Program *p = &c->program;
   printf("%s: %d kernel%s (", c->graph.fn_name, p->nkernels, p->nkernels == 1 ? "" : "s");
   for (int i = 0; i < p->nkernels; i++) {
@@ -256,7 +255,7 @@ static void describe(const Compiled *c, const char *target) {
     if (!k->nx) printf("1");
     for (int a = 0; a < k->nx; a++) printf("%s%lld", a ? "x" : "", (long long)k->axes[k->x[a]].size);
   }
-  if (target && strcmp(target, "c")) printf("), %s through coil's Triton executor on the cpu\n", target);
+  if (c->target != &cpu_target) printf("), %s through coil's Triton executor on the cpu\n", c->target->name);
   else printf("), cpu, %d thread%s\n", omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s");
 }
 
@@ -343,23 +342,13 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   CoilErr *e = compile_source(co, &c);
   if (!e) e = check_memory(&c.program);
   if (e) { compiled_free(&c); return e; }
-  bool triton = ro->target && strcmp(ro->target, "c");
-  JitLib lib = {0};
-  if (!triton && (e = jit_compile(c.c_source.data, &lib))) { compiled_free(&c); return e; }
   Tensors t = {0};
   if ((e = run_make_inputs(&c, ro, &t))) goto done;
-  double t0 = coil_now_ms(), kernel_ms;
-  if (triton) {
-    /* Outputs start as NaN, so an element the kernels never write fails. */
-    for (int i = 0; i < c.program.nbufs; i++)
-      if (c.program.bufs[i].kind != BUF_INPUT) memset(t.bufs[i], 0xff, (size_t)c.program.bufs[i].numel * dtype_size(c.program.bufs[i].dtype));
-    TritonTarget tt;
-    if (!triton_target_from_name(ro->target, &tt)) { e = coil_error("unknown target '%s'", ro->target); goto done; }
-    if ((e = run_triton_kernels(&c, tt, t.bufs, &kernel_ms))) goto done;
-  } else {
-    if ((e = run_kernels(&c, &lib, &t))) goto done;
-    kernel_ms = coil_now_ms() - t0;
-  }
+  /* Outputs start as NaN, so an element the kernels never write fails. */
+  for (int i = 0; i < c.program.nbufs; i++)
+    if (c.program.bufs[i].kind != BUF_INPUT) memset(t.bufs[i], 0xff, (size_t)c.program.bufs[i].numel * dtype_size(c.program.bufs[i].dtype));
+  double kernel_ms;
+  if ((e = c.target->run(&c, t.bufs, &kernel_ms))) goto done;
 
   const Graph *g = &c.graph;
   void **inputs = calloc((size_t)g->ninputs + 1, sizeof(void *));
@@ -367,7 +356,7 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
     if (c.program.bufs[i].kind == BUF_INPUT) inputs[c.program.bufs[i].index] = t.bufs[i];
   RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
   double r0 = coil_now_ms();
-  RefCasts casts = triton ? REF_CASTS_GPU : REF_CASTS_CPU;
+  RefCasts casts = c.target->casts;
   ref_run(g, inputs, false, casts, ref);
   /* Without a floating-point value anywhere, float64 mode is the same run. */
   bool any_float = false;
@@ -383,7 +372,7 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   double ref_ms = coil_now_ms() - r0;
   int64_t *memo = calloc((size_t)g->nnodes, sizeof(int64_t));
 
-  if (!ro->quiet) describe(&c, ro->target);
+  if (!ro->quiet) describe(&c);
   bool all_ok = true;
   for (int k = 0; k < g->noutputs; k++) {
     int bi = -1;
@@ -430,8 +419,7 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
     sb_free(&sh);
   }
   if (!ro->quiet)
-    printf("compile %.1f ms (%s), kernels %.1f ms, reference %.0f ms\n", c.compile_ms + lib.compile_ms,
-           triton ? "no cc" : lib.cached ? "cached" : "cc", kernel_ms, ref_ms);
+    printf("compile %.1f ms (%s), kernels %.1f ms, reference %.0f ms\n", c.compile_ms + c.build_ms, c.built, kernel_ms, ref_ms);
   printf("check=%s\n", all_ok ? "passed" : "FAILED");
   *status = all_ok ? 0 : 1;
   if (ro->save_dir) e = save_all(&c, ro, &t);
@@ -439,7 +427,6 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   free(ref); free(ref64); free(inputs); free(memo);
 done:
   tensors_free(&t);
-  jit_close(&lib);
   compiled_free(&c);
   return e;
 }

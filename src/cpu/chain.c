@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 enum { CHAIN_MIN_ROWS = 64 };
 
@@ -321,7 +321,7 @@ static int cone_cost(const Kernel *k, int i, const int *reuse, int *visit, int s
   if (visit[i] == stamp) return 0;
   visit[i] = stamp;
   if (reuse[i] >= 0) return 0;
-  int c = sched_op_cost(k->vals[i].op);
+  int c = op_cost(k->vals[i].op);
   for (int t = 0; t < k->vals[i].narg && c < limit; t++) c += cone_cost(k, k->vals[i].arg[t], reuse, visit, stamp, limit - c);
   return c;
 }
@@ -464,7 +464,7 @@ static void assign_slots(Arena *a, const Program *p, CChain *ch, const Pending *
 static int kernel_cost(const Kernel *k, const int *reuse) {
   int c = 0;
   for (int i = 0; i < k->nvals; i++)
-    if (reuse[i] < 0) c += sched_op_cost(k->vals[i].op); /* a reused value costs a load */
+    if (reuse[i] < 0) c += op_cost(k->vals[i].op); /* a reused value costs a load */
   return c;
 }
 

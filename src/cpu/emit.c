@@ -26,7 +26,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 typedef struct Emit {
   StrBuf *sb;

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 /* -fno-math-errno only stops libm from setting errno (so sqrtf inlines);
  * unlike -ffast-math it changes no result and no process-wide FP state.

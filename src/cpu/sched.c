@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 /* Fewer tasks than this and the reduction is split across threads. */
 #define TARGET_TASKS 64
@@ -33,34 +33,10 @@
 #define RBLOCK 256
 #define MAX_XTILE 16384
 
-static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
-
 /* The load that moves the most bytes per r point of group gi, or NULL. */
 static const KVal *group_lead(const Kernel *k, int gi) {
-  const KVal *lead = NULL;
-  for (int i = 0; i < k->nvals; i++) {
-    const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || v->scope != gi) continue;
-    if (!lead || dtype_size(v->dtype) > dtype_size(lead->dtype)) lead = v;
-  }
-  return lead;
-}
-
-/* The lead load leads the loop order. */
-static void order_group(Kernel *k, KGroup *g, int gi) {
-  const KVal *lead = group_lead(k, gi);
-  if (!lead) return;
-  /* Stable insertion sort by decreasing |stride| in the lead load; axes the
-   * lead does not touch go outermost. */
-  for (int i = 1; i < g->naxes; i++) {
-    int ax = g->axes[i], j = i;
-    int64_t s = abs64(ix_coef(lead->index, ax));
-    while (j > 0 && abs64(ix_coef(lead->index, g->axes[j - 1])) < s) {
-      g->axes[j] = g->axes[j - 1];
-      j--;
-    }
-    g->axes[j] = ax;
-  }
+  int lead = kernel_group_lead(k, gi);
+  return lead >= 0 ? &k->vals[lead] : NULL;
 }
 
 /* VEC_X: r points per pass of the x loop when the body allows it, and the
@@ -130,15 +106,6 @@ static bool is_bf16_value(const Kernel *k, int i) {
  * choice. */
 enum { NARROW_MIN_ROW = 1024, NARROW_MAX_COST = 4 };
 
-int sched_op_cost(Op op) {
-  switch (op) {
-  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
-  case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
-  case OP_INPUT: case OP_CONST: return 0;
-  default: return 1;
-  }
-}
-
 static bool prefers_narrow(const Kernel *k, const CSched *s, bool *mark, bool *varies) {
   if (s->mode != VEC_R || !k->ngroups) return false;
   for (int g = 0; g < k->ngroups; g++) {
@@ -150,7 +117,7 @@ static bool prefers_narrow(const Kernel *k, const CSched *s, bool *mark, bool *v
     for (int i = 0; i < k->nvals; i++) {
       if (!mark[i] || !varies[i]) continue;
       if (k->vals[i].op == OP_INPUT && dtype_size(k->vals[i].dtype) < 4) return false;
-      cost += sched_op_cost(k->vals[i].op);
+      cost += op_cost(k->vals[i].op);
     }
     for (int r = 0; r < k->nreds; r++) cost += k->reds[r].group == g;
     if (cost > NARROW_MAX_COST) return false;
@@ -448,13 +415,12 @@ static bool rows_along(const Kernel *k, const KVal *v, int ax, int xin) {
   return !ix_mentions_nonlinear(v->index, ax) && ix_coef(v->index, ax) == k->axes[xin].size;
 }
 
-/* The kernel's arrays this pass changes, copied first: the kernel as it
- * was stays whole for the Triton backends (CSched.untiled). */
+/* The kernel's arrays this pass changes, copied first: the pipeline's
+ * program shares them (the C target plans on a copy of the kernel array,
+ * not of each kernel's arrays). */
 static void copy_on_write(Arena *a, Kernel *k, CSched *s) {
-  if (s->untiled) return;
-  Kernel *keep = ARENA_ARRAY(a, Kernel, 1);
-  *keep = *k;
-  s->untiled = keep;
+  if (s->copied) return;
+  s->copied = true;
   KGroup *groups = ARENA_ARRAY(a, KGroup, k->ngroups + 1);
   memcpy(groups, k->groups, sizeof(KGroup) * (size_t)k->ngroups);
   k->groups = groups;
@@ -518,8 +484,6 @@ static int64_t group_points(const Kernel *k, const KGroup *g, int skip_inner) {
 }
 
 void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
-  for (int g = 0; g < k->ngroups; g++) order_group(k, &k->groups[g], g);
-  simplify_kernel(a, k);
   *s = (CSched){.mode = VEC_X, .nsplit = 1, .chunk = CHUNK, .rblock = RBLOCK};
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   int64_t wx = 0, wr = 0;

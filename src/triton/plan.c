@@ -903,7 +903,7 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
 
 static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan, StrBuf *sb,
                          unsigned *helpers) {
-  const Program *p = &c->tprogram;
+  const Program *p = &c->program;
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
@@ -934,7 +934,7 @@ static void dump_names(StrBuf *sb, const Kernel *k, const int *axes, int n) {
 }
 
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
-  const Program *p = &c->tprogram;
+  const Program *p = &c->program;
   const TritonOptions *o = &plan->opt;
   if (plan->target == TRITON_NPU)
     sb_printf(sb, "tile model: triton-npu, %d vector cores, unified buffer %d KiB (%d bytes) per core, 32-byte DMA alignment\n",
@@ -1163,39 +1163,6 @@ CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const 
   sb_free(&kernels);
   arena_free(&a);
   return NULL;
-}
-
-static bool wants_stage(const char *dump, const char *stage) {
-  if (!strcmp(dump, "all")) return true;
-  size_t n = strlen(stage);
-  for (const char *p = dump; (p = strstr(p, stage)); p += n)
-    if ((p == dump || p[-1] == ',') && (p[n] == 0 || p[n] == ',')) return true;
-  return false;
-}
-
-CoilErr *triton_emit_file(const CompileOptions *co, TritonTarget target, const TritonOptions *o, StrBuf *out) {
-  CompileOptions cc = *co;
-  cc.dump_out = co->dump ? out : NULL;
-  Compiled comp;
-  CoilErr *e = compile_source(&cc, &comp);
-  if (!e) {
-    if (co->dump) {
-      if (wants_stage(co->dump, "triton")) {
-        Arena a = {0};
-        TritonPlan plan;
-        e = triton_plan(&a, &comp, target, o, &plan);
-        if (!e) {
-          sb_printf(out, "=== triton\n");
-          triton_plan_dump(out, &comp, &plan);
-        }
-        arena_free(&a);
-      }
-    } else {
-      e = emit_triton(out, &comp, target, o);
-    }
-  }
-  compiled_free(&comp);
-  return e;
 }
 
 /* ------------------------------------------------------------- python */

@@ -8,29 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coil.h"
 #include "triton/triton.h"
 #include "tx/tx.h"
 
-CoilErr *run_triton_kernels(const Compiled *c, TritonTarget tt, void *const *bufs, double *ms) {
-  TritonOptions opt;
-  triton_options_default(&opt);
+CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms) {
+  const TritonPlan *plan = c->plan;
   Arena a = {0};
-  TritonPlan plan;
-  CoilErr *e = triton_plan(&a, c, tt, &opt, &plan);
-  StrBuf mod = {0};
-  if (!e) e = emit_triton(&mod, c, tt, &opt);
   TxModule *m = NULL;
-  char *name = arena_printf(&a, "%s [coil emit --target %s]", c->module.file, triton_target_name(tt));
-  if (!e) e = tx_module_parse(name, mod.data, &m);
-  void **scratch = calloc((size_t)plan.nscratch + 1, sizeof(void *));
-  for (int s = 0; !e && s < plan.nscratch; s++) {
-    size_t bytes = (size_t)(plan.scratch[s].numel ? plan.scratch[s].numel : 1) * (size_t)dtype_size(plan.scratch[s].dtype);
-    if (!(scratch[s] = malloc(bytes))) e = coil_error("out of memory for scratch %s", plan.scratch[s].name);
+  char *name = arena_printf(&a, "%s [coil emit --target %s]", c->module.file, c->target->name);
+  CoilErr *e = tx_module_parse(name, c->code.data, &m);
+  void **scratch = calloc((size_t)plan->nscratch + 1, sizeof(void *));
+  for (int s = 0; !e && s < plan->nscratch; s++) {
+    size_t bytes = (size_t)(plan->scratch[s].numel ? plan->scratch[s].numel : 1) * (size_t)dtype_size(plan->scratch[s].dtype);
+    if (!(scratch[s] = malloc(bytes))) e = coil_error("out of memory for scratch %s", plan->scratch[s].name);
   }
   double t0 = coil_now_ms();
-  for (int l = 0; !e && l < plan.nlaunches; l++) {
-    const TritonLaunch *L = &plan.launches[l];
+  for (int l = 0; !e && l < plan->nlaunches; l++) {
+    const TritonLaunch *L = &plan->launches[l];
     TxArg *args = ARENA_ARRAY(&a, TxArg, L->nargs + 1);
     for (int i = 0; i < L->nargs; i++) {
       const TritonArg *ta = &L->args[i];
@@ -38,21 +32,20 @@ CoilErr *run_triton_kernels(const Compiled *c, TritonTarget tt, void *const *buf
       if (!ta->is_ptr) {
         args[i].kind = TX_INT;
         args[i].ival = ta->value;
-      } else if (ta->buf < plan.nbufs) {
+      } else if (ta->buf < plan->nbufs) {
         const Buffer *b = &c->program.bufs[ta->buf];
         args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = b->dtype, .data = bufs[ta->buf], .numel = b->numel};
       } else {
-        const TritonScratch *s = &plan.scratch[ta->buf - plan.nbufs];
-        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = s->dtype, .data = scratch[ta->buf - plan.nbufs], .numel = s->numel};
+        const TritonScratch *s = &plan->scratch[ta->buf - plan->nbufs];
+        args[i] = (TxArg){.name = ta->name, .kind = TX_PTR, .dtype = s->dtype, .data = scratch[ta->buf - plan->nbufs], .numel = s->numel};
       }
     }
     e = tx_module_run(m, L->kernel, L->grid, args, L->nargs, NULL);
   }
   if (ms) *ms = coil_now_ms() - t0;
-  for (int s = 0; s < plan.nscratch; s++) free(scratch[s]);
+  for (int s = 0; s < plan->nscratch; s++) free(scratch[s]);
   free(scratch);
   if (m) tx_module_free(m);
-  sb_free(&mod);
   arena_free(&a);
   return e;
 }

@@ -91,9 +91,9 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 /* Print the complete Python module (with --harness: the standalone script). */
 CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o);
-/* Compile co->file and emit.  With co->dump set, *out gets the dumps of
- * those stages (coil's, and "triton": the tile model) instead of the module. */
-CoilErr *triton_emit_file(const CompileOptions *co, TritonTarget target, const TritonOptions *o, StrBuf *out);
+/* The Target rows (target.c); CompileOptions.target_options may point to
+ * TritonOptions.  Compiled.plan is then a TritonPlan. */
+extern const Target triton_npu_target, triton_gpu_target;
 
 /* ------------------------------------- internal to the Triton backend */
 
@@ -236,9 +236,9 @@ void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel);
 void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 
-/* run.c: run the program's kernels through a Triton backend and coil's
+/* run.c: run a compiled program's module (Compiled.code) through coil's
  * Triton executor on the CPU; bufs holds every Program buffer. */
-CoilErr *run_triton_kernels(const Compiled *c, TritonTarget target, void *const *bufs, double *ms);
+CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms);
 
 /* A Python string literal of s (single quotes, escapes). */
 void tri_pystr(StrBuf *sb, const char *s);

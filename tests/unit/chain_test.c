@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 static int failures;
 
@@ -91,7 +91,7 @@ static const char src[] =
 static char path[64];
 
 static bool compile_fn(const char *fn, Compiled *c) {
-  CompileOptions o = {.file = path, .fn = fn};
+  CompileOptions o = {.file = path, .fn = fn, .target = &cpu_target};
   CoilErr *e = compile_source(&o, c);
   if (e) {
     printf("FAIL unit/chain_compile_%s: %s\n", fn, e->msg);
@@ -103,8 +103,8 @@ static bool compile_fn(const char *fn, Compiled *c) {
 }
 
 static void test_softmax(Compiled *c) {
-  const Program *p = &c->program;
-  const CChains *cs = &c->chains;
+  const Program *p = &cpu_plan(c)->program;
+  const CChains *cs = &cpu_plan(c)->chains;
   CHECK("softmax_one_chain", p->nkernels == 3 && cs->n == 1 && cs->chain[0].n == 3 && cs->chain[0].rows == 8192);
   const CChain *ch = &cs->chain[0];
   /* exp(x - max) is computed by the sum's kernel and read back by the division's. */
@@ -117,41 +117,41 @@ static void test_softmax(Compiled *c) {
                                   p->kernels[2].vals[reused].op == OP_EXP && ch->bufsize[0] == 4096);
   CHECK("softmax_prefetch", ch->pf_kernel == 1 && ch->pf.n == 1 && ch->pf.len == 4096);
   CHECK("softmax_streams_output", ch->stream[2][0] && !ch->narrow);
-  CHECK("verify_accepts", chain_verify(p, c->csched, cs) == NULL);
+  CHECK("verify_accepts", chain_verify(p, cpu_plan(c)->sched, cs) == NULL);
   /* A row buffer read before any kernel of the chain filled it. */
   int keep = ch->reuse[1][0];
   ch->reuse[1][0] = 0;
   ch->save[1][saved] = -1;
-  CoilErr *e = chain_verify(p, c->csched, cs);
+  CoilErr *e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_unfilled_row_buffer", e && strstr(e->msg, "before any kernel fills it"));
   coil_error_free(e);
   ch->reuse[1][0] = keep;
   ch->save[1][saved] = 0;
   /* Chains that do not cover every kernel once. */
   cs->chain[0].n = 2;
-  e = chain_verify(p, c->csched, cs);
+  e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_uncovered_kernel", e && strstr(e->msg, "cover 2 of 3 kernels"));
   coil_error_free(e);
   cs->chain[0].n = 3;
   /* A kernel of the chain walking an x tile across rows. */
-  c->csched[1].xtile = 2;
-  e = chain_verify(p, c->csched, cs);
+  cpu_plan(c)->sched[1].xtile = 2;
+  e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_x_tile_in_chain", e && strstr(e->msg, "walks an x tile of 2"));
   coil_error_free(e);
-  c->csched[1].xtile = 1;
-  CHECK("verify_accepts_restored", chain_verify(p, c->csched, cs) == NULL);
+  cpu_plan(c)->sched[1].xtile = 1;
+  CHECK("verify_accepts_restored", chain_verify(p, cpu_plan(c)->sched, cs) == NULL);
 }
 
 static void test_lse(Compiled *c) {
-  const CChain *ch = &c->chains.chain[0];
-  CHECK("lse_chain", c->program.nkernels == 2 && c->chains.n == 1 && ch->n == 2 && ch->nbuf == 0 && ch->pf_kernel == 1);
+  const CChain *ch = &cpu_plan(c)->chains.chain[0];
+  CHECK("lse_chain", c->program.nkernels == 2 && cpu_plan(c)->chains.n == 1 && ch->n == 2 && ch->nbuf == 0 && ch->pf_kernel == 1);
   /* The max over rows of 8192 keeps its NaNs apart; its output is tiny, so nothing streams. */
-  CHECK("lse_nan_lanes", c->csched[0].nan_lanes[0] && !ch->stream[1][0]);
+  CHECK("lse_nan_lanes", cpu_plan(c)->sched[0].nan_lanes[0] && !ch->stream[1][0]);
 }
 
 /* A column reduction is split across threads: never part of a chain. */
 static void test_cols(Compiled *c) {
-  CHECK("cols_alone", c->chains.n == c->program.nkernels && c->chains.chain[0].n == 1 && !c->chains.chain[0].pf_kernel);
+  CHECK("cols_alone", cpu_plan(c)->chains.n == c->program.nkernels && cpu_plan(c)->chains.chain[0].n == 1 && !cpu_plan(c)->chains.chain[0].pf_kernel);
 }
 
 /* Softmax over the channels of NCHW: 16 rows (too few for a row chain),
@@ -159,8 +159,8 @@ static void test_cols(Compiled *c) {
  * a tile buffer (21 channels by 2048 columns), the division prefetching
  * the next tile and streaming its stores. */
 static void test_column_chain(Compiled *c) {
-  const Program *p = &c->program;
-  CChains *cs = &c->chains;
+  const Program *p = &cpu_plan(c)->program;
+  CChains *cs = &cpu_plan(c)->chains;
   CChain *ch = &cs->chain[0];
   CHECK("column_chain", p->nkernels == 3 && cs->n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 16 &&
                             ch->inner == 65536);
@@ -173,32 +173,32 @@ static void test_column_chain(Compiled *c) {
                                         p->kernels[1].vals[saved].op == OP_EXP && reused >= 0 && p->kernels[2].vals[reused].op == OP_EXP);
   CHECK("column_chain_prefetch", ch->pf_kernel == 2 && ch->pf.n == 1 && ch->pf.raxis == p->kernels[0].groups[0].axes[0]);
   CHECK("column_chain_streams_output", ch->stream[2][0]);
-  CHECK("column_chain_unsplit", c->csched[0].nsplit == 1 && c->csched[1].nsplit == 1 && c->csched[2].nsplit == 1);
-  CHECK("column_chain_verify_accepts", chain_verify(p, c->csched, cs) == NULL);
+  CHECK("column_chain_unsplit", cpu_plan(c)->sched[0].nsplit == 1 && cpu_plan(c)->sched[1].nsplit == 1 && cpu_plan(c)->sched[2].nsplit == 1);
+  CHECK("column_chain_verify_accepts", chain_verify(p, cpu_plan(c)->sched, cs) == NULL);
   ch->ctile = 65537;
-  CoilErr *e = chain_verify(p, c->csched, cs);
+  CoilErr *e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("column_chain_verify_rejects_tile", e && strstr(e->msg, "column chain 0"));
   coil_error_free(e);
   ch->ctile = 2048;
-  c->csched[1].nsplit = 4;
-  e = chain_verify(p, c->csched, cs);
+  cpu_plan(c)->sched[1].nsplit = 4;
+  e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("column_chain_verify_rejects_split_kernel", e && strstr(e->msg, "does not fit column chain"));
   coil_error_free(e);
-  c->csched[1].nsplit = 1;
+  cpu_plan(c)->sched[1].nsplit = 1;
 }
 
 /* The same with a NaN constant in the shared value: the constants match
  * by their bits (NaN != NaN as floats once kept the buffer from forming). */
 static void test_column_chain_nan_const(Compiled *c) {
-  const CChain *ch = &c->chains.chain[0];
-  CHECK("column_chain_tile_buffer_with_nan_constant", c->chains.n == 1 && ch->ctile && ch->nbuf == 1);
+  const CChain *ch = &cpu_plan(c)->chains.chain[0];
+  CHECK("column_chain_tile_buffer_with_nan_constant", cpu_plan(c)->chains.n == 1 && ch->ctile && ch->nbuf == 1);
 }
 
 /* 64 rows would make a row chain; the column chain covers the same three
  * kernels and is preferred (its tiles stay in L2, a row is 1.4 MB). */
 static void test_column_chain_preferred(Compiled *c) {
-  const CChain *ch = &c->chains.chain[0];
-  CHECK("column_chain_preferred_to_rows", c->chains.n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 64);
+  const CChain *ch = &cpu_plan(c)->chains.chain[0];
+  CHECK("column_chain_preferred_to_rows", cpu_plan(c)->chains.n == 1 && ch->n == 3 && ch->ctile == 2048 && ch->outer && ch->rows == 64);
 }
 
 /* Three values the divisions could read back (exp, log, sigmoid; each
@@ -206,30 +206,30 @@ static void test_column_chain_preferred(Compiled *c) {
  * tile of 60 x 512 f64 (240 KB): the chain's buffers stop at 512 KB, so
  * two are kept and the third is computed again. */
 static void test_chain_buffer_budget(Compiled *c) {
-  const CChain *ch = &c->chains.chain[0];
+  const CChain *ch = &cpu_plan(c)->chains.chain[0];
   int64_t bytes = 0;
   for (int b = 0; b < ch->nbuf; b++) bytes += ch->bufsize[b] * 8;
-  CHECK("chain_buffers_within_budget", c->chains.n == 1 && ch->ctile == 512 && ch->nbuf == 2 && bytes <= 512 << 10);
+  CHECK("chain_buffers_within_budget", cpu_plan(c)->chains.n == 1 && ch->ctile == 512 && ch->nbuf == 2 && bytes <= 512 << 10);
 }
 
 /* Softmax over 300 rows of 5000 columns: a tile of 128 columns holds the
  * 300 points within the budget, but 40 tiles are too few tasks. */
 static void test_column_chain_too_few_tiles(Compiled *c) {
-  CHECK("column_chain_too_few_tiles", c->chains.n == c->program.nkernels && c->chains.chain[0].ctile == 0);
+  CHECK("column_chain_too_few_tiles", cpu_plan(c)->chains.n == c->program.nkernels && cpu_plan(c)->chains.chain[0].ctile == 0);
 }
 
 /* The schedule verifier (sched.c) on an f16 rms norm's staged
  * conversions, and its refusals. */
 static void test_sched_verify(Compiled *c) {
-  const Program *p = &c->program;
+  const Program *p = &cpu_plan(c)->program;
   const Kernel *k1 = &p->kernels[1];
-  CSched *s1 = &c->csched[1];
+  CSched *s1 = &cpu_plan(c)->sched[1];
   int staged = -1, f32val = -1;
   for (int i = 0; i < k1->nvals; i++) {
     if (s1->stage_load[i]) staged = i;
     if (k1->vals[i].dtype == DT_F32 && k1->vals[i].op != OP_INPUT) f32val = i;
   }
-  CHECK("sched_stages_rms_f16", p->nkernels == 2 && staged >= 0 && s1->stage_store[0] && c->csched[0].stage_load[0]);
+  CHECK("sched_stages_rms_f16", p->nkernels == 2 && staged >= 0 && s1->stage_store[0] && cpu_plan(c)->sched[0].stage_load[0]);
   CHECK("sched_verify_accepts", sched_verify(p, k1, s1) == NULL);
   s1->stage_load[f32val] = true;
   CoilErr *e = sched_verify(p, k1, s1);
@@ -241,24 +241,24 @@ static void test_sched_verify(Compiled *c) {
   CHECK("sched_verify_rejects_staged_split_store", e && strstr(e->msg, "no unsplit f16 store"));
   coil_error_free(e);
   s1->nsplit = 1;
-  c->csched[0].lanes[0] = 48;
-  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  cpu_plan(c)->sched[0].lanes[0] = 48;
+  e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_lanes", e && strstr(e->msg, "not a power of two"));
   coil_error_free(e);
-  c->csched[0].lanes[0] = 64;
-  c->csched[0].xtile = 4; /* a row of rms_norm: no outer r point to walk a tile inside */
-  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  cpu_plan(c)->sched[0].lanes[0] = 64;
+  cpu_plan(c)->sched[0].xtile = 4; /* a row of rms_norm: no outer r point to walk a tile inside */
+  e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_row_x_tile", e && strstr(e->msg, "but the group has none"));
   coil_error_free(e);
-  c->csched[0].xtile = 1;
-  c->csched[0].streams[0] = 4; /* rows of rms_norm, unsplit: no part to read as runs */
-  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
-  CHECK("sched_verify_rejects_streams_unsplit", c->csched[0].nsplit == 1 && e && strstr(e->msg, "4 streams, but"));
+  cpu_plan(c)->sched[0].xtile = 1;
+  cpu_plan(c)->sched[0].streams[0] = 4; /* rows of rms_norm, unsplit: no part to read as runs */
+  e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
+  CHECK("sched_verify_rejects_streams_unsplit", cpu_plan(c)->sched[0].nsplit == 1 && e && strstr(e->msg, "4 streams, but"));
   coil_error_free(e);
-  c->csched[0].streams[0] = 1;
-  CHECK("sched_no_fast_math_without_exp_log", !c->csched[0].fast_math[0]);
-  c->csched[0].fast_math[0] = true; /* a mean of squares: no exp, no log */
-  e = sched_verify(p, &p->kernels[0], &c->csched[0]);
+  cpu_plan(c)->sched[0].streams[0] = 1;
+  CHECK("sched_no_fast_math_without_exp_log", !cpu_plan(c)->sched[0].fast_math[0]);
+  cpu_plan(c)->sched[0].fast_math[0] = true; /* a mean of squares: no exp, no log */
+  e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_fast_math_without_exp_log", e && strstr(e->msg, "computes none"));
   coil_error_free(e);
 }
@@ -271,11 +271,11 @@ static void test_sched_verify(Compiled *c) {
  * after its filler.  The same for four channel norms in a column chain
  * (tile buffers of 32 channels x 1024 columns).  names: the checks' prefix. */
 static void test_norm_stack(Compiled *c, const char *names, int layers, int64_t place) {
-  const Program *p = &c->program;
-  const CChain *ch = &c->chains.chain[0];
+  const Program *p = &cpu_plan(c)->program;
+  const CChain *ch = &cpu_plan(c)->chains.chain[0];
   char what[96];
 #define NAMED(s) (snprintf(what, sizeof what, "%s_%s", names, s), what)
-  CHECK(NAMED("one_chain"), c->chains.n == 1 && ch->n == 2 * layers + 1 && p->nkernels == 2 * layers + 1);
+  CHECK(NAMED("one_chain"), cpu_plan(c)->chains.n == 1 && ch->n == 2 * layers + 1 && p->nkernels == 2 * layers + 1);
   CHECK(NAMED("two_places"), ch->nbuf == 2 && ch->bufsize[0] == place && ch->bufsize[1] == place);
   int most = 0, reads = 0, fills = 0;
   bool next_only = true;
@@ -306,7 +306,7 @@ static void test_norm_stack(Compiled *c, const char *names, int layers, int64_t 
   }
   CHECK(NAMED("one_tanh_per_kernel"), most == 1);
   CHECK(NAMED("each_layer_buffered"), fills == 2 * layers - 2 && reads == 2 * layers - 2 && next_only);
-  CoilErr *e = chain_verify(p, c->csched, &c->chains);
+  CoilErr *e = chain_verify(p, cpu_plan(c)->sched, &cpu_plan(c)->chains);
   CHECK(NAMED("verifies"), !e);
   coil_error_free(e);
 #undef NAMED

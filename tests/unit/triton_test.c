@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/cpu.h"
 #include "triton/triton.h"
 
 static int failures;
@@ -30,7 +31,7 @@ static const char seed_src[] =
 static char path[64];
 
 static bool compile_fn(const char *fn, Compiled *c) {
-  CompileOptions o = {.file = path, .fn = fn};
+  CompileOptions o = {.file = path, .fn = fn, .target = &cpu_target};
   CoilErr *e = compile_source(&o, c);
   if (e) {
     printf("FAIL unit/triton_compile_%s: %s\n", fn, e->msg);

@@ -5,7 +5,7 @@
 #define COIL_UNIT_H
 #include <stdio.h>
 
-#include "coil.h"
+#include "cpu/cpu.h"
 
 static int failures;
 

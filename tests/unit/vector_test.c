@@ -95,7 +95,7 @@ static void check_kind(const char *fn, const char *kind, const char *prose, int 
  * lane loops must be found (and each must be vectorised). */
 static void check_fn(const char *fn, int want_loops, int want_lanes) {
   Compiled c;
-  CompileOptions o = {.file = path, .fn = fn};
+  CompileOptions o = {.file = path, .fn = fn, .target = &cpu_target};
   CoilErr *e = compile_source(&o, &c);
   char what[96];
   snprintf(what, sizeof what, "vector_%s_compiles", fn);
@@ -108,7 +108,7 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
   char cfile[64], rfile[80];
   snprintf(cfile, sizeof cfile, "/tmp/coil_vec_XXXXXX");
   int fd = mkstemp(cfile);
-  bool wrote = fd >= 0 && write(fd, c.c_source.data, c.c_source.len) == (ssize_t)c.c_source.len;
+  bool wrote = fd >= 0 && write(fd, c.code.data, c.code.len) == (ssize_t)c.code.len;
   if (fd >= 0) close(fd);
   snprintf(rfile, sizeof rfile, "%s.report", cfile);
   char cmd[1024];
@@ -128,8 +128,8 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
      * pragma, L >= 16 (shorter fold levels may stay scalar). */
     int line = 1, loops = 0, scalar = 0, first_scalar = 0, lanes = 0, lanes_scalar = 0, first_lanes = 0;
     bool after_block_head = false, after_simd = false;
-    for (const char *p = c.c_source.data; *p; p++) {
-      if (p == c.c_source.data || p[-1] == '\n') {
+    for (const char *p = c.code.data; *p; p++) {
+      if (p == c.code.data || p[-1] == '\n') {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         if (after_block_head) {

@@ -1,0 +1,49 @@
+/* The Triton targets' rows: the NPU and the GPU dialect share the tile
+ * model's plan, its dump, the module printer and the run through coil's
+ * executor; the row says which dialect. */
+#include "triton/triton.h"
+
+static TritonTarget dialect(const Compiled *c) { return c->target == &triton_npu_target ? TRITON_NPU : TRITON_GPU; }
+
+static CoilErr *triton_plan_program(Compiled *c, const void *options) {
+  TritonOptions def;
+  triton_options_default(&def);
+  const TritonOptions *o = options ? options : &def;
+  TritonPlan *plan = ARENA_NEW(&c->arena, TritonPlan);
+  CoilErr *e = triton_plan(&c->arena, c, dialect(c), o, plan);
+  if (e) return e;
+  c->plan = plan;
+  return NULL;
+}
+
+static void triton_dump(StrBuf *sb, const Compiled *c) { triton_plan_dump(sb, c, c->plan); }
+
+static CoilErr *triton_emit(StrBuf *out, const Compiled *c) {
+  const TritonPlan *plan = c->plan;
+  return emit_triton(out, c, plan->target, &plan->opt);
+}
+
+static CoilErr *triton_run(Compiled *c, void *const *bufs, double *ms) {
+  c->built = "no cc";
+  return run_triton_kernels(c, bufs, ms);
+}
+
+const Target triton_npu_target = {
+    .name = "triton-npu",
+    .plan_stage = "triton",
+    .casts = REF_CASTS_GPU,
+    .plan = triton_plan_program,
+    .dump = triton_dump,
+    .emit = triton_emit,
+    .run = triton_run,
+};
+
+const Target triton_gpu_target = {
+    .name = "triton-gpu",
+    .plan_stage = "triton",
+    .casts = REF_CASTS_GPU,
+    .plan = triton_plan_program,
+    .dump = triton_dump,
+    .emit = triton_emit,
+    .run = triton_run,
+};
