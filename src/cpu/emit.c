@@ -1167,13 +1167,13 @@ static const char prelude[] =
     "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n"
     "#ifdef _OPENMP\n#include <omp.h>\n#endif\n\n"
     "/* Helpers are inlined however large the kernel grows: a call left in a\n"
-    " * simd loop keeps it scalar (see emit_c.c). */\n"
+    " * simd loop keeps it scalar (see src/cpu/emit.c). */\n"
     "#if defined(__GNUC__) || defined(__clang__)\n"
     "#define C_INLINE static inline __attribute__((always_inline))\n"
     "#else\n"
     "#define C_INLINE static inline\n"
     "#endif\n"
-    "/* Consecutive tasks a thread takes at a time: an eighth of its share (see emit_c.c). */\n"
+    "/* Consecutive tasks a thread takes at a time: an eighth of its share (see src/cpu/emit.c). */\n"
     "C_INLINE int coil_task_run(int64_t ntasks) {\n"
     "#ifdef _OPENMP\n"
     "  int64_t run = ntasks / (8 * (int64_t)omp_get_max_threads());\n"
@@ -1187,7 +1187,7 @@ static const char prelude[] =
     "  uint32_t u; memcpy(&u, &f, 4);\n"
     "  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);\n"
     "  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);\n}\n"
-    "/* f16 <-> f32 without branches, so loops that convert vectorise (see emit_c.c) */\n"
+    "/* f16 <-> f32 without branches, so loops that convert vectorise (see src/cpu/emit.c) */\n"
     "C_INLINE float coil_f16_to_f32(uint16_t h) {\n"
     "  uint32_t mag = (uint32_t)(h & 0x7fffu) << 13, sign = (uint32_t)(h & 0x8000u) << 16, u;\n"
     "  float f;\n"
@@ -1316,7 +1316,7 @@ static const char prelude2[] =
     "#define c_rbf16(x) coil_bf16_to_f32(coil_f32_to_bf16(x))\n"
     "#define c_rf16(x) coil_f16_to_f32(coil_f32_to_f16(x))\n"
     "/* NaN-propagating max/min, as torch.maximum and amax. */\n"
-    "/* Two spellings of each, for two kinds of loop (emit_c.c's combine):\n"
+    "/* Two spellings of each, for two kinds of loop (src/cpu/emit.c's combine):\n"
     " * c_max, the NaN test outermost, for lane loops and scalar folds, where\n"
     " * gcc vectorises it or branches only on a NaN; c_maxv, a > b first, for\n"
     " * the x loops of column blocks (a chain of maxes on one value), which gcc\n"
@@ -1519,7 +1519,7 @@ static const char prelude3[] =
  *   tests/unit/mathf_test.c and mathd_test.c check both claims, the bits
  *   and the ranges. */
 static const char prelude_expf[] =
-    "/* expf: about 1 ulp over the whole range, no branches (see emit_c.c) */\n"
+    "/* expf: about 1 ulp over the whole range, no branches (see src/cpu/emit.c) */\n"
     "C_INLINE float c_expf_m1(float x, float k) { /* e^r - 1, r = x - k ln 2 */\n"
     "  float r = c_fma(k, -0.693359375f, x);\n"
     "  r = c_fma(k, 2.12194440e-4f, r);\n"
@@ -1574,7 +1574,7 @@ static const char prelude_exp_nonpos[] =
     "C_INLINE uint64_t c_expd_nonpos_off(double x) { return c_expd_nonpos_key(x) > C_EXPD_NONPOS_KEY_MAX; }\n";
 /* After the expf (one string each: C11 compilers need only take 4095 characters). */
 static const char prelude_logf[] =
-    "/* logf and tanhf: no calls, so loops using them vectorise (see emit_c.c) */\n"
+    "/* logf and tanhf: no calls, so loops using them vectorise (see src/cpu/emit.c) */\n"
     "C_INLINE float c_logf_m(int32_t ix, int32_t eadj) { /* log of the float with bits ix, times 2^-eadj */\n"
     "  int32_t d = ix - 0x3f3504f3, mb = (d & 0x007fffff) + 0x3f3504f3; /* m in [sqrt(1/2), sqrt(2)) */\n"
     "  float m, e = (float)((d >> 23) - eadj);\n"

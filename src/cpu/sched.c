@@ -93,8 +93,8 @@ static bool is_bf16_value(const Kernel *k, int i) {
 /* Vector width.  Streaming a row reduction of 4-byte elements reads memory
  * faster with 128-bit loads than with 512-bit ones on AMD Zen 4 (a plain
  * f32 row sum reaches the read ceiling at 128 bits, about 75% of it at 512;
- * docs/bench.md, session 2), and slower on the Intel Xeons of later
- * sessions (02_row_sum_f32 7% slower at 128 bits, session 13), while
+ * measured 2026-11-29), and slower on the 2-core Intel VMs with AVX-512
+ * (02_row_sum_f32 7% slower at 128 bits, 2026-12-01), while
  * arithmetic-heavy bodies (exp) and the x-vectorised schedule, which keeps
  * its tile of accumulators in registers, need the widest vectors
  * everywhere.  So a kernel whose vector loops all reduce rows, load
@@ -217,8 +217,8 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
   }
 }
 
-/* Software prefetch of streamed inputs.  On the 2-core Intel VM of session
- * 11 the hardware prefetchers alone left every reduction with more than a
+/* Software prefetch of streamed inputs.  On a 2-core Intel VM (2026-12-01)
+ * the hardware prefetchers alone left every reduction with more than a
  * few operations per cache line at a third to a half of the read ceiling:
  * one core keeps too few lines in flight for the memory's latency unless
  * told what comes next.  A prefetch into L2 (prefetcht1) of each streamed
@@ -292,8 +292,8 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
 
 /* Streams.  A split reduction's part is a long contiguous run of chunks
  * (a whole-tensor sum, a few long rows), and one core reading one stream
- * does not reach the memory's bandwidth on every machine: on the 2-core
- * Intel VM of session 13 a bf16 sum read as one run a thread took 10.4 ms
+ * does not reach the memory's bandwidth on every machine: on a 2-core
+ * Intel VM (2026-12-01) a bf16 sum read as one run a thread took 10.4 ms
  * for 268 MB, as four runs side by side 8.5 ms (31.5 GB/s, the read
  * ceiling), each 64-point block of the vector loop taken from each run in
  * turn.  Each run keeps its own lanes and accumulator and adds its chunks
@@ -396,13 +396,13 @@ static int64_t r_tile(const Kernel *k) {
  * are read in 64 pieces at 64 different times.  Tiling the inner r axis
  * (r3 -> r3 outer, r3i of B points) and walking the other load's own row
  * axis (r2) between the two makes both read runs: grad_out B x 512 bytes
- * (B = 8: 4 KB) per r2 point, q whole 16 KB rows per tile.  Session 11's
- * Intel VM, `coil bench` (tools/ab_bench.sh, 3 rounds): 16.8 -> 12.4 ms,
- * 0.80 -> 1.06 of the read ceiling (with the prefetch of the next r2
- * point's runs, choose_stream_prefetch).  Session 3 measured the
- * transposed tiling (r2 in blocks of 16 inside r3: q 4 KB runs, grad_out
- * 16 streams) slower on the AMD development machine, 30-32 ms against 23;
- * this one keeps the heavier load in page-long runs.
+ * (B = 8: 4 KB) per r2 point, q whole 16 KB rows per tile.  On a 2-core
+ * Intel VM, `coil bench` (tools/ab_bench.sh, 3 rounds, 2026-12-01): 16.8 ->
+ * 12.4 ms, 0.80 -> 1.06 of the read ceiling (with the prefetch of the next
+ * r2 point's runs, choose_stream_prefetch).  The transposed tiling (r2 in
+ * blocks of 16 inside r3: q 4 KB runs, grad_out 16 streams) measured slower
+ * on an AMD Zen 4 machine (2026-11-30), 30-32 ms against 23; this one keeps
+ * the heavier load in page-long runs.
  * Only where the lead reads under RUN_MIN_BYTES per r point, its rows lie
  * side by side along the inner r axis, the other load's rows lie side by
  * side along another r axis of the group (at least RUN_MIN_BYTES of them),
@@ -524,7 +524,7 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
     int64_t units, work;
     if (s->mode == VEC_R) {
       int64_t n = k->axes[G->axes[G->naxes - 1]].size;
-      /* A tile walks whole outer r points (emit_c.c). */
+      /* A tile walks whole outer r points (emit.c). */
       units = group_points(k, G, 1) * (s->xtile > 1 ? 1 : (n + s->chunk - 1) / s->chunk);
       work = group_points(k, G, 0) * s->xtile;
     } else {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# npy: the unit tests of src/npy.c, then both directions against NumPy:
+# npy: the unit tests of src/cmd/npy.c, then both directions against NumPy:
 # files coil writes must load in NumPy with the right dtype, shape and values,
 # and files NumPy writes (versions 1.0 and 2.0, every dtype, 0-d) must read
 # back in coil with the same values; the ones coil must refuse are refused.

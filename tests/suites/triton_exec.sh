@@ -2,18 +2,14 @@
 # The Triton executor (issue 6): unit tests, the command line, the seed's
 # kernels at full size, and agreement with Triton's own interpreter.
 #
-# The command is `coil triton-run` once main.c dispatches it, else the
-# test driver build/test/tx_cli (`tx_cli triton-run ...` calls tx_main).
+# The command is `coil triton-run` (src/cmd/triton_run.c).
 BUILD=${BUILD:-build}
 T=tests/triton
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [ -n "$COIL" ] && "$COIL" triton-run --help 2>/dev/null | grep -q "usage: coil triton-run"; then
-  TX="$COIL"
-else
-  TX="$BUILD/test/tx_cli"
-fi
+: "${COIL:?COIL must name the coil binary}"
+TX="$COIL"
 
 # Unit tests: broadcasting, shapes, reductions, promotion, masks, errors.
 "$BUILD/test/tx_test" || [ $? -eq 1 ] || echo "FAIL tx_test: crashed"

@@ -3,14 +3,14 @@
 
 Runs each kernel twice, under Triton's interpreter (TRITON_INTERPRET=1,
 torch CPU tensors) and under the executor (the command given as this
-script's arguments, e.g. `build/test/tx_cli triton-run`, with --save), and
+script's arguments, e.g. `build/coil triton-run`, with --save), and
 compares the outputs; the seed's kernels are also checked against a
 float64 reference.  The interpreter cannot run a loop whose trip count is
 a runtime scalar (range(loops) with loops from a numel argument), so the
 seed's kernels run here as variants with tl.constexpr numels and the
 strides of small shapes.  Prints "ok NAME" / "FAIL NAME: why".
 
-    python3 tests/triton/compare_triton.py build/test/tx_cli triton-run
+    python3 tests/triton/compare_triton.py build/coil triton-run
 """
 import os
 import re
@@ -43,7 +43,7 @@ except Exception as e:  # CI installs them; without them this test fails
 
 TX = sys.argv[1:]
 if not TX:
-    fail("usage", "give the executor's command, e.g. build/test/tx_cli triton-run")
+    fail("usage", "give the executor's command, e.g. build/coil triton-run")
     sys.exit(2)
 
 TMP = tempfile.mkdtemp(prefix="tx-compare-")
