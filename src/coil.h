@@ -6,7 +6,7 @@
  * Error discipline (two tiers):
  *   - the user's errors are values: a function that can fail returns a
  *     CoilErr* (NULL on success) carrying "file:line:col: error: msg", the
- *     source line and a caret.  Only main.c prints them and exits (status 2).
+ *     source line and a caret.  Only the commands (src/cmd/) print them and exit (status 2).
  *   - coil's own bugs call coil_unreachable(), which names coil's file:line.
  */
 #ifndef COIL_H
@@ -158,6 +158,15 @@ void graph_dump(StrBuf *sb, const Graph *g);
 /* Is every element of n <= 0 or NaN?  True of x - amax(x, dims, keepdim)
  * in a float dtype (softmax's and logsumexp's shift). */
 bool graph_nonpositive(const GNode *n);
+/* The spellings the builder accepts, one row each (graph.c's table):
+ * i-th row into *out, false past the last.  `coil ops` prints them. */
+typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2 } SpellingForm;
+typedef struct SpellingInfo {
+  const char *name;
+  unsigned forms;     /* SP_TENSOR: x.NAME(...); SP_TORCH: torch.NAME(x, ...) */
+  const char *dtypes; /* the input dtypes it takes */
+} SpellingInfo;
+bool graph_spelling(int i, SpellingInfo *out);
 int64_t shape_numel(int ndim, const int64_t *shape);
 void shape_str(StrBuf *sb, int ndim, const int64_t *shape); /* [2,3] */
 /* Parse "bf16[2, 3] uniform(1, 2)" into spec (name and loc already set). */

@@ -638,7 +638,7 @@ static GNode *logsumexp(Builder *B, GNode *x, uint32_t mask, bool keepdim, SrcLo
 
 /* ------------------------------------------------------------ calls */
 
-static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc);
+/* ------------------------------------------------------------ the spellings */
 
 static bool name_in(const char *name, const char *const *list) {
   for (; *list; list++)
@@ -646,21 +646,78 @@ static bool name_in(const char *name, const char *const *list) {
   return false;
 }
 
-static const struct { const char *name; Op op; } float_unaries[] = {
-    {"exp", OP_EXP}, {"log", OP_LOG}, {"sqrt", OP_SQRT}, {"rsqrt", OP_RSQRT},
-    {"sigmoid", OP_SIGMOID}, {"tanh", OP_TANH}, {"reciprocal", OP_RECIP},
-};
-
-static const struct { const char *name; DType dt; } cast_methods[] = {
-    {"float", DT_F32}, {"half", DT_F16}, {"bfloat16", DT_BF16}, {"double", DT_F64},
-    {"int", DT_I32}, {"long", DT_I64}, {"bool", DT_BOOL},
-};
-
 static const struct { const char *name; DType dt; } torch_dtypes[] = {
     {"float32", DT_F32}, {"float", DT_F32}, {"float16", DT_F16}, {"half", DT_F16},
     {"bfloat16", DT_BF16}, {"float64", DT_F64}, {"double", DT_F64}, {"int32", DT_I32},
     {"int", DT_I32}, {"int64", DT_I64}, {"long", DT_I64}, {"bool", DT_BOOL},
 };
+
+/* Every PyTorch spelling coil accepts is a row of `spellings` below: its
+ * name, the forms it is written in (x.NAME(...), torch.NAME(x, ...)), the
+ * builder that gives it PyTorch's semantics, and what it takes.  A builder
+ * serves a family (every float unary, every binary op...); the row's op and
+ * dtype tell it which member.  `coil ops` prints the table (docs/ops.md).
+ *
+ * A builder gets the call's first tensor as x (self for a method, the first
+ * argument for torch.NAME) and the arguments after it. */
+typedef struct Spelling Spelling;
+typedef Val *BuildFn(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc);
+struct Spelling {
+  const char *name;
+  unsigned forms; /* SP_TENSOR | SP_TORCH */
+  BuildFn *build;
+  Op op;
+  DType dt;
+  const char *dtypes; /* the input dtypes it takes, for `coil ops` */
+};
+
+static Val *b_cast_method(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  return mktensor(B, cast(B, x, s->dt, loc));
+}
+
+static Val *b_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *d = arg(A, 0, !strcmp(s->name, "type_as") ? "other" : "dtype");
+  DType dt;
+  if (!get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  return mktensor(B, cast(B, x, dt, loc));
+}
+
+static Val *b_float_unary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  return mktensor(B, float_unary(B, s->op, x, loc));
+}
+
+static Val *b_neg_abs(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (x->dtype == DT_BOOL && s->op == OP_NEG) return fail(B, loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[1] = {&vx};
+  return mktensor(B, pointwise(B, s->op, vs, 1, x->dtype, opmath(x->dtype), loc));
+}
+
+static Val *b_square(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  GNode *base = x->dtype == DT_BOOL ? cast(B, x, DT_I64, loc) : x;
+  Val vb = {.kind = V_TENSOR, .t = base};
+  return mktensor(B, arith(B, OP_MUL, &vb, &vb, loc));
+}
+
+static Val *b_relu(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (x->dtype == DT_BOOL) return fail(B, loc, "relu of a bool tensor is not supported");
+  Val vx = {.kind = V_TENSOR, .t = x}, zero = {.kind = V_INT, .i = 0};
+  return mktensor(B, arith(B, OP_MAXIMUM, &vx, &zero, loc));
+}
+
+static Val *b_not(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (x->dtype != DT_BOOL) return fail(B, loc, "%s is supported on bool tensors only", s->name);
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[1] = {&vx};
+  return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, loc));
+}
 
 static Val *clamp_fn(Builder *B, GNode *x, Val *lo, Val *hi, SrcLoc loc) {
   Val vx = {.kind = V_TENSOR, .t = x};
@@ -677,367 +734,462 @@ static Val *clamp_fn(Builder *B, GNode *x, Val *lo, Val *hi, SrcLoc loc) {
   return mktensor(B, r);
 }
 
-static Val *call_tensor_fn(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc) {
-  /* Casts. */
-  for (size_t i = 0; i < sizeof cast_methods / sizeof *cast_methods; i++)
-    if (!strcmp(name, cast_methods[i].name)) {
-      if (!check_args(B, A, name, 0)) return NULL;
-      return mktensor(B, cast(B, x, cast_methods[i].dt, loc));
-    }
-  if (!strcmp(name, "to") || !strcmp(name, "type_as") || !strcmp(name, "type")) {
-    Val *d = arg(A, 0, !strcmp(name, "type_as") ? "other" : "dtype");
-    DType dt;
-    if (!get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
-    if (!check_args(B, A, name, 1)) return NULL;
-    return mktensor(B, cast(B, x, dt, loc));
-  }
-  /* Unary math. */
-  for (size_t i = 0; i < sizeof float_unaries / sizeof *float_unaries; i++)
-    if (!strcmp(name, float_unaries[i].name)) {
-      if (!check_args(B, A, name, 0)) return NULL;
-      return mktensor(B, float_unary(B, float_unaries[i].op, x, loc));
-    }
-  Val vx = {.kind = V_TENSOR, .t = x};
-  if (!strcmp(name, "neg") || !strcmp(name, "negative") || !strcmp(name, "abs")) {
-    if (!check_args(B, A, name, 0)) return NULL;
-    if (x->dtype == DT_BOOL && name[0] == 'n') return fail(B, loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
-    Val *vs[1] = {&vx};
-    return mktensor(B, pointwise(B, name[0] == 'a' ? OP_ABS : OP_NEG, vs, 1, x->dtype, opmath(x->dtype), loc));
-  }
-  if (!strcmp(name, "square")) {
-    if (!check_args(B, A, name, 0)) return NULL;
-    GNode *base = x->dtype == DT_BOOL ? cast(B, x, DT_I64, loc) : x;
-    Val vb = {.kind = V_TENSOR, .t = base};
-    return mktensor(B, arith(B, OP_MUL, &vb, &vb, loc));
-  }
-  if (!strcmp(name, "relu")) {
-    if (!check_args(B, A, name, 0)) return NULL;
-    if (x->dtype == DT_BOOL) return fail(B, loc, "relu of a bool tensor is not supported");
-    Val zero = {.kind = V_INT, .i = 0};
-    return mktensor(B, arith(B, OP_MAXIMUM, &vx, &zero, loc));
-  }
-  if (!strcmp(name, "logical_not") || !strcmp(name, "bitwise_not")) {
-    if (!check_args(B, A, name, 0)) return NULL;
-    if (x->dtype != DT_BOOL) return fail(B, loc, "%s is supported on bool tensors only", name);
-    Val *vs[1] = {&vx};
-    return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, loc));
-  }
-  if (!strcmp(name, "clamp") || !strcmp(name, "clip")) {
-    Val *lo = arg(A, 0, "min"), *hi = arg(A, 1, "max");
-    if (!check_args(B, A, name, 2)) return NULL;
-    return clamp_fn(B, x, lo, hi, loc);
-  }
-  if (!strcmp(name, "clamp_min") || !strcmp(name, "clamp_max")) {
-    Val *b = arg(A, 0, name[7] == 'i' ? "min" : "max");
-    if (!b) return fail(B, loc, "%s needs a bound", name);
-    if (!check_args(B, A, name, 1)) return NULL;
-    return name[7] == 'i' ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
-  }
-  /* Binary ops written as functions. */
-  static const struct { const char *name; Op op; } binaries[] = {
-      {"add", OP_ADD}, {"sub", OP_SUB}, {"mul", OP_MUL}, {"div", OP_DIV}, {"true_divide", OP_DIV},
-      {"maximum", OP_MAXIMUM}, {"minimum", OP_MINIMUM}, {"pow", OP_POW}, {"lt", OP_LT}, {"le", OP_LE},
-      {"gt", OP_GT}, {"ge", OP_GE}, {"eq", OP_EQ}, {"ne", OP_NE}, {"logical_and", OP_AND},
-      {"logical_or", OP_OR}, {"bitwise_and", OP_AND}, {"bitwise_or", OP_OR}, {"logical_xor", OP_XOR},
-  };
-  for (size_t i = 0; i < sizeof binaries / sizeof *binaries; i++)
-    if (!strcmp(name, binaries[i].name)) {
-      Val *b = arg(A, 0, "other");
-      if (!b && binaries[i].op == OP_POW) b = arg(A, 0, "exponent");
-      if (!b) return fail(B, loc, "%s needs a second operand", name);
-      if (!check_args(B, A, name, 1)) return NULL;
-      Op op = binaries[i].op;
-      if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
-        return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", name);
-      if ((op == OP_AND || op == OP_OR || op == OP_XOR) && name[0] == 'l') {
-        /* logical_*: operands are truth values */
-        GNode *xb = cast(B, x, DT_BOOL, loc);
-        Val va = {.kind = V_TENSOR, .t = xb};
-        Val vb = *b;
-        if (b->kind == V_TENSOR) vb.t = cast(B, b->t, DT_BOOL, loc);
-        return mktensor(B, arith(B, op, &va, &vb, loc));
-      }
-      return mktensor(B, arith(B, op, &vx, b, loc));
-    }
-  if (!strcmp(name, "where")) {
-    /* torch.where(cond, a, b): here x is cond */
-    Val *a = arg(A, 0, "input"), *b = arg(A, 1, "other");
-    if (!a || !b) return fail(B, loc, "where needs a condition and two values");
-    if (!check_args(B, A, name, 2)) return NULL;
-    if (x->dtype != DT_BOOL) return fail(B, loc, "where's condition must be a bool tensor, got %s", dtype_name(x->dtype));
-    Val *ab[2] = {a, b};
-    for (int i = 0; i < 2; i++)
-      if (!is_num(ab[i])) return fail(B, arg_loc(A, i, NULL), "where expects tensors or numbers, got %s", kind_name(ab[i]));
-    DType dt = result_type(ab, 2);
-    Val *vs[3] = {&vx, a, b};
-    return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
-  }
-  /* Views. */
-  if (!strcmp(name, "permute")) {
-    int64_t dims[COIL_MAX_DIMS];
-    SrcLoc dl;
-    int n = get_int_list(B, A, 0, "dims", dims, &dl);
-    if (n < 0 || !check_args(B, A, name, n == 1 && A->npos == 1 ? 1 : A->npos)) return NULL;
-    if (n != x->ndim) return fail(B, dl, "permute: %d dims given for a tensor of %d dimensions", n, x->ndim);
-    int perm[COIL_MAX_DIMS];
-    uint32_t seen = 0;
-    for (int i = 0; i < n; i++) {
-      int d = norm_dim(B, dims[i], x->ndim, dl);
-      if (d < 0) return NULL;
-      if (seen >> d & 1) return fail(B, dl, "permute: dim %d repeats", d);
-      seen |= 1u << d;
-      perm[i] = d;
-    }
-    return mktensor(B, permute(B, x, perm, loc));
-  }
-  if (!strcmp(name, "transpose") || !strcmp(name, "swapaxes") || !strcmp(name, "t")) {
-    int64_t d0 = 0, d1 = 1;
-    if (name[0] == 't' && name[1] == 0) {
-      if (!check_args(B, A, name, 0)) return NULL;
-      if (x->ndim > 2) return fail(B, loc, "t() expects a tensor with <= 2 dimensions, got %d", x->ndim);
-      if (x->ndim < 2) return mktensor(B, x);
-    } else {
-      if (!get_int(B, arg(A, 0, "dim0"), arg_loc(A, 0, "dim0"), "dim0", &d0) ||
-          !get_int(B, arg(A, 1, "dim1"), arg_loc(A, 1, "dim1"), "dim1", &d1) || !check_args(B, A, name, 2))
-        return NULL;
-    }
-    int a = norm_dim(B, d0, x->ndim, arg_loc(A, 0, "dim0")), b = norm_dim(B, d1, x->ndim, arg_loc(A, 1, "dim1"));
-    if (a < 0 || b < 0) return NULL;
-    if (x->ndim == 0) return mktensor(B, x);
-    int perm[COIL_MAX_DIMS];
-    for (int i = 0; i < x->ndim; i++) perm[i] = i;
-    perm[a] = b;
-    perm[b] = a;
-    return mktensor(B, permute(B, x, perm, loc));
-  }
-  if (!strcmp(name, "unsqueeze")) {
-    int64_t d;
-    if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) || !check_args(B, A, name, 1)) return NULL;
-    if (x->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
-    if (d < -(x->ndim + 1) || d > x->ndim)
-      return fail(B, arg_loc(A, 0, "dim"), "dim %lld is out of range for unsqueeze on %d dimensions (expected in [%d, %d])",
-                  (long long)d, x->ndim, -(x->ndim + 1), x->ndim);
-    int nd = (int)(d < 0 ? d + x->ndim + 1 : d);
-    int64_t shape[COIL_MAX_DIMS];
-    for (int i = 0, j = 0; i <= x->ndim; i++) shape[i] = i == nd ? 1 : x->shape[j++];
-    return mktensor(B, reshape(B, x, x->ndim + 1, shape, loc));
-  }
-  if (!strcmp(name, "squeeze")) {
-    Val *dv = arg(A, 0, "dim");
-    if (!check_args(B, A, name, 1)) return NULL;
-    uint32_t mask = 0;
-    if (!dv) {
-      for (int d = 0; d < x->ndim; d++)
-        if (x->shape[d] == 1) mask |= 1u << d;
-    } else if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, false, &mask)) {
-      return NULL;
-    }
-    int64_t shape[COIL_MAX_DIMS];
-    int n = 0;
-    for (int d = 0; d < x->ndim; d++)
-      if (!(mask >> d & 1) || x->shape[d] != 1) shape[n++] = x->shape[d];
-    return mktensor(B, reshape(B, x, n, shape, loc));
-  }
-  if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
-    int64_t dims[COIL_MAX_DIMS];
-    SrcLoc dl;
-    Val *first = arg(A, 0, "shape");
-    if (first && first->kind == V_DTYPE) return fail(B, dl = arg_loc(A, 0, "shape"), "view(dtype) reinterprets bits and is not supported");
-    int n = get_int_list(B, A, 0, "shape", dims, &dl);
-    if (n < 0 || !check_args(B, A, name, A->npos)) return NULL;
-    int infer = -1;
-    int64_t known = 1, total = shape_numel(x->ndim, x->shape);
-    for (int i = 0; i < n; i++) {
-      if (dims[i] == -1) {
-        if (infer >= 0) return fail(B, dl, "%s: only one dimension can be -1", name);
-        infer = i;
-      } else if (dims[i] < 0) {
-        return fail(B, dl, "%s: invalid size %lld", name, (long long)dims[i]);
-      } else if (!mul_ok(known, dims[i], &known)) {
-        return fail(B, dl, "%s: the sizes' product overflows 64 bits", name);
-      }
-    }
-    if (infer >= 0) {
-      if (known == 0 || total % known) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
-      dims[infer] = total / known;
-      known = total;
-    }
-    if (known != total) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
-    return mktensor(B, reshape(B, x, n, dims, loc));
-  }
-  if (!strcmp(name, "narrow")) {
-    int64_t d, start, length;
-    if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) ||
-        !get_int(B, arg(A, 1, "start"), arg_loc(A, 1, "start"), "start", &start) ||
-        !get_int(B, arg(A, 2, "length"), arg_loc(A, 2, "length"), "length", &length) || !check_args(B, A, name, 3))
-      return NULL;
-    if (x->ndim == 0) return fail(B, loc, "narrow() cannot be applied to a 0-dim tensor");
-    int dim = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
-    if (dim < 0) return NULL;
-    int64_t size = x->shape[dim];
-    if (start < -size || start > size)
-      return fail(B, arg_loc(A, 1, "start"), "narrow: start %lld is out of range (expected in [%lld, %lld])",
-                  (long long)start, (long long)-size, (long long)size);
-    if (start < 0) start += size;
-    if (length < 0 || length > size - start)
-      return fail(B, arg_loc(A, 2, "length"), "narrow: start (%lld) + length (%lld) exceeds dimension size (%lld)",
-                  (long long)start, (long long)length, (long long)size);
-    int64_t st[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
-    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-    st[dim] = start;
-    shape[dim] = length;
-    return mktensor(B, slice(B, x, st, shape, loc));
-  }
-  if (!strcmp(name, "flatten")) {
-    int64_t s = 0, e = -1;
-    Val *sv = arg(A, 0, "start_dim"), *ev = arg(A, 1, "end_dim");
-    if ((sv && !get_int(B, sv, arg_loc(A, 0, "start_dim"), "start_dim", &s)) ||
-        (ev && !get_int(B, ev, arg_loc(A, 1, "end_dim"), "end_dim", &e)) || !check_args(B, A, name, 2))
-      return NULL;
-    if (x->ndim == 0) { int64_t one = 1; return mktensor(B, reshape(B, x, 1, &one, loc)); }
-    int a = norm_dim(B, s, x->ndim, arg_loc(A, 0, "start_dim")), b = norm_dim(B, e, x->ndim, arg_loc(A, 1, "end_dim"));
-    if (a < 0 || b < 0) return NULL;
-    if (a > b) return fail(B, loc, "flatten: start_dim %d comes after end_dim %d", a, b);
-    int64_t shape[COIL_MAX_DIMS];
-    int n = 0;
-    for (int d = 0; d < x->ndim; d++) {
-      if (d > a && d <= b) shape[n - 1] *= x->shape[d];
-      else shape[n++] = x->shape[d];
-    }
-    return mktensor(B, reshape(B, x, n, shape, loc));
-  }
-  if (!strcmp(name, "expand")) {
-    int64_t dims[COIL_MAX_DIMS];
-    SrcLoc dl;
-    int n = get_int_list(B, A, 0, "size", dims, &dl);
-    if (n < 0 || !check_args(B, A, name, A->npos)) return NULL;
-    GNode *r = expand(B, x, n, dims, dl);
-    return r ? mktensor(B, r) : NULL;
-  }
-  if (!strcmp(name, "expand_as") || !strcmp(name, "broadcast_to")) {
-    Val *o = arg(A, 0, name[0] == 'e' ? "other" : "size");
-    if (!check_args(B, A, name, 1)) return NULL;
-    int64_t dims[COIL_MAX_DIMS];
-    int n;
-    if (o && o->kind == V_TENSOR) {
-      n = o->t->ndim;
-      memcpy(dims, o->t->shape, sizeof(int64_t) * (size_t)n);
-    } else if (o && o->kind == V_TUPLE) {
-      n = o->n;
-      for (int i = 0; i < n; i++)
-        if (!get_int(B, o->items[i], loc, "size", &dims[i])) return NULL;
-    } else {
-      return fail(B, loc, "%s expects a tensor", name);
-    }
-    GNode *r = expand(B, x, n, dims, loc);
-    return r ? mktensor(B, r) : NULL;
-  }
-  if (!strcmp(name, "contiguous") || !strcmp(name, "clone") || !strcmp(name, "detach")) {
-    if (!check_args(B, A, name, 0)) return NULL;
-    return mktensor(B, x);
-  }
-  /* Reductions. */
-  if (!strcmp(name, "sum") || !strcmp(name, "mean") || !strcmp(name, "amax") || !strcmp(name, "amin") ||
-      !strcmp(name, "prod") || !strcmp(name, "nansum")) {
-    bool is_prod = !strcmp(name, "prod");
-    if (!strcmp(name, "nansum")) return fail(B, loc, "nansum is not supported");
-    Val *dv = arg(A, 0, "dim");
-    SrcLoc dl = arg_loc(A, 0, "dim");
-    bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
-    Val *dtv = name[1] == 'm' ? NULL : arg(A, -1, "dtype"); /* amax/amin take no dtype */
-    if (!check_args(B, A, name, 2) || B->err) return NULL;
-    if (is_prod && dv && dv->kind != V_INT && dv->kind != V_NONE)
-      return fail(B, dl, "prod reduces one dim, as in PyTorch: dim must be an int");
-    GNode *src = x;
-    if (dtv) {
-      DType dt;
-      if (!get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
-      src = cast(B, x, dt, loc);
-    }
-    uint32_t mask;
-    if (!get_dims(B, dv, dl, src, true, &mask)) return NULL;
-    if (!strcmp(name, "mean")) {
-      if (!dtype_is_float(src->dtype))
-        return fail(B, loc, "mean(): could not infer output dtype. Input dtype must be either a floating point "
-                            "or complex dtype. Got: %s", dtype_name(src->dtype));
-      int64_t count = 1;
-      for (int d = 0; d < src->ndim; d++)
-        if (mask >> d & 1) count *= src->shape[d];
-      GNode *s = reduce(B, OP_SUM, src, mask, keep, loc);
-      Val vs = {.kind = V_TENSOR, .t = s}, vc = {.kind = V_FLOAT, .f = (double)count};
-      if (!s) return NULL;
-      return mktensor(B, cast(B, arith(B, OP_DIV, &vs, &vc, loc), src->dtype, loc));
-    }
-    Op op = !strcmp(name, "sum") ? OP_SUM : is_prod ? OP_PROD : !strcmp(name, "amax") ? OP_AMAX : OP_AMIN;
-    GNode *r = reduce(B, op, src, mask, keep, loc);
-    if (!r) return NULL;
-    /* PyTorch's result dtype: ints and bool sum to int64; floats keep theirs. */
-    DType out = op == OP_SUM || op == OP_PROD ? (dtype_is_float(src->dtype) ? src->dtype : DT_I64) : src->dtype;
-    return mktensor(B, cast(B, r, out, loc));
-  }
-  if (!strcmp(name, "var") || !strcmp(name, "std")) {
-    Val *dv = arg(A, 0, "dim");
-    SrcLoc dl = arg_loc(A, 0, "dim");
-    Val *ub = arg(A, -1, "unbiased"), *cv = arg(A, -1, "correction");
-    if (dv && (dv->kind == V_BOOL)) { ub = dv; dv = NULL; } /* x.var(False) */
-    bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
-    if (!check_args(B, A, name, 2) || B->err) return NULL;
-    double correction = 1;
-    if (ub && cv) return fail(B, loc, "%s: give either unbiased or correction, not both", name);
-    if (ub) correction = get_bool(B, ub, arg_loc(A, -1, "unbiased"), "unbiased", true) ? 1 : 0;
-    if (cv) {
-      if (cv->kind == V_INT) correction = (double)cv->i;
-      else if (cv->kind == V_FLOAT) correction = cv->f;
-      else return fail(B, arg_loc(A, -1, "correction"), "correction must be a number");
-    }
-    uint32_t mask;
-    if (!get_dims(B, dv, dl, x, true, &mask)) return NULL;
-    GNode *r = variance(B, x, mask, correction, keep, name[0] == 's', loc);
-    return r ? mktensor(B, r) : NULL;
-  }
-  if (!strcmp(name, "softmax") || !strcmp(name, "log_softmax") || !strcmp(name, "logsumexp")) {
-    bool lse = !strcmp(name, "logsumexp");
-    Val *dv = arg(A, 0, "dim");
-    SrcLoc dl = arg_loc(A, 0, "dim");
-    bool keep = lse && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
-    Val *dtv = lse ? NULL : arg(A, 1, "dtype");
-    if (!check_args(B, A, name, 2) || B->err) return NULL;
-    if (!dv || dv->kind == V_NONE) return fail(B, loc, "%s needs dim (PyTorch's implicit dim is deprecated)", name);
-    if (!lse && dv->kind != V_INT) return fail(B, dl, "%s: dim must be an int", name);
-    uint32_t mask;
-    if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
-    GNode *r = lse ? logsumexp(B, x, mask, keep, loc) : softmax(B, x, mask, dtv, arg_loc(A, 1, "dtype"), name[0] == 'l', loc);
-    return r ? mktensor(B, r) : NULL;
-  }
-  if (!strcmp(name, "size") || !strcmp(name, "dim") || !strcmp(name, "numel")) {
-    if (!strcmp(name, "numel")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, shape_numel(x->ndim, x->shape)); }
-    if (!strcmp(name, "dim")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, x->ndim); }
-    Val *dv = arg(A, 0, "dim");
-    if (!check_args(B, A, name, 1)) return NULL;
-    if (!dv) {
-      Val *t = mkval(B, V_TUPLE);
-      t->n = x->ndim;
-      t->items = ARENA_ARRAY(B->a, Val *, x->ndim + 1);
-      for (int i = 0; i < x->ndim; i++) t->items[i] = mkint(B, x->shape[i]);
-      return t;
-    }
-    int64_t d;
-    if (!get_int(B, dv, arg_loc(A, 0, "dim"), "dim", &d)) return NULL;
-    int nd = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
-    return nd < 0 ? NULL : mkint(B, x->ndim ? x->shape[nd] : 1);
-  }
-  return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
+static Val *b_clamp(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *lo = arg(A, 0, "min"), *hi = arg(A, 1, "max");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  return clamp_fn(B, x, lo, hi, loc);
 }
 
-/* torch.NAME(...) calls that do not take a tensor first. */
+/* clamp_min (op MAXIMUM) and clamp_max (op MINIMUM). */
+static Val *b_clamp_one(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool lower = s->op == OP_MAXIMUM;
+  Val *b = arg(A, 0, lower ? "min" : "max");
+  if (!b) return fail(B, loc, "%s needs a bound", s->name);
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  return lower ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
+}
+
+/* Binary ops written as functions: add, maximum, lt, logical_and... */
+static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Op op = s->op;
+  Val *b = arg(A, 0, "other");
+  if (!b && op == OP_POW) b = arg(A, 0, "exponent");
+  if (!b) return fail(B, loc, "%s needs a second operand", s->name);
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
+    return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", s->name);
+  Val vx = {.kind = V_TENSOR, .t = x};
+  if ((op == OP_AND || op == OP_OR || op == OP_XOR) && s->name[0] == 'l') {
+    /* logical_*: operands are truth values */
+    Val va = {.kind = V_TENSOR, .t = cast(B, x, DT_BOOL, loc)};
+    Val vb = *b;
+    if (b->kind == V_TENSOR) vb.t = cast(B, b->t, DT_BOOL, loc);
+    return mktensor(B, arith(B, op, &va, &vb, loc));
+  }
+  return mktensor(B, arith(B, op, &vx, b, loc));
+}
+
+static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc lb, SrcLoc loc) {
+  if (cond->dtype != DT_BOOL) return fail(B, loc, "where's condition must be a bool tensor, got %s", dtype_name(cond->dtype));
+  Val *ab[2] = {a, b};
+  SrcLoc l[2] = {la, lb};
+  for (int i = 0; i < 2; i++)
+    if (!is_num(ab[i])) return fail(B, l[i], "where expects tensors or numbers, got %s", kind_name(ab[i]));
+  DType dt = result_type(ab, 2);
+  Val vc = {.kind = V_TENSOR, .t = cond};
+  Val *vs[3] = {&vc, a, b};
+  return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
+}
+
+/* x.where(condition, other): x where condition holds, else other. */
+static Val *b_where_method(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *c = arg(A, 0, "condition"), *b = arg(A, 1, "other");
+  if (!c || !b) return fail(B, loc, "where needs a condition and another value");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  if (c->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "condition"), "where's condition must be a bool tensor, got %s", kind_name(c));
+  Val vx = {.kind = V_TENSOR, .t = x};
+  return where_fn(B, c->t, &vx, b, loc, arg_loc(A, 1, "other"), loc);
+}
+
+static Val *b_permute(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t dims[COIL_MAX_DIMS];
+  SrcLoc dl;
+  int n = get_int_list(B, A, 0, "dims", dims, &dl);
+  if (n < 0 || !check_args(B, A, s->name, n == 1 && A->npos == 1 ? 1 : A->npos)) return NULL;
+  if (n != x->ndim) return fail(B, dl, "permute: %d dims given for a tensor of %d dimensions", n, x->ndim);
+  int perm[COIL_MAX_DIMS];
+  uint32_t seen = 0;
+  for (int i = 0; i < n; i++) {
+    int d = norm_dim(B, dims[i], x->ndim, dl);
+    if (d < 0) return NULL;
+    if (seen >> d & 1) return fail(B, dl, "permute: dim %d repeats", d);
+    seen |= 1u << d;
+    perm[i] = d;
+  }
+  return mktensor(B, permute(B, x, perm, loc));
+}
+
+/* transpose, swapaxes and t (two dims, or the only two). */
+static Val *b_transpose(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t d0 = 0, d1 = 1;
+  if (!strcmp(s->name, "t")) {
+    if (!check_args(B, A, s->name, 0)) return NULL;
+    if (x->ndim > 2) return fail(B, loc, "t() expects a tensor with <= 2 dimensions, got %d", x->ndim);
+    if (x->ndim < 2) return mktensor(B, x);
+  } else {
+    if (!get_int(B, arg(A, 0, "dim0"), arg_loc(A, 0, "dim0"), "dim0", &d0) ||
+        !get_int(B, arg(A, 1, "dim1"), arg_loc(A, 1, "dim1"), "dim1", &d1) || !check_args(B, A, s->name, 2))
+      return NULL;
+  }
+  int a = norm_dim(B, d0, x->ndim, arg_loc(A, 0, "dim0")), b = norm_dim(B, d1, x->ndim, arg_loc(A, 1, "dim1"));
+  if (a < 0 || b < 0) return NULL;
+  if (x->ndim == 0) return mktensor(B, x);
+  int perm[COIL_MAX_DIMS];
+  for (int i = 0; i < x->ndim; i++) perm[i] = i;
+  perm[a] = b;
+  perm[b] = a;
+  return mktensor(B, permute(B, x, perm, loc));
+}
+
+static Val *b_unsqueeze(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t d;
+  if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) || !check_args(B, A, s->name, 1)) return NULL;
+  if (x->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+  if (d < -(x->ndim + 1) || d > x->ndim)
+    return fail(B, arg_loc(A, 0, "dim"), "dim %lld is out of range for unsqueeze on %d dimensions (expected in [%d, %d])",
+                (long long)d, x->ndim, -(x->ndim + 1), x->ndim);
+  int nd = (int)(d < 0 ? d + x->ndim + 1 : d);
+  int64_t shape[COIL_MAX_DIMS];
+  for (int i = 0, j = 0; i <= x->ndim; i++) shape[i] = i == nd ? 1 : x->shape[j++];
+  return mktensor(B, reshape(B, x, x->ndim + 1, shape, loc));
+}
+
+static Val *b_squeeze(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *dv = arg(A, 0, "dim");
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  uint32_t mask = 0;
+  if (!dv) {
+    for (int d = 0; d < x->ndim; d++)
+      if (x->shape[d] == 1) mask |= 1u << d;
+  } else if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, false, &mask)) {
+    return NULL;
+  }
+  int64_t shape[COIL_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (!(mask >> d & 1) || x->shape[d] != 1) shape[n++] = x->shape[d];
+  return mktensor(B, reshape(B, x, n, shape, loc));
+}
+
+static Val *b_view(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  int64_t dims[COIL_MAX_DIMS];
+  SrcLoc dl;
+  Val *first = arg(A, 0, "shape");
+  if (first && first->kind == V_DTYPE) return fail(B, dl = arg_loc(A, 0, "shape"), "view(dtype) reinterprets bits and is not supported");
+  int n = get_int_list(B, A, 0, "shape", dims, &dl);
+  if (n < 0 || !check_args(B, A, name, A->npos)) return NULL;
+  int infer = -1;
+  int64_t known = 1, total = shape_numel(x->ndim, x->shape);
+  for (int i = 0; i < n; i++) {
+    if (dims[i] == -1) {
+      if (infer >= 0) return fail(B, dl, "%s: only one dimension can be -1", name);
+      infer = i;
+    } else if (dims[i] < 0) {
+      return fail(B, dl, "%s: invalid size %lld", name, (long long)dims[i]);
+    } else if (!mul_ok(known, dims[i], &known)) {
+      return fail(B, dl, "%s: the sizes' product overflows 64 bits", name);
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
+    dims[infer] = total / known;
+    known = total;
+  }
+  if (known != total) return fail(B, dl, "%s: shape %s is invalid for input of size %lld", name, shape_fmt(B->a, n, dims), (long long)total);
+  return mktensor(B, reshape(B, x, n, dims, loc));
+}
+
+static Val *b_narrow(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t d, start, length;
+  if (!get_int(B, arg(A, 0, "dim"), arg_loc(A, 0, "dim"), "dim", &d) ||
+      !get_int(B, arg(A, 1, "start"), arg_loc(A, 1, "start"), "start", &start) ||
+      !get_int(B, arg(A, 2, "length"), arg_loc(A, 2, "length"), "length", &length) || !check_args(B, A, s->name, 3))
+    return NULL;
+  if (x->ndim == 0) return fail(B, loc, "narrow() cannot be applied to a 0-dim tensor");
+  int dim = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
+  if (dim < 0) return NULL;
+  int64_t size = x->shape[dim];
+  if (start < -size || start > size)
+    return fail(B, arg_loc(A, 1, "start"), "narrow: start %lld is out of range (expected in [%lld, %lld])",
+                (long long)start, (long long)-size, (long long)size);
+  if (start < 0) start += size;
+  if (length < 0 || length > size - start)
+    return fail(B, arg_loc(A, 2, "length"), "narrow: start (%lld) + length (%lld) exceeds dimension size (%lld)",
+                (long long)start, (long long)length, (long long)size);
+  int64_t st[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  st[dim] = start;
+  shape[dim] = length;
+  return mktensor(B, slice(B, x, st, shape, loc));
+}
+
+static Val *b_flatten(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t st = 0, e = -1;
+  Val *sv = arg(A, 0, "start_dim"), *ev = arg(A, 1, "end_dim");
+  if ((sv && !get_int(B, sv, arg_loc(A, 0, "start_dim"), "start_dim", &st)) ||
+      (ev && !get_int(B, ev, arg_loc(A, 1, "end_dim"), "end_dim", &e)) || !check_args(B, A, s->name, 2))
+    return NULL;
+  if (x->ndim == 0) { int64_t one = 1; return mktensor(B, reshape(B, x, 1, &one, loc)); }
+  int a = norm_dim(B, st, x->ndim, arg_loc(A, 0, "start_dim")), b = norm_dim(B, e, x->ndim, arg_loc(A, 1, "end_dim"));
+  if (a < 0 || b < 0) return NULL;
+  if (a > b) return fail(B, loc, "flatten: start_dim %d comes after end_dim %d", a, b);
+  int64_t shape[COIL_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (d > a && d <= b) shape[n - 1] *= x->shape[d];
+    else shape[n++] = x->shape[d];
+  }
+  return mktensor(B, reshape(B, x, n, shape, loc));
+}
+
+static Val *b_expand(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t dims[COIL_MAX_DIMS];
+  SrcLoc dl;
+  int n = get_int_list(B, A, 0, "size", dims, &dl);
+  if (n < 0 || !check_args(B, A, s->name, A->npos)) return NULL;
+  GNode *r = expand(B, x, n, dims, dl);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* expand_as(other) and broadcast_to(size). */
+static Val *b_expand_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *o = arg(A, 0, s->name[0] == 'e' ? "other" : "size");
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  int64_t dims[COIL_MAX_DIMS];
+  int n;
+  if (o && o->kind == V_TENSOR) {
+    n = o->t->ndim;
+    memcpy(dims, o->t->shape, sizeof(int64_t) * (size_t)n);
+  } else if (o && o->kind == V_TUPLE) {
+    n = o->n;
+    for (int i = 0; i < n; i++)
+      if (!get_int(B, o->items[i], loc, "size", &dims[i])) return NULL;
+  } else {
+    return fail(B, loc, "%s expects a tensor", s->name);
+  }
+  GNode *r = expand(B, x, n, dims, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* contiguous, clone, detach: the same values (a view is never copied). */
+static Val *b_identity(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  return mktensor(B, x);
+}
+
+/* sum, prod, amax, amin (op), and mean (op SUM, then a division). */
+static Val *b_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  bool is_mean = !strcmp(name, "mean");
+  Op op = s->op;
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  Val *dtv = op == OP_AMAX || op == OP_AMIN ? NULL : arg(A, -1, "dtype"); /* amax/amin take no dtype */
+  if (!check_args(B, A, name, 2) || B->err) return NULL;
+  if (op == OP_PROD && dv && dv->kind != V_INT && dv->kind != V_NONE)
+    return fail(B, dl, "prod reduces one dim, as in PyTorch: dim must be an int");
+  GNode *src = x;
+  if (dtv) {
+    DType dt;
+    if (!get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
+    src = cast(B, x, dt, loc);
+  }
+  uint32_t mask;
+  if (!get_dims(B, dv, dl, src, true, &mask)) return NULL;
+  if (is_mean) {
+    if (!dtype_is_float(src->dtype))
+      return fail(B, loc, "mean(): could not infer output dtype. Input dtype must be either a floating point "
+                          "or complex dtype. Got: %s", dtype_name(src->dtype));
+    int64_t count = 1;
+    for (int d = 0; d < src->ndim; d++)
+      if (mask >> d & 1) count *= src->shape[d];
+    GNode *sum = reduce(B, OP_SUM, src, mask, keep, loc);
+    Val vs = {.kind = V_TENSOR, .t = sum}, vc = {.kind = V_FLOAT, .f = (double)count};
+    if (!sum) return NULL;
+    return mktensor(B, cast(B, arith(B, OP_DIV, &vs, &vc, loc), src->dtype, loc));
+  }
+  GNode *r = reduce(B, op, src, mask, keep, loc);
+  if (!r) return NULL;
+  /* PyTorch's result dtype: ints and bool sum to int64; floats keep theirs. */
+  DType out = op == OP_SUM || op == OP_PROD ? (dtype_is_float(src->dtype) ? src->dtype : DT_I64) : src->dtype;
+  return mktensor(B, cast(B, r, out, loc));
+}
+
+static Val *b_unsupported(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  return fail(B, loc, "%s is not supported", s->name);
+}
+
+static Val *b_var_std(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  Val *ub = arg(A, -1, "unbiased"), *cv = arg(A, -1, "correction");
+  if (dv && (dv->kind == V_BOOL)) { ub = dv; dv = NULL; } /* x.var(False) */
+  bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  if (!check_args(B, A, name, 2) || B->err) return NULL;
+  double correction = 1;
+  if (ub && cv) return fail(B, loc, "%s: give either unbiased or correction, not both", name);
+  if (ub) correction = get_bool(B, ub, arg_loc(A, -1, "unbiased"), "unbiased", true) ? 1 : 0;
+  if (cv) {
+    if (cv->kind == V_INT) correction = (double)cv->i;
+    else if (cv->kind == V_FLOAT) correction = cv->f;
+    else return fail(B, arg_loc(A, -1, "correction"), "correction must be a number");
+  }
+  uint32_t mask;
+  if (!get_dims(B, dv, dl, x, true, &mask)) return NULL;
+  GNode *r = variance(B, x, mask, correction, keep, name[0] == 's', loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+static Val *b_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  bool lse = !strcmp(name, "logsumexp");
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  bool keep = lse && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  Val *dtv = lse ? NULL : arg(A, 1, "dtype");
+  if (!check_args(B, A, name, 2) || B->err) return NULL;
+  if (!dv || dv->kind == V_NONE) return fail(B, loc, "%s needs dim (PyTorch's implicit dim is deprecated)", name);
+  if (!lse && dv->kind != V_INT) return fail(B, dl, "%s: dim must be an int", name);
+  uint32_t mask;
+  if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
+  GNode *r = lse ? logsumexp(B, x, mask, keep, loc) : softmax(B, x, mask, dtv, arg_loc(A, 1, "dtype"), name[0] == 'l', loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* size(dim=None), dim(), numel(): Python ints known when compiling. */
+static Val *b_size(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  if (!strcmp(name, "numel")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, shape_numel(x->ndim, x->shape)); }
+  if (!strcmp(name, "dim")) { if (!check_args(B, A, name, 0)) return NULL; return mkint(B, x->ndim); }
+  Val *dv = arg(A, 0, "dim");
+  if (!check_args(B, A, name, 1)) return NULL;
+  if (!dv) {
+    Val *t = mkval(B, V_TUPLE);
+    t->n = x->ndim;
+    t->items = ARENA_ARRAY(B->a, Val *, x->ndim + 1);
+    for (int i = 0; i < x->ndim; i++) t->items[i] = mkint(B, x->shape[i]);
+    return t;
+  }
+  int64_t d;
+  if (!get_int(B, dv, arg_loc(A, 0, "dim"), "dim", &d)) return NULL;
+  int nd = norm_dim(B, d, x->ndim, arg_loc(A, 0, "dim"));
+  return nd < 0 ? NULL : mkint(B, x->ndim ? x->shape[nd] : 1);
+}
+
+enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH };
+
+static const Spelling spellings[] = {
+    /* casts */
+    {"float", METHOD, b_cast_method, 0, DT_F32, "all"},
+    {"half", METHOD, b_cast_method, 0, DT_F16, "all"},
+    {"bfloat16", METHOD, b_cast_method, 0, DT_BF16, "all"},
+    {"double", METHOD, b_cast_method, 0, DT_F64, "all"},
+    {"int", METHOD, b_cast_method, 0, DT_I32, "all"},
+    {"long", METHOD, b_cast_method, 0, DT_I64, "all"},
+    {"bool", METHOD, b_cast_method, 0, DT_BOOL, "all"},
+    {"to", METHOD, b_to, 0, 0, "all"},
+    {"type", METHOD, b_to, 0, 0, "all"},
+    {"type_as", METHOD, b_to, 0, 0, "all"},
+    /* pointwise */
+    {"exp", BOTH, b_float_unary, OP_EXP, 0, "all (ints and bool: float32)"},
+    {"log", BOTH, b_float_unary, OP_LOG, 0, "all (ints and bool: float32)"},
+    {"sqrt", BOTH, b_float_unary, OP_SQRT, 0, "all (ints and bool: float32)"},
+    {"rsqrt", BOTH, b_float_unary, OP_RSQRT, 0, "all (ints and bool: float32)"},
+    {"sigmoid", BOTH, b_float_unary, OP_SIGMOID, 0, "all (ints and bool: float32)"},
+    {"tanh", BOTH, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
+    {"reciprocal", BOTH, b_float_unary, OP_RECIP, 0, "all (ints and bool: float32)"},
+    {"neg", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
+    {"negative", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
+    {"abs", BOTH, b_neg_abs, OP_ABS, 0, "all"},
+    {"square", BOTH, b_square, 0, 0, "all (bool: int64)"},
+    {"relu", BOTH, b_relu, 0, 0, "floats, ints"},
+    {"logical_not", BOTH, b_not, 0, 0, "bool"},
+    {"bitwise_not", BOTH, b_not, 0, 0, "bool"},
+    {"clamp", BOTH, b_clamp, 0, 0, "floats, ints"},
+    {"clip", BOTH, b_clamp, 0, 0, "floats, ints"},
+    {"clamp_min", BOTH, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
+    {"clamp_max", BOTH, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
+    {"add", BOTH, b_binary, OP_ADD, 0, "all"},
+    {"sub", BOTH, b_binary, OP_SUB, 0, "floats, ints"},
+    {"mul", BOTH, b_binary, OP_MUL, 0, "all"},
+    {"div", BOTH, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"true_divide", BOTH, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"maximum", BOTH, b_binary, OP_MAXIMUM, 0, "all"},
+    {"minimum", BOTH, b_binary, OP_MINIMUM, 0, "all"},
+    {"pow", BOTH, b_binary, OP_POW, 0, "floats, ints"},
+    {"lt", BOTH, b_binary, OP_LT, 0, "all"},
+    {"le", BOTH, b_binary, OP_LE, 0, "all"},
+    {"gt", BOTH, b_binary, OP_GT, 0, "all"},
+    {"ge", BOTH, b_binary, OP_GE, 0, "all"},
+    {"eq", BOTH, b_binary, OP_EQ, 0, "all"},
+    {"ne", BOTH, b_binary, OP_NE, 0, "all"},
+    {"logical_and", BOTH, b_binary, OP_AND, 0, "all"},
+    {"logical_or", BOTH, b_binary, OP_OR, 0, "all"},
+    {"logical_xor", BOTH, b_binary, OP_XOR, 0, "all"},
+    {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool"},
+    {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
+    {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
+    /* views */
+    {"permute", BOTH, b_permute, 0, 0, "all"},
+    {"transpose", BOTH, b_transpose, 0, 0, "all"},
+    {"swapaxes", BOTH, b_transpose, 0, 0, "all"},
+    {"t", BOTH, b_transpose, 0, 0, "all"},
+    {"unsqueeze", BOTH, b_unsqueeze, 0, 0, "all"},
+    {"squeeze", BOTH, b_squeeze, 0, 0, "all"},
+    {"view", METHOD, b_view, 0, 0, "all"},
+    {"reshape", BOTH, b_view, 0, 0, "all"},
+    {"narrow", BOTH, b_narrow, 0, 0, "all"},
+    {"flatten", BOTH, b_flatten, 0, 0, "all"},
+    {"expand", METHOD, b_expand, 0, 0, "all"},
+    {"expand_as", METHOD, b_expand_to, 0, 0, "all"},
+    {"broadcast_to", BOTH, b_expand_to, 0, 0, "all"},
+    {"contiguous", METHOD, b_identity, 0, 0, "all"},
+    {"clone", BOTH, b_identity, 0, 0, "all"},
+    {"detach", BOTH, b_identity, 0, 0, "all"},
+    /* reductions */
+    {"sum", BOTH, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"mean", BOTH, b_reduce, OP_SUM, 0, "floats"},
+    {"prod", BOTH, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"amax", BOTH, b_reduce, OP_AMAX, 0, "all"},
+    {"amin", BOTH, b_reduce, OP_AMIN, 0, "all"},
+    {"var", BOTH, b_var_std, 0, 0, "floats"},
+    {"std", BOTH, b_var_std, 0, 0, "floats"},
+    {"softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"log_softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"logsumexp", BOTH, b_softmax, 0, 0, "all (ints and bool: float32)"},
+    /* Python values known when compiling */
+    {"size", METHOD, b_size, 0, 0, "all"},
+    {"dim", METHOD, b_size, 0, 0, "all"},
+    {"numel", BOTH, b_size, 0, 0, "all"},
+};
+
+static const Spelling unsupported_nansum = {"nansum", BOTH, b_unsupported, 0, 0, ""};
+
+static const Spelling *find_spelling(const char *name, unsigned form) {
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
+    if (!strcmp(spellings[i].name, name) && (spellings[i].forms & form)) return &spellings[i];
+  if (!strcmp(name, "nansum")) return &unsupported_nansum;
+  return NULL;
+}
+
+bool graph_spelling(int i, SpellingInfo *out) {
+  if (i < 0 || (size_t)i >= sizeof spellings / sizeof *spellings) return false;
+  *out = (SpellingInfo){spellings[i].name, spellings[i].forms, spellings[i].dtypes};
+  return true;
+}
+
+/* x.NAME(...) */
+static Val *call_method(Builder *B, const char *name, GNode *x, Args *A, SrcLoc loc) {
+  const Spelling *s = find_spelling(name, SP_TENSOR);
+  if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
+  return s->build(B, s, x, A, loc);
+}
+
+/* torch.NAME(...): the first argument is the tensor a builder works on,
+ * except for the calls whose first argument is something else. */
 static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
   if (!strcmp(name, "where")) {
-    Val *c = arg(A, 0, "condition");
+    Val *c = arg(A, 0, "condition"), *a = arg(A, 1, "input"), *b = arg(A, 2, "other");
     if (!c || c->kind != V_TENSOR) return fail(B, loc, "torch.where needs a bool tensor condition");
+    if (!a || !b) return fail(B, loc, "where needs a condition and two values");
     Args rest = *A;
     rest.pos = A->pos + 1;
     rest.npos = A->npos - 1;
-    return call_tensor_fn(B, "where", c->t, &rest, loc);
+    if (!check_args(B, &rest, name, 2)) return NULL;
+    return where_fn(B, c->t, a, b, arg_loc(A, 1, "input"), arg_loc(A, 2, "other"), loc);
   }
   /* torch.pow(number, tensor): the number is the base (Tensor.__rpow__). */
   if (!strcmp(name, "pow")) {
@@ -1052,12 +1204,14 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
   if (!x) return fail(B, loc, "torch.%s needs a tensor argument", name);
   if (x->kind != V_TENSOR)
     return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
+  const Spelling *s = find_spelling(name, SP_TORCH);
+  if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
   Args rest = *A;
   if (A->npos > 0) {
     rest.pos = A->pos + 1;
     rest.npos = A->npos - 1;
   }
-  return call_tensor_fn(B, name, x->t, &rest, loc);
+  return s->build(B, s, x->t, &rest, loc);
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -1243,7 +1397,7 @@ static Val *eval_call(Builder *B, Node *n) {
   for (int i = 0; i < n->nkw; i++)
     if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
   SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
-  if (fn->self) return call_tensor_fn(B, fn->name, fn->self->t, &A, loc);
+  if (fn->self) return call_method(B, fn->name, fn->self->t, &A, loc);
   return call_torch_fn(B, fn->name, &A, loc);
 }
 

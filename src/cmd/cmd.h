@@ -59,6 +59,11 @@ void default_tolerance(DType t, double *rtol, double *atol);
  * the reference; a mismatch or crash is minimised and written to --out. */
 int fuzz_main(int argc, char **argv);
 
+/* ------------------------------------------------------------------ ops.c */
+
+/* coil ops [--json]: argv[0] is "ops". */
+int ops_main(int argc, char **argv);
+
 /* ---------------------------------------------------------------- bench.c */
 
 /* coil bench: time the kernels against the machine's read bandwidth. */

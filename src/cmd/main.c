@@ -15,11 +15,13 @@ static const char USAGE[] =
     "  emit FILE.py       print the generated code (--target c)\n"
     "  dump -d STAGES FILE.py\n"
     "                     print the IR after each stage in STAGES (comma-separated, or all):\n"
-    "                     parse, graph, fuse, kernel, simplify, schedule, c\n"
+    "                     parse, graph, fuse, kernel, simplify, then the target's plan and code\n"
+    "                     (c: schedule, c; triton-npu: triton, triton-npu; triton-gpu: triton, triton-gpu)\n"
     "  bench FILE.py [--json]\n"
     "                     time the kernels against the machine's read bandwidth\n"
     "  fuzz [--seed S] [--count N] [--out DIR]\n"
     "                     compile random functions and check each against the reference\n"
+    "  ops [--json]       list the PyTorch spellings coil compiles, their dtypes and targets\n"
     "  triton-run KERNEL.py --grid G ...\n"
     "                     run a Triton kernel on the CPU with coil's executor\n"
     "\n"
@@ -70,10 +72,13 @@ static const char RUN_HELP[] =
 static const char DUMP_HELP[] =
     "usage: coil dump -d STAGES FILE.py [options]\n"
     "\n"
-    "Prints the IR after each named stage: parse, graph, fuse, kernel, simplify, schedule, c\n"
-    "(comma-separated), or all.\n"
+    "Prints the IR after each named stage (comma-separated), or all.  The stages every target\n"
+    "shares: parse, graph, fuse, kernel, simplify; then the target's plan and its code:\n"
+    "schedule and c for the C target (the default), triton and triton-npu or triton-gpu for\n"
+    "the Triton targets.\n"
     "\n"
-    "options:\n%s";
+    "options:\n"
+    "  --target T             c (the default), triton-npu or triton-gpu\n%s";
 
 static const char EMIT_HELP[] =
     "usage: coil emit [--target c] FILE.py [options]\n"
@@ -201,8 +206,8 @@ int main(int argc, char **argv) {
   char **rargv = argv + 2;
   if (!strcmp(cmd, "fuzz")) return fuzz_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "triton-run")) return tx_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "ops")) return ops_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "bench")) {
-    CoilErr *bench_command(int argc, char **argv, int *status); /* bench.c */
     int status;
     CoilErr *e = bench_command(rest, rargv, &status);
     return e ? fail(e) : status;

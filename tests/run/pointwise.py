@@ -62,3 +62,9 @@ def bool_logic(a: "f32[5, 7]", b: "f32[7]"):
 
 def bool_inputs(m: "bool[5, 7]", n: "bool[7]", x: "f32[5, 7]"):
     return m & n, m | n, ~m, (m | ~n).sum(0), torch.where(m, x, 0.5), x * m
+
+
+def where_method(a: "f32[5, 7]", b: "f32[7]"):
+    # x.where(condition, other) keeps x (self) where the condition holds;
+    # torch.where takes the condition first.
+    return a.where(a > 0, b), a.where(b < 0, 1.5), torch.where(a > 0, b, a)

@@ -170,3 +170,21 @@ if grep -q '^COIL_NARROW void coil_f_k0' "$tmp/rows.c" &&
 else
   fail narrow_rows_on_zen_only "zen: '$zen'; intel: '$intel'; $(head -c 200 "$tmp/rows.err")"
 fi
+
+# coil ops: docs/ops.md is its output, the JSON parses and lists the same
+# spellings, and spellings outside the table are refused by name.
+if "$COIL" ops | cmp -s - docs/ops.md; then ok ops_doc_generated
+else fail ops_doc_generated "docs/ops.md differs from \`coil ops\` (regenerate: build/coil ops > docs/ops.md)"; fi
+if "$COIL" ops --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+names = [s["name"] for s in d["spellings"]]
+assert "sum" in names and "permute" in names, names
+assert d["targets"] == ["c", "triton-npu", "triton-gpu"], d["targets"]
+assert all(s["forms"] and s["dtypes"] for s in d["spellings"])
+md = open("docs/ops.md").read()
+assert all("| `%s` |" % n in md for n in names)
+' 2>"$tmp/ops.err"; then ok ops_json
+else fail ops_json "$(tail -3 "$tmp/ops.err")"; fi
+"$COIL" ops --frobnicate >/dev/null 2>&1; [ $? -eq 2 ] && ok ops_bad_option || fail ops_bad_option "status $?"
+
