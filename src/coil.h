@@ -78,6 +78,14 @@ typedef struct Func {
   int body_start, body_end; /* token range of the indented body */
 } Func;
 
+/* A top-level import: `import torch.nn.functional as F` binds alias "F"
+ * to module "torch.nn.functional"; `from torch.nn import functional`
+ * binds "functional" to "torch.nn.functional". */
+typedef struct Import {
+  const char *alias, *module;
+  SrcLoc loc;
+} Import;
+
 typedef struct Module {
   const char *file;
   const char *text;
@@ -85,10 +93,12 @@ typedef struct Module {
   int ntoks;
   Func *funcs;
   int nfuncs;
+  Import *imports;
+  int nimports;
 } Module;
 
-/* Parse the top level: every `def` header.  Everything else at the top level
- * (imports, if __name__ blocks, other statements) is skipped. */
+/* Parse the top level: every `def` header and every import.  Everything
+ * else at the top level (if __name__ blocks, other statements) is skipped. */
 CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m);
 /* Parse one function's body as coil's Python subset. */
 CoilErr *parse_body(Arena *a, Module *m, Func *f);
@@ -160,10 +170,10 @@ void graph_dump(StrBuf *sb, const Graph *g);
 bool graph_nonpositive(const GNode *n);
 /* The spellings the builder accepts, one row each (graph.c's table):
  * i-th row into *out, false past the last.  `coil ops` prints them. */
-typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2 } SpellingForm;
+typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4 } SpellingForm;
 typedef struct SpellingInfo {
   const char *name;
-  unsigned forms;     /* SP_TENSOR: x.NAME(...); SP_TORCH: torch.NAME(x, ...) */
+  unsigned forms;     /* SP_TENSOR: x.NAME(...); SP_TORCH: torch.NAME(x, ...); SP_F: F.NAME(x, ...) */
   const char *dtypes; /* the input dtypes it takes */
 } SpellingInfo;
 bool graph_spelling(int i, SpellingInfo *out);

@@ -12,6 +12,7 @@
  * every user mistake is a CoilErr at the offending source position. */
 #include <math.h>
 #include <stdarg.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ const OpInfo op_info[OP_COUNT] = {
  * numbering would grow quadratically. */
 #define GRAPH_MAX_NODES 10000
 
-typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_TORCH, V_FN } VKind;
+typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_MODULE, V_FN, V_STR } VKind;
 
 typedef struct Val Val;
 struct Val {
@@ -38,8 +39,9 @@ struct Val {
   DType dt;      /* V_DTYPE */
   Val **items;   /* V_TUPLE */
   int n;
-  const char *name; /* V_FN: function or method name */
-  Val *self;        /* V_FN: bound tensor for methods, NULL for torch.NAME */
+  const char *name; /* V_FN: function or method name; V_MODULE: its dotted name; V_STR: the text */
+  const char *ns;   /* V_FN: the module it belongs to ("torch", "math", "builtins"...) */
+  Val *self;        /* V_FN: bound tensor for methods, NULL for module functions */
 };
 
 typedef struct Binding {
@@ -49,6 +51,7 @@ typedef struct Binding {
 
 typedef struct Builder {
   Arena *a;
+  const Module *m; /* its imports name modules */
   Graph *g;
   Binding *env;
   int nenv, capenv;
@@ -95,7 +98,7 @@ static Val *mktensor(Builder *B, GNode *t) {
 
 static const char *kind_name(const Val *v) {
   static const char *names[] = {"a tensor", "an int", "a float", "a bool", "a dtype", "a tuple",
-                                "None", "the torch module", "a function"};
+                                "None", "a module", "a function", "a string"};
   return names[v->kind];
 }
 
@@ -1069,7 +1072,188 @@ static Val *b_size(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return nd < 0 ? NULL : mkint(B, x->ndim ? x->shape[nd] : 1);
 }
 
-enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH };
+/* ------------------------------------------------------------ activations */
+
+static bool num_value(Builder *B, Val *v, SrcLoc loc, const char *fname, double *out);
+
+/* Composite ops (activations, norms) are written with these, on tensors
+ * already in their compute dtype. */
+static GNode *tt(Builder *B, Op op, GNode *a, GNode *b, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a}, vb = {.kind = V_TENSOR, .t = b};
+  return arith(B, op, &va, &vb, loc);
+}
+static GNode *tc(Builder *B, Op op, GNode *a, double c, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a}, vc = {.kind = V_FLOAT, .f = c};
+  return arith(B, op, &va, &vc, loc);
+}
+static GNode *ct(Builder *B, Op op, double c, GNode *a, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a}, vc = {.kind = V_FLOAT, .f = c};
+  return arith(B, op, &vc, &va, loc);
+}
+static GNode *tneg(Builder *B, GNode *a, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a};
+  Val *vs[1] = {&va};
+  return pointwise(B, OP_NEG, vs, 1, a->dtype, a->dtype, loc);
+}
+static GNode *tabs(Builder *B, GNode *a, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a};
+  Val *vs[1] = {&va};
+  return pointwise(B, OP_ABS, vs, 1, a->dtype, a->dtype, loc);
+}
+static GNode *twhere(Builder *B, GNode *c, GNode *a, GNode *b, SrcLoc loc) {
+  Val vc = {.kind = V_TENSOR, .t = c}, va = {.kind = V_TENSOR, .t = a}, vb = {.kind = V_TENSOR, .t = b};
+  Val *vs[3] = {&vc, &va, &vb};
+  return pointwise(B, OP_WHERE, vs, 3, a->dtype, a->dtype, loc);
+}
+
+/* An activation's input in its compute dtype (bf16 and f16 in f32), as
+ * PyTorch's CPU kernels compute one; its result is rounded once, at the
+ * end (act_done). */
+static GNode *act_in(Builder *B, const Spelling *s, GNode *x, SrcLoc loc) {
+  if (!dtype_is_float(x->dtype))
+    return fail(B, loc, "%s of a %s tensor is not supported (as in PyTorch): it needs a floating-point tensor", s->name,
+                dtype_name(x->dtype));
+  return cast(B, x, opmath(x->dtype), loc);
+}
+static Val *act_done(Builder *B, GNode *r, GNode *x, SrcLoc loc) { return r ? mktensor(B, cast(B, r, x->dtype, loc)) : NULL; }
+
+static bool num_arg(Builder *B, Args *A, int i, const char *name, double dflt, double *out) {
+  Val *v = arg(A, i, name);
+  if (!v) { *out = dflt; return true; }
+  return num_value(B, v, arg_loc(A, i, name), name, out);
+}
+
+/* log(1 + exp(x)) without overflow: max(x, 0) + log(1 + exp(-|x|)). */
+static GNode *softplus1(Builder *B, GNode *x, SrcLoc loc) {
+  GNode *m = tc(B, OP_MAXIMUM, x, 0, loc);
+  GNode *e = float_unary(B, OP_EXP, tneg(B, tabs(B, x, loc), loc), loc);
+  return tt(B, OP_ADD, m, float_unary(B, OP_LOG, ct(B, OP_ADD, 1, e, loc), loc), loc);
+}
+
+static GNode *elu1(Builder *B, GNode *x, double alpha, double in_scale, SrcLoc loc) {
+  GNode *em1 = tc(B, OP_SUB, float_unary(B, OP_EXP, tc(B, OP_MUL, x, in_scale, loc), loc), 1, loc);
+  return twhere(B, tc(B, OP_GT, x, 0, loc), x, tc(B, OP_MUL, em1, alpha, loc), loc);
+}
+
+/* The activations of torch.nn.functional (and their torch.X and x.X
+ * spellings where PyTorch has them); the row's name picks the formula. */
+static Val *b_activation(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  double p1 = 0, p2 = 0;
+  GNode *r = NULL;
+  if (!strcmp(n, "leaky_relu")) {
+    if (!num_arg(B, A, 0, "negative_slope", 0.01, &p1) || !check_args(B, A, n, 1)) return NULL;
+  } else if (!strcmp(n, "elu") || !strcmp(n, "celu")) {
+    if (!num_arg(B, A, 0, "alpha", 1.0, &p1) || !check_args(B, A, n, 1)) return NULL;
+  } else if (!strcmp(n, "softplus")) {
+    if (!num_arg(B, A, 0, "beta", 1.0, &p1) || !num_arg(B, A, 1, "threshold", 20.0, &p2) || !check_args(B, A, n, 2)) return NULL;
+  } else if (!strcmp(n, "hardtanh")) {
+    if (!num_arg(B, A, 0, "min_val", -1.0, &p1) || !num_arg(B, A, 1, "max_val", 1.0, &p2) || !check_args(B, A, n, 2)) return NULL;
+  } else if (!strcmp(n, "threshold")) {
+    Val *tv = arg(A, 0, "threshold"), *vv = arg(A, 1, "value");
+    if (!tv || !vv) return fail(B, loc, "threshold needs threshold and value");
+    if (!num_value(B, tv, arg_loc(A, 0, "threshold"), "threshold", &p1) || !num_value(B, vv, arg_loc(A, 1, "value"), "value", &p2) ||
+        !check_args(B, A, n, 2))
+      return NULL;
+  } else if (!strcmp(n, "gelu")) {
+    Val *ap = arg(A, 0, "approximate");
+    if (!check_args(B, A, n, 1)) return NULL;
+    if (ap && (ap->kind != V_STR || (strcmp(ap->name, "none") && strcmp(ap->name, "tanh"))))
+      return fail(B, arg_loc(A, 0, "approximate"), "gelu's approximate must be 'none' or 'tanh'");
+    p1 = ap && !strcmp(ap->name, "tanh");
+  } else if (!check_args(B, A, n, 0)) {
+    return NULL;
+  }
+  bool int_ok = !strcmp(n, "relu6") || !strcmp(n, "hardtanh") || !strcmp(n, "threshold");
+  if (int_ok && !dtype_is_float(x0->dtype)) {
+    if (x0->dtype == DT_BOOL) return fail(B, loc, "%s of a bool tensor is not supported", n);
+    if (!strcmp(n, "threshold")) {
+      Val vx = {.kind = V_TENSOR, .t = x0}, vt = {.kind = V_FLOAT, .f = p1}, vv = {.kind = V_FLOAT, .f = p2};
+      GNode *c = arith(B, OP_GT, &vx, &vt, loc);
+      Val vc = {.kind = V_TENSOR, .t = c};
+      Val *vs[3] = {&vc, &vx, &vv};
+      return mktensor(B, cast(B, pointwise(B, OP_WHERE, vs, 3, DT_F32, DT_F32, loc), x0->dtype, loc));
+    }
+    Val lo = {.kind = V_FLOAT, .f = !strcmp(n, "relu6") ? 0 : p1}, hi = {.kind = V_FLOAT, .f = !strcmp(n, "relu6") ? 6 : p2};
+    Val *c = clamp_fn(B, x0, &lo, &hi, loc);
+    return c ? mktensor(B, cast(B, c->t, x0->dtype, loc)) : NULL;
+  }
+  GNode *x = act_in(B, s, x0, loc);
+  if (!x) return NULL;
+  if (!strcmp(n, "silu")) r = tt(B, OP_MUL, x, float_unary(B, OP_SIGMOID, x, loc), loc);
+  else if (!strcmp(n, "relu6")) r = tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, x, 0, loc), 6, loc);
+  else if (!strcmp(n, "hardtanh")) r = tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, x, p1, loc), p2, loc);
+  else if (!strcmp(n, "leaky_relu")) r = twhere(B, tc(B, OP_GT, x, 0, loc), x, tc(B, OP_MUL, x, p1, loc), loc);
+  else if (!strcmp(n, "elu")) r = elu1(B, x, p1, 1, loc);
+  else if (!strcmp(n, "celu")) r = elu1(B, x, p1, 1 / p1, loc);
+  else if (!strcmp(n, "selu"))
+    r = tc(B, OP_MUL, elu1(B, x, 1.6732632423543772848170429916717, 1, loc), 1.0507009873554804934193349852946, loc);
+  else if (!strcmp(n, "softplus")) {
+    /* PyTorch: x where beta x > threshold, else log1p(exp(beta x)) / beta. */
+    GNode *bx = tc(B, OP_MUL, x, p1, loc);
+    r = twhere(B, tc(B, OP_GT, bx, p2, loc), x, tc(B, OP_DIV, softplus1(B, bx, loc), p1, loc), loc);
+  } else if (!strcmp(n, "mish")) r = tt(B, OP_MUL, x, float_unary(B, OP_TANH, softplus1(B, x, loc), loc), loc);
+  else if (!strcmp(n, "softsign")) r = tt(B, OP_DIV, x, ct(B, OP_ADD, 1, tabs(B, x, loc), loc), loc);
+  else if (!strcmp(n, "hardsigmoid")) r = tc(B, OP_DIV, tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, tc(B, OP_ADD, x, 3, loc), 0, loc), 6, loc), 6, loc);
+  else if (!strcmp(n, "hardswish"))
+    r = tc(B, OP_DIV, tt(B, OP_MUL, x, tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, tc(B, OP_ADD, x, 3, loc), 0, loc), 6, loc), loc), 6, loc);
+  else if (!strcmp(n, "logsigmoid")) r = tneg(B, softplus1(B, tneg(B, x, loc), loc), loc);
+  else if (!strcmp(n, "threshold")) r = twhere(B, tc(B, OP_GT, x, p1, loc), x, tc(B, OP_ADD, tc(B, OP_MUL, x, 0, loc), p2, loc), loc);
+  else if (!strcmp(n, "gelu")) {
+    if (p1) { /* 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
+      GNode *x3 = tt(B, OP_MUL, tt(B, OP_MUL, x, x, loc), x, loc);
+      GNode *in = tc(B, OP_MUL, tt(B, OP_ADD, x, tc(B, OP_MUL, x3, 0.044715, loc), loc), 0.79788456080286535588, loc);
+      r = tt(B, OP_MUL, tc(B, OP_MUL, x, 0.5, loc), ct(B, OP_ADD, 1, float_unary(B, OP_TANH, in, loc), loc), loc);
+    } else { /* 0.5 x (1 + erf(x / sqrt 2)) */
+      GNode *e = float_unary(B, OP_ERF, tc(B, OP_MUL, x, 0.70710678118654752440, loc), loc);
+      r = tt(B, OP_MUL, tc(B, OP_MUL, x, 0.5, loc), ct(B, OP_ADD, 1, e, loc), loc);
+    }
+  } else coil_unreachable("b_activation: a row without a formula");
+  return act_done(B, r, x0, loc);
+}
+
+/* F.softmax(input, dim, _stacklevel, dtype), F.log_softmax, F.softmin:
+ * the functional signature puts dtype fourth. */
+static Val *b_f_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  (void)arg(A, 1, "_stacklevel");
+  Val *dtv = arg(A, 2, "dtype");
+  if (!check_args(B, A, s->name, 3) || B->err) return NULL;
+  if (!dv || dv->kind == V_NONE) return fail(B, loc, "%s needs dim (PyTorch's implicit dim is deprecated)", s->name);
+  if (dv->kind != V_INT) return fail(B, dl, "%s: dim must be an int", s->name);
+  uint32_t mask;
+  if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
+  GNode *in = x;
+  if (!strcmp(s->name, "softmin")) {
+    if (!dtype_is_float(x->dtype) && !(dtv && dtv->kind != V_NONE)) return fail(B, loc, "softmin of a %s tensor is not supported", dtype_name(x->dtype));
+    in = tneg(B, x, loc);
+  }
+  GNode *r = softmax(B, in, mask, dtv, arg_loc(A, 2, "dtype"), !strcmp(s->name, "log_softmax"), loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* F.glu(input, dim=-1): a * sigmoid(b), a and b the halves along dim. */
+static Val *b_glu(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  int64_t d = -1;
+  Val *dv = arg(A, 0, "dim");
+  if ((dv && !get_int(B, dv, arg_loc(A, 0, "dim"), "dim", &d)) || !check_args(B, A, s->name, 1)) return NULL;
+  if (x0->ndim == 0) return fail(B, loc, "glu does not support 0-dimensional tensors");
+  int dim = norm_dim(B, d, x0->ndim, arg_loc(A, 0, "dim"));
+  if (dim < 0) return NULL;
+  if (x0->shape[dim] % 2) return fail(B, loc, "glu: halving dimension must be even, but dimension %d is size %lld", dim, (long long)x0->shape[dim]);
+  GNode *x = act_in(B, s, x0, loc);
+  if (!x) return NULL;
+  int64_t st[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  shape[dim] /= 2;
+  GNode *a = slice(B, x, st, shape, loc);
+  st[dim] = shape[dim];
+  GNode *b = slice(B, x, st, shape, loc);
+  return act_done(B, tt(B, OP_MUL, a, float_unary(B, OP_SIGMOID, b, loc), loc), x0, loc);
+}
+
+enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F };
 
 static const Spelling spellings[] = {
     /* casts */
@@ -1088,14 +1272,36 @@ static const Spelling spellings[] = {
     {"log", BOTH, b_float_unary, OP_LOG, 0, "all (ints and bool: float32)"},
     {"sqrt", BOTH, b_float_unary, OP_SQRT, 0, "all (ints and bool: float32)"},
     {"rsqrt", BOTH, b_float_unary, OP_RSQRT, 0, "all (ints and bool: float32)"},
-    {"sigmoid", BOTH, b_float_unary, OP_SIGMOID, 0, "all (ints and bool: float32)"},
-    {"tanh", BOTH, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
+    {"sigmoid", ALL, b_float_unary, OP_SIGMOID, 0, "all (ints and bool: float32)"},
+    {"tanh", ALL, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
     {"reciprocal", BOTH, b_float_unary, OP_RECIP, 0, "all (ints and bool: float32)"},
+    {"erf", BOTH, b_float_unary, OP_ERF, 0, "all (ints and bool: float32)"},
+    {"sin", BOTH, b_float_unary, OP_SIN, 0, "all (ints and bool: float32)"},
+    {"cos", BOTH, b_float_unary, OP_COS, 0, "all (ints and bool: float32)"},
+    {"exp2", BOTH, b_float_unary, OP_EXP2, 0, "all (ints and bool: float32)"},
+    {"log2", BOTH, b_float_unary, OP_LOG2, 0, "all (ints and bool: float32)"},
     {"neg", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
     {"negative", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
     {"abs", BOTH, b_neg_abs, OP_ABS, 0, "all"},
     {"square", BOTH, b_square, 0, 0, "all (bool: int64)"},
-    {"relu", BOTH, b_relu, 0, 0, "floats, ints"},
+    {"relu", ALL, b_relu, 0, 0, "floats, ints"},
+    /* activations: computed in f32 for bf16 and f16, rounded once */
+    {"silu", FUNC, b_activation, 0, 0, "floats"},
+    {"gelu", FUNC, b_activation, 0, 0, "floats (approximate='none' or 'tanh')"},
+    {"relu6", FUNC, b_activation, 0, 0, "floats, ints"},
+    {"leaky_relu", FUNC, b_activation, 0, 0, "floats"},
+    {"elu", FUNC, b_activation, 0, 0, "floats"},
+    {"selu", ALL, b_activation, 0, 0, "floats"},
+    {"celu", ALL, b_activation, 0, 0, "floats"},
+    {"softplus", FUNC, b_activation, 0, 0, "floats"},
+    {"mish", FUNC, b_activation, 0, 0, "floats"},
+    {"softsign", FUNC, b_activation, 0, 0, "floats"},
+    {"hardtanh", FUNC, b_activation, 0, 0, "floats, ints"},
+    {"hardsigmoid", FUNC, b_activation, 0, 0, "floats"},
+    {"hardswish", FUNC, b_activation, 0, 0, "floats"},
+    {"logsigmoid", FUNC, b_activation, 0, 0, "floats"},
+    {"threshold", FUNC, b_activation, 0, 0, "floats, ints"},
+    {"glu", FUNC, b_glu, 0, 0, "floats"},
     {"logical_not", BOTH, b_not, 0, 0, "bool"},
     {"bitwise_not", BOTH, b_not, 0, 0, "bool"},
     {"clamp", BOTH, b_clamp, 0, 0, "floats, ints"},
@@ -1149,6 +1355,9 @@ static const Spelling spellings[] = {
     {"std", BOTH, b_var_std, 0, 0, "floats"},
     {"softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"log_softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"softmax", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
+    {"log_softmax", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
+    {"softmin", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
     {"logsumexp", BOTH, b_softmax, 0, 0, "all (ints and bool: float32)"},
     /* Python values known when compiling */
     {"size", METHOD, b_size, 0, 0, "all"},
@@ -1206,6 +1415,196 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
   const Spelling *s = find_spelling(name, SP_TORCH);
   if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
+  Args rest = *A;
+  if (A->npos > 0) {
+    rest.pos = A->pos + 1;
+    rest.npos = A->npos - 1;
+  }
+  return s->build(B, s, x->t, &rest, loc);
+}
+
+/* ------------------------------------------------------------ modules */
+
+/* The modules a function can name: torch and its submodules that hold
+ * ops, and math.  Anything else imported is a clear error at its use. */
+static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "math", NULL};
+
+static Val *mkmodule(Builder *B, const char *name) {
+  Val *v = mkval(B, V_MODULE);
+  v->name = name;
+  return v;
+}
+
+static Val *mkfloat(Builder *B, double f) {
+  Val *v = mkval(B, V_FLOAT);
+  v->f = f;
+  return v;
+}
+
+static Val *mkfn(Builder *B, const char *ns, const char *name) {
+  Val *f = mkval(B, V_FN);
+  f->ns = ns;
+  f->name = name;
+  return f;
+}
+
+static Val *module_attr(Builder *B, const char *mod, const char *name, SrcLoc loc) {
+  if (!name_in(mod, known_modules)) return fail(B, loc, "module '%s' is not in coil's subset", mod);
+  const char *sub = arena_printf(B->a, "%s.%s", mod, name);
+  if (name_in(sub, known_modules)) return mkmodule(B, sub);
+  if (!strcmp(mod, "torch")) {
+    for (size_t i = 0; i < sizeof torch_dtypes / sizeof *torch_dtypes; i++)
+      if (!strcmp(name, torch_dtypes[i].name)) {
+        Val *v = mkval(B, V_DTYPE);
+        v->dt = torch_dtypes[i].dt;
+        return v;
+      }
+    static const struct { const char *name; double value; } consts[] = {
+        {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
+    for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+      if (!strcmp(name, consts[i].name)) return mkfloat(B, consts[i].value);
+    static const char *const submodules[] = {"cuda", "fft", "special", "distributions", "autograd", "jit", NULL};
+    if (name_in(name, submodules)) return fail(B, loc, "torch.%s is not in coil's subset", name);
+    return mkfn(B, "torch", name);
+  }
+  if (!strcmp(mod, "torch.nn"))
+    return fail(B, loc, "torch.nn.%s is not in coil's subset: an nn.Module is compiled by the torch.compile backend "
+                        "(torch.compile(model, backend=\"coil\")); here, use torch.nn.functional", name);
+  if (!strcmp(mod, "math")) {
+    static const struct { const char *name; double value; } consts[] = {
+        {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}, {"tau", 6.28318530717958647692},
+        {"inf", INFINITY}, {"nan", NAN}};
+    for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
+      if (!strcmp(name, consts[i].name)) return mkfloat(B, consts[i].value);
+  }
+  return mkfn(B, mod, name);
+}
+
+static bool num_value(Builder *B, Val *v, SrcLoc loc, const char *fname, double *out) {
+  if (v && (v->kind == V_INT || v->kind == V_BOOL)) { *out = (double)v->i; return true; }
+  if (v && v->kind == V_FLOAT) { *out = v->f; return true; }
+  fail(B, loc, "%s expects a Python number, got %s%s", fname, v ? kind_name(v) : "nothing",
+       v && v->kind == V_TENSOR ? " (use the torch function on tensors)" : "");
+  return false;
+}
+
+/* math.NAME(...): Python numbers in, a Python number out, known when
+ * compiling (math.sqrt(d) in a scale factor). */
+static Val *call_math(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  static const struct { const char *name; double (*f)(double); } unary[] = {
+      {"sqrt", sqrt}, {"exp", exp}, {"expm1", expm1}, {"log2", log2}, {"log10", log10}, {"log1p", log1p},
+      {"sin", sin}, {"cos", cos}, {"tan", tan}, {"asin", asin}, {"acos", acos}, {"atan", atan},
+      {"sinh", sinh}, {"cosh", cosh}, {"tanh", tanh}, {"asinh", asinh}, {"acosh", acosh}, {"atanh", atanh},
+      {"erf", erf}, {"erfc", erfc}, {"fabs", fabs}, {"gamma", tgamma}, {"lgamma", lgamma},
+  };
+  double x, y;
+  for (size_t i = 0; i < sizeof unary / sizeof *unary; i++)
+    if (!strcmp(name, unary[i].name)) {
+      if (!num_value(B, arg(A, 0, "x"), arg_loc(A, 0, "x"), arena_printf(B->a, "math.%s", name), &x) || !check_args(B, A, name, 1))
+        return NULL;
+      double r = unary[i].f(x);
+      /* Python raises where C returns NaN or inf from a finite argument. */
+      if (!isfinite(r) && isfinite(x)) return fail(B, loc, "math.%s(%g): math domain error", name, x);
+      return mkfloat(B, r);
+    }
+  if (!strcmp(name, "log")) {
+    Val *b = arg(A, 1, "base");
+    if (!num_value(B, arg(A, 0, "x"), arg_loc(A, 0, "x"), "math.log", &x) || !check_args(B, A, name, 2)) return NULL;
+    if (x <= 0) return fail(B, loc, "math.log(%g): math domain error", x);
+    if (!b) return mkfloat(B, log(x));
+    if (!num_value(B, b, arg_loc(A, 1, "base"), "math.log", &y)) return NULL;
+    return mkfloat(B, log(x) / log(y));
+  }
+  if (!strcmp(name, "pow") || !strcmp(name, "atan2") || !strcmp(name, "hypot") || !strcmp(name, "copysign") ||
+      !strcmp(name, "fmod")) {
+    if (!num_value(B, arg(A, 0, "x"), arg_loc(A, 0, "x"), name, &x) || !num_value(B, arg(A, 1, "y"), arg_loc(A, 1, "y"), name, &y) ||
+        !check_args(B, A, name, 2))
+      return NULL;
+    double r = name[0] == 'p' ? pow(x, y) : name[0] == 'a' ? atan2(x, y) : name[0] == 'h' ? hypot(x, y)
+             : name[0] == 'c' ? copysign(x, y) : fmod(x, y);
+    if (isnan(r) && !isnan(x) && !isnan(y)) return fail(B, loc, "math.%s: math domain error", name);
+    return mkfloat(B, r);
+  }
+  if (!strcmp(name, "floor") || !strcmp(name, "ceil") || !strcmp(name, "trunc")) {
+    if (!num_value(B, arg(A, 0, "x"), arg_loc(A, 0, "x"), name, &x) || !check_args(B, A, name, 1)) return NULL;
+    double r = name[0] == 'f' ? floor(x) : name[0] == 'c' ? ceil(x) : trunc(x);
+    if (!isfinite(r) || fabs(r) > 9.2e18) return fail(B, loc, "math.%s(%g): cannot convert to an integer", name, x);
+    return mkint(B, (int64_t)r);
+  }
+  if (!strcmp(name, "isnan") || !strcmp(name, "isinf") || !strcmp(name, "isfinite")) {
+    if (!num_value(B, arg(A, 0, "x"), arg_loc(A, 0, "x"), name, &x) || !check_args(B, A, name, 1)) return NULL;
+    Val *v = mkval(B, V_BOOL);
+    v->i = name[2] == 'n' ? isnan(x) : name[2] == 'i' ? isinf(x) : isfinite(x);
+    return v;
+  }
+  return fail(B, loc, "math.%s is not in coil's subset", name);
+}
+
+/* float(x), int(x), bool(x), abs(x), min(a, b, ...), max(a, b, ...) of
+ * Python values known when compiling; float("nan") and float("-inf") too. */
+static Val *call_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  Val *x = arg(A, 0, NULL);
+  if (!strcmp(name, "min") || !strcmp(name, "max")) {
+    Val **items = A->pos;
+    int n = A->npos;
+    if (n == 1 && x->kind == V_TUPLE) items = x->items, n = x->n;
+    if (n == 0) return fail(B, loc, "%s() needs at least one value", name);
+    if (!check_args(B, A, name, A->npos)) return NULL;
+    Val *best = NULL;
+    double bv = 0;
+    for (int i = 0; i < n; i++) {
+      double v;
+      if (items[i]->kind == V_TENSOR)
+        return fail(B, loc, "%s() of tensors is not in coil's subset: use torch.%s(x, dim) or torch.%simum(a, b)", name, name,
+                    name);
+      if (!num_value(B, items[i], arg_loc(A, i, NULL), name, &v)) return NULL;
+      if (!best || (name[1] == 'a' ? v > bv : v < bv)) best = items[i], bv = v;
+    }
+    return best;
+  }
+  if (!x) return fail(B, loc, "%s() needs an argument", name);
+  if (!check_args(B, A, name, 1)) return NULL;
+  if (x->kind == V_TENSOR)
+    return fail(B, arg_loc(A, 0, NULL), "%s() of a tensor needs its values, which coil does not know when compiling%s", name,
+                !strcmp(name, "bool") ? "; branch with torch.where" : "");
+  if (!strcmp(name, "float") && x->kind == V_STR) {
+    const char *t = x->name;
+    bool neg = *t == '-';
+    if (*t == '-' || *t == '+') t++;
+    double v;
+    if (!strcasecmp(t, "nan")) v = NAN;
+    else if (!strcasecmp(t, "inf") || !strcasecmp(t, "infinity")) v = INFINITY;
+    else {
+      char *end;
+      v = strtod(t, &end);
+      if (!*t || *end) return fail(B, arg_loc(A, 0, NULL), "could not convert string to float: '%s'", x->name);
+    }
+    return mkfloat(B, neg ? -v : v);
+  }
+  double v;
+  if (!num_value(B, x, arg_loc(A, 0, NULL), name, &v)) return NULL;
+  if (!strcmp(name, "float")) return mkfloat(B, v);
+  if (!strcmp(name, "abs")) return x->kind == V_FLOAT ? mkfloat(B, fabs(v)) : mkint(B, x->i < 0 ? -x->i : x->i);
+  if (!strcmp(name, "bool")) {
+    Val *r = mkval(B, V_BOOL);
+    r->i = v != 0;
+    return r;
+  }
+  if (!isfinite(v) || fabs(v) > 9.2e18) return fail(B, loc, "int(%g): cannot convert to an integer", v);
+  return mkint(B, x->kind == V_FLOAT ? (int64_t)trunc(v) : x->i);
+}
+
+/* F.NAME(input, ...): torch.nn.functional. */
+static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  const Spelling *s = find_spelling(name, SP_F);
+  if (!s) return fail(B, loc, "torch.nn.functional.%s is not in coil's subset", name);
+  Val *x = arg(A, 0, "input");
+  if (!x) return fail(B, loc, "F.%s needs a tensor argument", name);
+  if (x->kind != V_TENSOR)
+    return fail(B, arg_loc(A, 0, "input"), "F.%s expects a tensor as its first argument, got %s", name, kind_name(x));
+  /* inplace=True writes the result over the input; in a function that
+   * returns it, the values are the same. */
+  (void)arg(A, -1, "inplace");
   Args rest = *A;
   if (A->npos > 0) {
     rest.pos = A->pos + 1;
@@ -1398,7 +1797,11 @@ static Val *eval_call(Builder *B, Node *n) {
     if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
   SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
   if (fn->self) return call_method(B, fn->name, fn->self->t, &A, loc);
-  return call_torch_fn(B, fn->name, &A, loc);
+  if (!strcmp(fn->ns, "builtins")) return call_builtin(B, fn->name, &A, loc);
+  if (!strcmp(fn->ns, "math")) return call_math(B, fn->name, &A, loc);
+  if (!strcmp(fn->ns, "torch.nn.functional")) return call_functional(B, fn->name, &A, loc);
+  if (!strcmp(fn->ns, "torch")) return call_torch_fn(B, fn->name, &A, loc);
+  return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
 }
 
 static Val *eval(Builder *B, Node *n) {
@@ -1408,15 +1811,28 @@ static Val *eval(Builder *B, Node *n) {
   case ND_FLOAT: { Val *v = mkval(B, V_FLOAT); v->f = n->fval; return v; }
   case ND_BOOL: { Val *v = mkval(B, V_BOOL); v->i = n->ival; return v; }
   case ND_NONE: return mkval(B, V_NONE);
-  case ND_STR: return fail(B, n->loc, "strings are not values in coil's subset");
+  case ND_STR: { Val *v = mkval(B, V_STR); v->name = n->name; return v; }
   case ND_SLICE: return fail(B, n->loc, "a slice is only allowed inside a subscript");
   case ND_ELLIPSIS: return fail(B, n->loc, "'...' is only allowed inside a subscript");
   case ND_NAME: {
     Val *v = lookup(B, n->name);
     if (v) return v;
-    if (!strcmp(n->name, "torch")) return mkval(B, V_TORCH);
-    static const char *const builtins[] = {"len", "range", "print", "int", "float", "abs", "max", "min", "sum", NULL};
-    if (name_in(n->name, builtins)) return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
+    for (int i = B->m->nimports - 1; i >= 0; i--)
+      if (!strcmp(B->m->imports[i].alias, n->name)) return mkmodule(B, B->m->imports[i].module);
+    /* torch without an import, as coil has always read it. */
+    if (!strcmp(n->name, "torch")) return mkmodule(B, "torch");
+    static const char *const builtins[] = {"float", "int", "abs", "min", "max", "bool", NULL};
+    if (name_in(n->name, builtins)) {
+      Val *f = mkval(B, V_FN);
+      f->name = n->name;
+      f->ns = "builtins";
+      return f;
+    }
+    static const char *const others[] = {"len", "range", "print", "sum", NULL};
+    if (name_in(n->name, others)) return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
+    if (!strcmp(n->name, "F")) return fail(B, n->loc, "name 'F' is not defined (import torch.nn.functional as F)");
+    if (!strcmp(n->name, "math") || !strcmp(n->name, "nn"))
+      return fail(B, n->loc, "name '%s' is not defined (import %s)", n->name, n->name[0] == 'm' ? "math" : "torch.nn as nn");
     return fail(B, n->loc, "name '%s' is not defined", n->name);
   }
   case ND_TUPLE: case ND_LIST: {
@@ -1428,30 +1844,9 @@ static Val *eval(Builder *B, Node *n) {
     return t;
   }
   case ND_ATTR: {
-    if (n->lhs->kind == ND_ATTR && n->lhs->lhs->kind == ND_NAME && !strcmp(n->lhs->lhs->name, "torch") &&
-        !lookup(B, "torch"))
-      return fail(B, n->loc, "torch.%s.%s is not in coil's subset", n->lhs->name, n->name);
     Val *lhs = eval(B, n->lhs);
     if (!lhs) return NULL;
-    if (lhs->kind == V_TORCH) {
-      for (size_t i = 0; i < sizeof torch_dtypes / sizeof *torch_dtypes; i++)
-        if (!strcmp(n->name, torch_dtypes[i].name)) {
-          Val *v = mkval(B, V_DTYPE);
-          v->dt = torch_dtypes[i].dt;
-          return v;
-        }
-      static const struct { const char *name; double value; } consts[] = {
-          {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
-      for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
-        if (!strcmp(n->name, consts[i].name)) {
-          Val *v = mkval(B, V_FLOAT);
-          v->f = consts[i].value;
-          return v;
-        }
-      Val *f = mkval(B, V_FN);
-      f->name = n->name;
-      return f;
-    }
+    if (lhs->kind == V_MODULE) return module_attr(B, lhs->name, n->name, n->loc);
     if (lhs->kind == V_TENSOR) {
       GNode *x = lhs->t;
       if (!strcmp(n->name, "shape")) {
@@ -1714,7 +2109,7 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
   }
   if ((e = parse_body(a, m, f))) return e;
   *g = (Graph){.fn_name = f->name};
-  Builder B = {.a = a, .g = g};
+  Builder B = {.a = a, .m = m, .g = g};
   g->ninputs = f->nparams;
   g->inputs = ARENA_ARRAY(a, InputSpec, f->nparams + 1);
   for (int i = 0; i < f->nparams; i++) {

@@ -23,6 +23,11 @@
   OP(SIGMOID, OK_UNARY,   1, "c_sigmoid(%0)", "tl.sigmoid(%0)")                \
   OP(TANH,    OK_UNARY,   1, "c_tanh(%0)", "coil_tanh(%0)")                    \
   OP(RECIP,   OK_UNARY,   1, "(1 / %0)", "1.0 / %0")                           \
+  OP(ERF,     OK_UNARY,   1, "c_erf(%0)", "tl.erf(%0)")                        \
+  OP(SIN,     OK_UNARY,   1, "c_sin(%0)", "tl.sin(%0)")                        \
+  OP(COS,     OK_UNARY,   1, "c_cos(%0)", "tl.cos(%0)")                        \
+  OP(EXP2,    OK_UNARY,   1, "c_exp2(%0)", "tl.exp2(%0)")                      \
+  OP(LOG2,    OK_UNARY,   1, "c_log2(%0)", "tl.log2(%0)")                      \
   OP(NOT,     OK_UNARY,   1, "(!%0)", "(%0 == 0)")                             \
   OP(ADD,     OK_BINARY,  2, "(%0 + %1)", "%0 + %1")                           \
   OP(SUB,     OK_BINARY,  2, "(%0 - %1)", "%0 - %1")                           \
@@ -83,7 +88,8 @@ static inline bool op_is_pointwise(Op op) {
  * pipeline weighs recomputation with, and the CPU schedule its loops. */
 static inline int op_cost(Op op) {
   switch (op) {
-  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: return 16;
+  case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: case OP_EXP2: case OP_LOG2: return 16;
+  case OP_ERF: case OP_SIN: case OP_COS: return 24;
   case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
   case OP_INPUT: case OP_CONST: return 0;
   default: return 1;

@@ -492,6 +492,79 @@ static CoilErr *parse_def(Parser *P, Func *f) {
   return NULL;
 }
 
+/* A dotted module name: NAME {'.' NAME}. */
+static const char *dotted_name(Parser *P) {
+  Token *t = next(P);
+  if (t->kind != TK_NAME) return fail(P, t->loc, "expected a module name", t), NULL;
+  StrBuf sb = {0};
+  sb_printf(&sb, "%.*s", t->len, t->start);
+  while (at(P, ".")) {
+    next(P);
+    t = next(P);
+    if (t->kind != TK_NAME) {
+      sb_free(&sb);
+      return fail(P, t->loc, "expected a name after '.'", t), NULL;
+    }
+    sb_printf(&sb, ".%.*s", t->len, t->start);
+  }
+  char *r = arena_strdup(P->arena, sb.data);
+  sb_free(&sb);
+  return r;
+}
+
+static void add_import(Parser *P, const char *alias, const char *module, SrcLoc loc) {
+  Module *m = P->m;
+  Import *ni = ARENA_ARRAY(P->arena, Import, m->nimports + 1);
+  if (m->nimports) memcpy(ni, m->imports, sizeof(Import) * (size_t)m->nimports);
+  ni[m->nimports++] = (Import){alias, module, loc};
+  m->imports = ni;
+}
+
+static const char *name_text(Parser *P, Token *t) { return arena_strndup(P->arena, t->start, (size_t)t->len); }
+
+/* import_stmt = 'import' dotted ['as' NAME] {',' dotted ['as' NAME]}
+ *             | 'from' dotted 'import' NAME ['as' NAME] {',' NAME ['as' NAME]}
+ * `import torch.nn.functional` binds torch, as Python does; with `as F` it
+ * binds F to the module itself. */
+static CoilErr *parse_import(Parser *P, bool from) {
+  if (from) {
+    const char *base = dotted_name(P);
+    if (!base) return P->err;
+    if (!accept(P, "import")) return coil_error_at(peek(P)->loc, "expected 'import'");
+    if (at(P, "*")) return NULL; /* names coil cannot know; a use of one is an undefined name */
+    bool paren = accept(P, "(");
+    do {
+      Token *t = next(P);
+      if (t->kind != TK_NAME) return coil_error_at(t->loc, "expected a name to import");
+      const char *alias = name_text(P, t);
+      const char *what = arena_printf(P->arena, "%s.%s", base, alias);
+      if (accept(P, "as")) {
+        Token *a = next(P);
+        if (a->kind != TK_NAME) return coil_error_at(a->loc, "expected a name after 'as'");
+        alias = name_text(P, a);
+      }
+      add_import(P, alias, what, t->loc);
+    } while (accept(P, ",") && !(paren && at(P, ")")));
+    if (paren && !expect(P, ")")) return P->err;
+  } else {
+    do {
+      SrcLoc loc = peek(P)->loc;
+      const char *mod = dotted_name(P);
+      if (!mod) return P->err;
+      if (accept(P, "as")) {
+        Token *a = next(P);
+        if (a->kind != TK_NAME) return coil_error_at(a->loc, "expected a name after 'as'");
+        add_import(P, name_text(P, a), mod, loc);
+      } else {
+        size_t n = strcspn(mod, ".");
+        add_import(P, arena_strndup(P->arena, mod, n), arena_strndup(P->arena, mod, n), loc);
+      }
+    } while (accept(P, ","));
+  }
+  if (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) return coil_error_at(peek(P)->loc, "expected the end of the import");
+  return NULL;
+}
+
 CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
   *m = (Module){.file = file, .text = text};
   CoilErr *e = lex_file(a, file, text, &m->toks, &m->ntoks);
@@ -510,6 +583,11 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
       *f = (Func){0};
       if ((e = parse_def(&P, f))) return e;
       m->nfuncs++;
+    } else if (at(&P, "import") || at(&P, "from")) {
+      bool from = accept(&P, "from");
+      if (!from) next(&P);
+      if ((e = parse_import(&P, from))) return e;
+      skip_statement(m, &P.pos);
     } else {
       skip_statement(m, &P.pos);
     }

@@ -167,6 +167,11 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
       break;
     case OP_TANH: x = tanh(a); break;
     case OP_RECIP: x = 1 / a; break;
+    case OP_ERF: x = erf(a); break;
+    case OP_SIN: x = sin(a); break;
+    case OP_COS: x = cos(a); break;
+    case OP_EXP2: x = exp2(a); break;
+    case OP_LOG2: x = log2(a); break;
     case OP_ADD: x = a + b; break;
     case OP_SUB: x = a - b; break;
     case OP_MUL: x = a * b; break;

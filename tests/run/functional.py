@@ -1,0 +1,54 @@
+# torch.nn.functional, math and float() as model code writes them; every
+# function is checked against coil's reference and against PyTorch (ops.sh).
+import math
+
+import torch
+import torch.nn.functional as F
+from torch.nn import functional as nnf
+
+
+def activations_f32(x: "f32[6, 129] uniform(-6, 6)"):
+    return (F.relu(x), F.relu6(x), F.leaky_relu(x, 0.2), F.elu(x), F.selu(x), F.celu(x, alpha=0.5),
+            F.silu(x), F.gelu(x), F.gelu(x, approximate="tanh"), F.softplus(x), F.softplus(x, beta=2.0, threshold=5.0),
+            F.mish(x), F.softsign(x), F.hardtanh(x), F.hardtanh(x, -2.0, 3.0), F.hardsigmoid(x), F.hardswish(x),
+            F.logsigmoid(x), F.threshold(x, 0.5, -1.0), F.sigmoid(x), F.tanh(x), nnf.relu(x, inplace=True))
+
+
+def activations_bf16(x: "bf16[4, 200] uniform(-8, 8)"):
+    return F.silu(x), F.gelu(x), F.gelu(x, approximate="tanh"), F.mish(x), F.softplus(x), F.hardswish(x), F.elu(x)
+
+
+def activations_f16(x: "f16[3, 64] uniform(-5, 5)"):
+    return F.silu(x), F.gelu(x), F.logsigmoid(x), F.leaky_relu(x)
+
+
+def activations_extreme(x: "f64[9, 33] uniform(-60, 60)"):
+    # far tails: exp over- and underflow, softplus's threshold
+    return F.softplus(x), F.logsigmoid(x), F.mish(x), F.elu(x), F.gelu(x), F.silu(x)
+
+
+def softmax_family(x: "f32[5, 37]"):
+    return (F.softmax(x, dim=-1), F.log_softmax(x, 1), F.softmin(x, dim=0),
+            F.softmax(x, -1, dtype=torch.float64))
+
+
+def glu_halves(x: "f32[4, 10, 6]"):
+    return F.glu(x), F.glu(x, dim=1)
+
+
+def transcendental(x: "f32[7, 65] uniform(-4, 4)", p: "f32[65] uniform(0.1, 30)"):
+    return torch.erf(x), x.sin(), torch.cos(x), torch.exp2(x), p.log2(), x.erf().sum(-1)
+
+
+def math_constants(x: "f32[8, 16]"):
+    scale = 1.0 / math.sqrt(x.shape[-1])
+    bias = math.log(2.0) + math.pi / 4 - math.e * math.cos(0.0) + math.tau
+    big = max(x.shape[0], 3) * min(2.5, abs(-4)) + int(7.9) + float(2)
+    return x * scale + bias, torch.where(x > 1, float("inf"), x), torch.clamp(x, min=float("-inf"), max=big)
+
+
+def rotary(x: "f32[2, 8, 16]", cos: "f32[8, 8]", sin: "f32[8, 8]"):
+    # rotary embedding as model code writes it: halves rotated, cos/sin broadcast
+    x1 = x[..., :8]
+    x2 = x[..., 8:]
+    return x1 * cos - x2 * sin, x2 * cos + x1 * sin
