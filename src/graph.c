@@ -1010,10 +1010,6 @@ static Val *b_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   return mktensor(B, cast(B, r, out, loc));
 }
 
-static Val *b_unsupported(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  return fail(B, loc, "%s is not supported", s->name);
-}
-
 static Val *b_var_std(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   const char *name = s->name;
   Val *dv = arg(A, 0, "dim");
@@ -1253,7 +1249,254 @@ static Val *b_glu(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc)
   return act_done(B, tt(B, OP_MUL, a, float_unary(B, OP_SIGMOID, b, loc), loc), x0, loc);
 }
 
-enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F };
+/* ------------------------------------------------------------ norms, losses */
+
+/* The dims a normalized_shape covers: the last len(shape) dims of x,
+ * whose sizes it must give. */
+static bool norm_dims(Builder *B, Val *ns, SrcLoc loc, GNode *x, uint32_t *mask) {
+  int64_t shape[COIL_MAX_DIMS];
+  int n = 0;
+  if (ns && ns->kind == V_TUPLE) {
+    if (ns->n > COIL_MAX_DIMS) return fail(B, loc, "normalized_shape has too many dims"), false;
+    for (int i = 0; i < ns->n; i++)
+      if (!get_int(B, ns->items[i], loc, "normalized_shape", &shape[n++])) return false;
+  } else if (ns && (ns->kind == V_INT)) {
+    shape[n++] = ns->i;
+  } else {
+    return fail(B, loc, "normalized_shape must be an int or a tuple of ints, got %s", ns ? kind_name(ns) : "nothing"), false;
+  }
+  if (n > x->ndim) return fail(B, loc, "normalized_shape has %d dims, the input %d", n, x->ndim), false;
+  *mask = 0;
+  for (int i = 0; i < n; i++) {
+    int d = x->ndim - n + i;
+    if (x->shape[d] != shape[i])
+      return fail(B, loc, "normalized_shape %s does not match the input's last dims %s", shape_fmt(B->a, n, shape),
+                  shape_fmt(B->a, n, x->shape + x->ndim - n)), false;
+    *mask |= 1u << d;
+  }
+  return true;
+}
+
+/* An optional affine parameter (weight, bias), broadcast over x and in
+ * x's compute dtype. */
+static bool affine_arg(Builder *B, Val *v, SrcLoc loc, const char *what, GNode *xf, GNode **out) {
+  *out = NULL;
+  if (!v || v->kind == V_NONE) return true;
+  if (v->kind != V_TENSOR) return fail(B, loc, "%s must be a tensor or None, got %s", what, kind_name(v)), false;
+  if (!dtype_is_float(v->t->dtype)) return fail(B, loc, "%s must be a floating-point tensor", what), false;
+  GNode *e = expand(B, v->t, xf->ndim, xf->shape, loc);
+  if (!e) return false;
+  *out = cast(B, e, xf->dtype, loc);
+  return true;
+}
+
+static int64_t mask_count(const GNode *x, uint32_t mask) {
+  int64_t n = 1;
+  for (int d = 0; d < x->ndim; d++)
+    if (mask >> d & 1) n *= x->shape[d];
+  return n;
+}
+
+/* F.layer_norm(input, normalized_shape, weight, bias, eps=1e-5) and
+ * F.rms_norm(input, normalized_shape, weight, eps=None), as PyTorch's CPU
+ * kernels compute them: bf16 and f16 in f32 (weight and bias too), the
+ * result rounded once; rms_norm's default eps is float32's epsilon. */
+static Val *b_norm_layer(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  bool rms = !strcmp(s->name, "rms_norm");
+  Val *ns = arg(A, 0, "normalized_shape"), *wv = arg(A, 1, "weight"), *bv = rms ? NULL : arg(A, 2, "bias");
+  Val *ev = arg(A, rms ? 2 : 3, "eps");
+  if (!check_args(B, A, s->name, rms ? 3 : 4)) return NULL;
+  GNode *x = act_in(B, s, x0, loc);
+  if (!x) return NULL;
+  uint32_t mask;
+  if (!norm_dims(B, ns, arg_loc(A, 0, "normalized_shape"), x, &mask)) return NULL;
+  double eps = rms ? (x->dtype == DT_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07) : 1e-5;
+  if (ev && ev->kind != V_NONE && !num_value(B, ev, arg_loc(A, rms ? 2 : 3, "eps"), "eps", &eps)) return NULL;
+  GNode *w, *b;
+  if (!affine_arg(B, wv, arg_loc(A, 1, "weight"), "weight", x, &w) || !affine_arg(B, bv, arg_loc(A, 2, "bias"), "bias", x, &b))
+    return NULL;
+  double n = (double)mask_count(x, mask);
+  GNode *r;
+  if (rms) {
+    GNode *ms = tc(B, OP_DIV, reduce(B, OP_SUM, tt(B, OP_MUL, x, x, loc), mask, true, loc), n, loc);
+    r = tt(B, OP_MUL, x, float_unary(B, OP_RSQRT, tc(B, OP_ADD, ms, eps, loc), loc), loc);
+  } else {
+    GNode *mean = tc(B, OP_DIV, reduce(B, OP_SUM, x, mask, true, loc), n, loc);
+    GNode *var = variance(B, x, mask, 0, true, false, loc);
+    if (!var) return NULL;
+    r = tt(B, OP_MUL, tt(B, OP_SUB, x, mean, loc), float_unary(B, OP_RSQRT, tc(B, OP_ADD, var, eps, loc), loc), loc);
+  }
+  if (w) r = tt(B, OP_MUL, r, w, loc);
+  if (b) r = tt(B, OP_ADD, r, b, loc);
+  return act_done(B, r, x0, loc);
+}
+
+/* ||x||_p over dims, accumulated in the compute dtype (f32 for bf16 and
+ * f16) and rounded once, as PyTorch's norm kernels do.  p: 2, 1, inf,
+ * -inf, 0 (the count of nonzeros) or any other number. */
+static GNode *vector_norm(Builder *B, GNode *x0, double p, uint32_t mask, bool keep, SrcLoc loc) {
+  if (!dtype_is_float(x0->dtype)) return fail(B, loc, "norm needs a floating-point tensor, got %s", dtype_name(x0->dtype));
+  GNode *x = cast(B, x0, opmath(x0->dtype), loc), *a = tabs(B, x, loc), *r;
+  if (isinf(p)) r = reduce(B, p > 0 ? OP_AMAX : OP_AMIN, a, mask, keep, loc);
+  else if (p == 0) r = reduce(B, OP_SUM, cast(B, tc(B, OP_NE, x, 0, loc), x->dtype, loc), mask, keep, loc);
+  else if (p == 1) r = reduce(B, OP_SUM, a, mask, keep, loc);
+  else if (p == 2) r = float_unary(B, OP_SQRT, reduce(B, OP_SUM, tt(B, OP_MUL, x, x, loc), mask, keep, loc), loc);
+  else r = tc(B, OP_POW, reduce(B, OP_SUM, tc(B, OP_POW, a, p, loc), mask, keep, loc), 1 / p, loc);
+  return r ? cast(B, r, x0->dtype, loc) : NULL;
+}
+
+static bool ord_value(Builder *B, Val *v, SrcLoc loc, double dflt, double *p) {
+  if (!v || v->kind == V_NONE) { *p = dflt; return true; }
+  if (v->kind == V_STR) {
+    if (!strcmp(v->name, "fro")) { *p = 2; return true; }
+    return fail(B, loc, "norm: p='%s' is not supported (a vector norm takes a number or 'fro')", v->name), false;
+  }
+  return num_value(B, v, loc, "ord", p);
+}
+
+/* torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None)
+ * and x.norm(p='fro', dim=None, keepdim=False, dtype=None). */
+static Val *b_vector_norm(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool linalg = !strcmp(s->name, "vector_norm");
+  Val *pv = arg(A, 0, linalg ? "ord" : "p"), *dv = arg(A, 1, "dim"), *kv = arg(A, 2, "keepdim"), *tv = arg(A, -1, "dtype");
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  double p;
+  if (!ord_value(B, pv, arg_loc(A, 0, linalg ? "ord" : "p"), 2, &p)) return NULL;
+  bool keep = get_bool(B, kv, arg_loc(A, 2, "keepdim"), "keepdim", false);
+  if (tv && tv->kind != V_NONE) {
+    DType dt;
+    if (!get_dtype(B, tv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
+    x = cast(B, x, dt, loc);
+  }
+  uint32_t mask;
+  if (B->err || !get_dims(B, dv, arg_loc(A, 1, "dim"), x, true, &mask)) return NULL;
+  GNode *r = vector_norm(B, x, p, mask, keep, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* F.normalize(input, p=2.0, dim=1, eps=1e-12): input / max(||input||_p, eps). */
+static Val *b_normalize(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  double p = 2, eps = 1e-12;
+  int64_t d = 1;
+  Val *dv = arg(A, 1, "dim");
+  if (!num_arg(B, A, 0, "p", 2, &p) || (dv && !get_int(B, dv, arg_loc(A, 1, "dim"), "dim", &d)) || !num_arg(B, A, 2, "eps", 1e-12, &eps) ||
+      !check_args(B, A, s->name, 3))
+    return NULL;
+  int dim = norm_dim(B, d, x->ndim, arg_loc(A, 1, "dim"));
+  if (dim < 0) return NULL;
+  GNode *nrm = vector_norm(B, x, p, x->ndim ? 1u << dim : 0, true, loc);
+  if (!nrm) return NULL;
+  return mktensor(B, tt(B, OP_DIV, x, tc(B, OP_MAXIMUM, nrm, eps, loc), loc));
+}
+
+/* The losses' reduction: 'mean' (the default), 'sum' or 'none'. */
+static Val *loss_reduce(Builder *B, Val *rv, SrcLoc rloc, GNode *l, SrcLoc loc) {
+  const char *r = rv && rv->kind != V_NONE ? (rv->kind == V_STR ? rv->name : "") : "mean";
+  uint32_t all = l->ndim ? (uint32_t)((1u << l->ndim) - 1) : 0;
+  if (!strcmp(r, "none")) return mktensor(B, l);
+  if (!strcmp(r, "sum")) return mktensor(B, cast(B, reduce(B, OP_SUM, l, all, false, loc), l->dtype, loc));
+  if (!strcmp(r, "mean")) {
+    GNode *sum = reduce(B, OP_SUM, l, all, false, loc);
+    return mktensor(B, cast(B, tc(B, OP_DIV, sum, (double)shape_numel(l->ndim, l->shape), loc), l->dtype, loc));
+  }
+  return fail(B, rloc, "reduction must be 'mean', 'sum' or 'none'");
+}
+
+/* mse_loss, l1_loss, smooth_l1_loss(beta), huber_loss(delta), op by op in
+ * the inputs' promoted dtype, as PyTorch's kernels. */
+static Val *b_loss(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  Val *tv = arg(A, 0, "target");
+  if (!tv || tv->kind != V_TENSOR) return fail(B, loc, "%s needs a target tensor", n);
+  bool smooth = !strcmp(n, "smooth_l1_loss"), huber = !strcmp(n, "huber_loss");
+  /* (input, target, size_average, reduce, reduction[, beta]); huber_loss:
+   * (input, target, reduction, delta).  size_average and reduce are
+   * deprecated: reduction is what they became. */
+  int rpos = huber ? 1 : 3;
+  if (!huber)
+    for (int i = 1; i <= 2; i++) {
+      Val *old = arg(A, i, i == 1 ? "size_average" : "reduce");
+      if (old && old->kind != V_NONE) return fail(B, arg_loc(A, i, i == 1 ? "size_average" : "reduce"), "%s: size_average and reduce are deprecated; give reduction='mean', 'sum' or 'none'", n);
+    }
+  Val *rv = arg(A, rpos, "reduction");
+  double k = 1;
+  if ((smooth || huber) && !num_arg(B, A, rpos + 1, smooth ? "beta" : "delta", 1.0, &k)) return NULL;
+  if (!check_args(B, A, n, rpos + 1 + (smooth || huber))) return NULL;
+  if (!dtype_is_float(x->dtype)) return fail(B, loc, "%s needs floating-point tensors, got %s", n, dtype_name(x->dtype));
+  Val vx = {.kind = V_TENSOR, .t = x};
+  GNode *d = arith(B, OP_SUB, &vx, tv, loc);
+  if (!d) return NULL;
+  GNode *l;
+  if (!strcmp(n, "mse_loss")) l = tt(B, OP_MUL, d, d, loc);
+  else {
+    GNode *z = tabs(B, d, loc);
+    if (!strcmp(n, "l1_loss") || (smooth && k == 0)) l = z;
+    else if (smooth)
+      l = twhere(B, tc(B, OP_LT, z, k, loc), tc(B, OP_DIV, tc(B, OP_MUL, tt(B, OP_MUL, z, z, loc), 0.5, loc), k, loc),
+                 tc(B, OP_SUB, z, 0.5 * k, loc), loc);
+    else
+      l = twhere(B, tc(B, OP_LT, z, k, loc), tc(B, OP_MUL, tt(B, OP_MUL, z, z, loc), 0.5, loc),
+                 tc(B, OP_MUL, tc(B, OP_SUB, z, 0.5 * k, loc), k, loc), loc);
+  }
+  return loss_reduce(B, rv, arg_loc(A, rpos, "reduction"), l, loc);
+}
+
+/* var_mean and std_mean: (var, mean) from one pass over x where fusion
+ * lets them share it. */
+static Val *b_var_mean(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Spelling vs = *s;
+  vs.name = s->name[0] == 's' ? "std" : "var";
+  Args A2 = *A;
+  A2.kwused = ARENA_ARRAY(B->a, bool, A->nkw + 1);
+  Val *v = b_var_std(B, &vs, x, A, loc);
+  if (!v) return NULL;
+  Val *dv = arg(&A2, 0, "dim");
+  if (dv && dv->kind == V_BOOL) dv = NULL;
+  bool keep = get_bool(B, arg(&A2, 1, "keepdim"), arg_loc(&A2, 1, "keepdim"), "keepdim", false);
+  uint32_t mask;
+  if (!get_dims(B, dv, arg_loc(&A2, 0, "dim"), x, true, &mask)) return NULL;
+  GNode *sum = reduce(B, OP_SUM, cast(B, x, opmath(x->dtype), loc), mask, keep, loc);
+  if (!sum) return NULL;
+  GNode *mean = cast(B, tc(B, OP_DIV, sum, (double)mask_count(x, mask), loc), x->dtype, loc);
+  Val *t = mkval(B, V_TUPLE);
+  t->n = 2;
+  t->items = ARENA_ARRAY(B->a, Val *, 2);
+  t->items[0] = v;
+  t->items[1] = mktensor(B, mean);
+  return t;
+}
+
+/* all, any, count_nonzero, nansum, nanmean: reductions of a derived value. */
+static Val *b_logical_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  bool count = !strcmp(n, "count_nonzero"), nan = !strncmp(n, "nan", 3);
+  Val *dv = arg(A, 0, "dim");
+  bool keep = !count && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  if (!check_args(B, A, n, count ? 1 : 2) || B->err) return NULL;
+  uint32_t mask;
+  if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, true, &mask)) return NULL;
+  if (nan) {
+    if (!dtype_is_float(x->dtype)) return fail(B, loc, "%s needs a floating-point tensor, got %s", n, dtype_name(x->dtype));
+    GNode *isnan = tt(B, OP_NE, x, x, loc);
+    Val zero = {.kind = V_INT, .i = 0};
+    Val vi = {.kind = V_TENSOR, .t = isnan}, vx = {.kind = V_TENSOR, .t = x};
+    Val *ws[3] = {&vi, &zero, &vx};
+    GNode *clean = pointwise(B, OP_WHERE, ws, 3, x->dtype, x->dtype, loc);
+    GNode *sum = reduce(B, OP_SUM, clean, mask, keep, loc);
+    if (!sum) return NULL;
+    sum = cast(B, sum, x->dtype, loc);
+    if (!strcmp(n, "nansum")) return mktensor(B, sum);
+    /* nanmean is nansum / (count of non-NaN), op by op as PyTorch writes it */
+    GNode *cnt = reduce(B, OP_SUM, cast(B, tt(B, OP_EQ, x, x, loc), DT_I64, loc), mask, keep, loc);
+    return mktensor(B, tt(B, OP_DIV, sum, cnt, loc));
+  }
+  GNode *nz = x->dtype == DT_BOOL ? x : tc(B, OP_NE, x, 0, loc);
+  GNode *r = reduce(B, count ? OP_SUM : !strcmp(n, "all") ? OP_AMIN : OP_AMAX, cast(B, nz, count ? DT_I64 : DT_I32, loc), mask, keep, loc);
+  if (!r) return NULL;
+  return mktensor(B, cast(B, r, count ? DT_I64 : DT_BOOL, loc));
+}
+
+enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG };
 
 static const Spelling spellings[] = {
     /* casts */
@@ -1353,6 +1596,23 @@ static const Spelling spellings[] = {
     {"amin", BOTH, b_reduce, OP_AMIN, 0, "all"},
     {"var", BOTH, b_var_std, 0, 0, "floats"},
     {"std", BOTH, b_var_std, 0, 0, "floats"},
+    {"var_mean", SP_TORCH, b_var_mean, 0, 0, "floats"},
+    {"std_mean", SP_TORCH, b_var_mean, 0, 0, "floats"},
+    {"all", BOTH, b_logical_reduce, 0, 0, "all"},
+    {"any", BOTH, b_logical_reduce, 0, 0, "all"},
+    {"count_nonzero", BOTH, b_logical_reduce, 0, 0, "all"},
+    {"nansum", BOTH, b_logical_reduce, 0, 0, "floats"},
+    {"nanmean", BOTH, b_logical_reduce, 0, 0, "floats"},
+    {"norm", BOTH, b_vector_norm, 0, 0, "floats (p: a number or 'fro')"},
+    {"vector_norm", LINALG, b_vector_norm, 0, 0, "floats (ord: a number, inf, -inf)"},
+    /* normalisation and losses */
+    {"layer_norm", FUNC, b_norm_layer, 0, 0, "floats"},
+    {"rms_norm", FUNC, b_norm_layer, 0, 0, "floats"},
+    {"normalize", FUNC, b_normalize, 0, 0, "floats"},
+    {"mse_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"l1_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"smooth_l1_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"huber_loss", FUNC, b_loss, 0, 0, "floats"},
     {"softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"log_softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"softmax", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
@@ -1365,12 +1625,9 @@ static const Spelling spellings[] = {
     {"numel", BOTH, b_size, 0, 0, "all"},
 };
 
-static const Spelling unsupported_nansum = {"nansum", BOTH, b_unsupported, 0, 0, ""};
-
 static const Spelling *find_spelling(const char *name, unsigned form) {
   for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
     if (!strcmp(spellings[i].name, name) && (spellings[i].forms & form)) return &spellings[i];
-  if (!strcmp(name, "nansum")) return &unsupported_nansum;
   return NULL;
 }
 
@@ -1594,14 +1851,15 @@ static Val *call_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
   return mkint(B, x->kind == V_FLOAT ? (int64_t)trunc(v) : x->i);
 }
 
-/* F.NAME(input, ...): torch.nn.functional. */
-static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc) {
-  const Spelling *s = find_spelling(name, SP_F);
-  if (!s) return fail(B, loc, "torch.nn.functional.%s is not in coil's subset", name);
+/* F.NAME(input, ...) (torch.nn.functional) and torch.linalg.NAME(x, ...). */
+static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc, SpellingForm form) {
+  const char *mod = form == SP_F ? "torch.nn.functional" : "torch.linalg";
+  const Spelling *s = find_spelling(name, form);
+  if (!s) return fail(B, loc, "%s.%s is not in coil's subset", mod, name);
   Val *x = arg(A, 0, "input");
-  if (!x) return fail(B, loc, "F.%s needs a tensor argument", name);
+  if (!x) return fail(B, loc, "%s.%s needs a tensor argument", mod, name);
   if (x->kind != V_TENSOR)
-    return fail(B, arg_loc(A, 0, "input"), "F.%s expects a tensor as its first argument, got %s", name, kind_name(x));
+    return fail(B, arg_loc(A, 0, "input"), "%s.%s expects a tensor as its first argument, got %s", mod, name, kind_name(x));
   /* inplace=True writes the result over the input; in a function that
    * returns it, the values are the same. */
   (void)arg(A, -1, "inplace");
@@ -1799,7 +2057,8 @@ static Val *eval_call(Builder *B, Node *n) {
   if (fn->self) return call_method(B, fn->name, fn->self->t, &A, loc);
   if (!strcmp(fn->ns, "builtins")) return call_builtin(B, fn->name, &A, loc);
   if (!strcmp(fn->ns, "math")) return call_math(B, fn->name, &A, loc);
-  if (!strcmp(fn->ns, "torch.nn.functional")) return call_functional(B, fn->name, &A, loc);
+  if (!strcmp(fn->ns, "torch.nn.functional")) return call_functional(B, fn->name, &A, loc, SP_F);
+  if (!strcmp(fn->ns, "torch.linalg")) return call_functional(B, fn->name, &A, loc, SP_LINALG);
   if (!strcmp(fn->ns, "torch")) return call_torch_fn(B, fn->name, &A, loc);
   return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
 }

@@ -47,7 +47,8 @@ int ops_main(int argc, char **argv) {
       const char *sep = "";
       if (s.forms & SP_TENSOR) printf("%s\"Tensor\"", sep), sep = ", ";
       if (s.forms & SP_TORCH) printf("%s\"torch\"", sep), sep = ", ";
-      if (s.forms & SP_F) printf("%s\"torch.nn.functional\"", sep);
+      if (s.forms & SP_F) printf("%s\"torch.nn.functional\"", sep), sep = ", ";
+      if (s.forms & SP_LINALG) printf("%s\"torch.linalg\"", sep);
       printf("], \"dtypes\": ");
       json_str(s.dtypes);
       printf("}%s\n", graph_spelling(i + 1, &(SpellingInfo){0}) ? "," : "");
@@ -70,7 +71,8 @@ int ops_main(int argc, char **argv) {
     const char *sep = "";
     if (s.forms & SP_TENSOR) printf("%s`x.%s(...)`", sep, s.name), sep = ", ";
     if (s.forms & SP_TORCH) printf("%s`torch.%s(x, ...)`", sep, s.name), sep = ", ";
-    if (s.forms & SP_F) printf("%s`F.%s(x, ...)`", sep, s.name);
+    if (s.forms & SP_F) printf("%s`F.%s(x, ...)`", sep, s.name), sep = ", ";
+    if (s.forms & SP_LINALG) printf("%s`torch.linalg.%s(x, ...)`", sep, s.name);
     printf(" | %s |\n", s.dtypes);
   }
   return 0;

@@ -52,3 +52,35 @@ def rotary(x: "f32[2, 8, 16]", cos: "f32[8, 8]", sin: "f32[8, 8]"):
     x1 = x[..., :8]
     x2 = x[..., 8:]
     return x1 * cos - x2 * sin, x2 * cos + x1 * sin
+
+
+def layer_norms(x: "f32[4, 6, 96]", w: "f32[96]", b: "f32[96]"):
+    return (F.layer_norm(x, (96,), w, b), F.layer_norm(x, [6, 96], eps=1e-3), F.rms_norm(x, (96,), w),
+            F.rms_norm(x, [96], eps=1e-5))
+
+
+def layer_norms_bf16(x: "bf16[8, 128]", w: "bf16[128]", b: "bf16[128]"):
+    return F.layer_norm(x, (128,), w, b), F.rms_norm(x, (128,), w)
+
+
+def vector_norms(x: "f32[5, 40]"):
+    return (torch.linalg.vector_norm(x), torch.linalg.vector_norm(x, dim=-1), torch.linalg.vector_norm(x, 1, dim=1),
+            torch.linalg.vector_norm(x, float("inf"), dim=0, keepdim=True), torch.linalg.vector_norm(x, -math.inf, dim=1),
+            torch.linalg.vector_norm(x, 3.5, dim=1), x.norm(), x.norm(dim=1), x.norm(p=1, dim=0), F.normalize(x),
+            F.normalize(x, p=1.0, dim=0))
+
+
+def losses(x: "f32[6, 17]", y: "f32[6, 17]"):
+    return (F.mse_loss(x, y), F.l1_loss(x, y, reduction="sum"), F.smooth_l1_loss(x, y), F.smooth_l1_loss(x, y, beta=0.5),
+            F.huber_loss(x, y, delta=0.7), F.mse_loss(x, y, reduction="none"), F.huber_loss(x, y, "sum"))
+
+
+def statistics(x: "f32[6, 33]"):
+    v, m = torch.var_mean(x, dim=1)
+    s, m2 = torch.std_mean(x, 0, correction=0, keepdim=True)
+    return v, m, s, m2, (x > 0).all(1), (x > 1).any(), torch.count_nonzero(x > 0.5, dim=0), x.all(), x.any(dim=0)
+
+
+def nan_reductions(x: "f32[5, 12]"):
+    y = torch.where(x > 1, float("nan"), x)
+    return y.nansum(1), torch.nanmean(y, dim=0), y.nansum()
