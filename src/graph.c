@@ -1496,6 +1496,195 @@ static Val *b_logical_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, S
   return mktensor(B, cast(B, r, count ? DT_I64 : DT_BOOL, loc));
 }
 
+/* ------------------------------------------------------------ more pointwise */
+
+/* floor, ceil (ops), trunc, frac, round (half to even, decimals=), sign
+ * and sgn: integer inputs come back unchanged (sign: as -1, 0, 1). */
+static GNode *round_even(Builder *B, GNode *x, SrcLoc loc) {
+  GNode *f = float_unary(B, OP_FLOOR, x, loc);
+  GNode *d = tt(B, OP_SUB, x, f, loc); /* exact: x and floor(x) share x's grid */
+  GNode *up = tc(B, OP_ADD, f, 1, loc);
+  GNode *half = tc(B, OP_MUL, f, 0.5, loc);
+  GNode *odd = tt(B, OP_NE, float_unary(B, OP_FLOOR, half, loc), half, loc);
+  GNode *tie = twhere(B, odd, up, f, loc);
+  GNode *r = twhere(B, tc(B, OP_GT, d, 0.5, loc), up, twhere(B, tc(B, OP_LT, d, 0.5, loc), f, tie, loc), loc);
+  /* a result of 0 keeps x's sign, as nearbyint does (round(-0.3) is -0.0) */
+  return twhere(B, tc(B, OP_EQ, r, 0, loc), tc(B, OP_MUL, x, 0, loc), r, loc);
+}
+
+static Val *b_rounding(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  int64_t decimals = 0;
+  Val *dv = !strcmp(n, "round") ? arg(A, -1, "decimals") : NULL;
+  if ((dv && !get_int(B, dv, arg_loc(A, -1, "decimals"), "decimals", &decimals)) || !check_args(B, A, n, 0)) return NULL;
+  if (!strcmp(n, "sign") || !strcmp(n, "sgn")) {
+    if (x0->dtype == DT_BOOL) return mktensor(B, x0);
+    GNode *pos = cast(B, tc(B, OP_GT, x0, 0, loc), x0->dtype, loc), *neg = cast(B, tc(B, OP_LT, x0, 0, loc), x0->dtype, loc);
+    return mktensor(B, tt(B, OP_SUB, pos, neg, loc));
+  }
+  if (!dtype_is_float(x0->dtype)) {
+    if (!strcmp(n, "frac")) return fail(B, loc, "frac of a %s tensor is not supported (as in PyTorch)", dtype_name(x0->dtype));
+    return mktensor(B, x0);
+  }
+  GNode *x = cast(B, x0, opmath(x0->dtype), loc), *r;
+  if (!strcmp(n, "floor")) r = float_unary(B, OP_FLOOR, x, loc);
+  else if (!strcmp(n, "ceil")) r = float_unary(B, OP_CEIL, x, loc);
+  else if (!strcmp(n, "trunc") || !strcmp(n, "fix") || !strcmp(n, "frac")) {
+    GNode *t = twhere(B, tc(B, OP_LT, x, 0, loc), float_unary(B, OP_CEIL, x, loc), float_unary(B, OP_FLOOR, x, loc), loc);
+    r = !strcmp(n, "frac") ? tt(B, OP_SUB, x, t, loc) : t;
+  } else if (decimals > 0) {
+    double p = pow(10, (double)decimals);
+    r = tc(B, OP_DIV, round_even(B, tc(B, OP_MUL, x, p, loc), loc), p, loc);
+  } else if (decimals < 0) {
+    double p = pow(10, (double)-decimals);
+    r = tc(B, OP_MUL, round_even(B, tc(B, OP_DIV, x, p, loc), loc), p, loc);
+  } else {
+    r = round_even(B, x, loc);
+  }
+  return act_done(B, r, x0, loc);
+}
+
+/* isnan, isinf, isfinite, isposinf, isneginf: bool tensors. */
+static Val *b_isclass(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  if (!check_args(B, A, n, 0)) return NULL;
+  if (!dtype_is_float(x->dtype)) /* integers are all finite, none NaN or inf */
+    return mktensor(B, tt(B, !strcmp(n, "isfinite") ? OP_EQ : OP_NE, x, x, loc));
+  GNode *r;
+  if (!strcmp(n, "isnan")) r = tt(B, OP_NE, x, x, loc);
+  else if (!strcmp(n, "isinf")) r = tc(B, OP_EQ, tabs(B, x, loc), INFINITY, loc);
+  else if (!strcmp(n, "isposinf")) r = tc(B, OP_EQ, x, INFINITY, loc);
+  else if (!strcmp(n, "isneginf")) r = tc(B, OP_EQ, x, -INFINITY, loc);
+  else r = tc(B, OP_LT, tabs(B, x, loc), INFINITY, loc); /* false for NaN and +-inf */
+  return mktensor(B, r);
+}
+
+static double dtype_max(DType t) {
+  switch (t) {
+  case DT_BF16: return 3.3895313892515355e38;
+  case DT_F16: return 65504.0;
+  case DT_F32: return 3.4028234663852886e38;
+  default: return 1.7976931348623157e308;
+  }
+}
+
+/* nan_to_num(nan=0.0, posinf=None, neginf=None): None is the dtype's
+ * largest (smallest) finite value. */
+static Val *b_nan_to_num(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  double nan = 0, pinf = dtype_max(x->dtype), ninf = -dtype_max(x->dtype);
+  Val *pv = arg(A, 1, "posinf"), *nv = arg(A, 2, "neginf");
+  if (!num_arg(B, A, 0, "nan", 0, &nan) || (pv && pv->kind != V_NONE && !num_value(B, pv, arg_loc(A, 1, "posinf"), "posinf", &pinf)) ||
+      (nv && nv->kind != V_NONE && !num_value(B, nv, arg_loc(A, 2, "neginf"), "neginf", &ninf)) || !check_args(B, A, s->name, 3))
+    return NULL;
+  if (!dtype_is_float(x->dtype)) return mktensor(B, x);
+  GNode *r = twhere(B, tt(B, OP_NE, x, x, loc), cast(B, mkconst(B, x->dtype, nan, 0, loc), x->dtype, loc), x, loc);
+  r = twhere(B, tc(B, OP_EQ, x, INFINITY, loc), mkconst(B, x->dtype, pinf, 0, loc), r, loc);
+  r = twhere(B, tc(B, OP_EQ, x, -INFINITY, loc), mkconst(B, x->dtype, ninf, 0, loc), r, loc);
+  return mktensor(B, r);
+}
+
+/* masked_fill(mask, value): value where mask holds, in x's dtype. */
+static Val *b_masked_fill(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *m = arg(A, 0, "mask"), *v = arg(A, 1, "value");
+  if (!m || !v) return fail(B, loc, "masked_fill needs a mask and a value");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  if (m->kind != V_TENSOR || m->t->dtype != DT_BOOL) return fail(B, arg_loc(A, 0, "mask"), "masked_fill's mask must be a bool tensor");
+  if (!is_num(v)) return fail(B, arg_loc(A, 1, "value"), "masked_fill's value must be a number or a 0-d tensor, got %s", kind_name(v));
+  if (v->kind == V_TENSOR && v->t->ndim) return fail(B, arg_loc(A, 1, "value"), "masked_fill's value tensor must be 0-dimensional");
+  Val vx = {.kind = V_TENSOR, .t = x}, vm = {.kind = V_TENSOR, .t = m->t};
+  Val vv = *v;
+  if (v->kind == V_TENSOR) vv.t = cast(B, v->t, x->dtype, loc);
+  else if (!dtype_is_float(x->dtype) && v->kind == V_FLOAT) vv = (Val){.kind = V_INT, .i = (int64_t)v->f};
+  Val *ws[3] = {&vm, &vv, &vx};
+  GNode *r = pointwise(B, OP_WHERE, ws, 3, x->dtype, x->dtype, loc);
+  if (r && (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
+    return fail(B, arg_loc(A, 0, "mask"), "masked_fill's mask %s does not broadcast to the tensor's shape %s", shape_fmt(B->a, m->t->ndim, m->t->shape),
+                shape_fmt(B->a, x->ndim, x->shape));
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* lerp(end, weight), addcmul(t1, t2, value=1), addcdiv(t1, t2, value=1):
+ * in the compute dtype, rounded once, as PyTorch's CPU kernels. */
+static Val *b_ternary(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  bool lerp = !strcmp(n, "lerp");
+  Val *a = arg(A, 0, lerp ? "end" : "tensor1"), *b = arg(A, 1, lerp ? "weight" : "tensor2");
+  double value = 1;
+  if (!a || !b) return fail(B, loc, "%s needs two more operands", n);
+  if (!lerp && !num_arg(B, A, 2, "value", 1, &value)) return NULL;
+  if (!check_args(B, A, n, lerp ? 2 : 3)) return NULL;
+  Val vx = {.kind = V_TENSOR, .t = x0};
+  Val *all[3] = {&vx, a, b};
+  for (int i = 0; i < 3; i++)
+    if (!is_num(all[i])) return fail(B, loc, "%s expects tensors or numbers, got %s", n, kind_name(all[i]));
+  DType dt = result_type(all, 3);
+  if (!dtype_is_float(dt) && (lerp || !strcmp(n, "addcdiv")))
+    return fail(B, loc, "%s of integer tensors is not supported (as in PyTorch)", n);
+  DType cd = opmath(dt);
+  GNode *x = operand(B, &vx, cd, loc), *ta = operand(B, a, cd, loc), *tb = operand(B, b, cd, loc), *r;
+  if (lerp) {
+    GNode *d = tt(B, OP_SUB, ta, x, loc);
+    r = twhere(B, tc(B, OP_LT, tabs(B, tb, loc), 0.5, loc), tt(B, OP_ADD, x, tt(B, OP_MUL, tb, d, loc), loc),
+               tt(B, OP_SUB, ta, tt(B, OP_MUL, d, ct(B, OP_SUB, 1, tb, loc), loc), loc), loc);
+  } else {
+    GNode *p = tt(B, !strcmp(n, "addcmul") ? OP_MUL : OP_DIV, ta, tb, loc);
+    r = tt(B, OP_ADD, x, value == 1 ? p : tc(B, OP_MUL, p, value, loc), loc);
+  }
+  return r ? mktensor(B, cast(B, r, dt, loc)) : NULL;
+}
+
+/* torch.zeros/ones/full(size, [fill_value,] dtype=None) and the _like
+ * forms: a constant broadcast to the size (no memory is read). */
+static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  bool like = strstr(name, "_like") != NULL, full = !strncmp(name, "full", 4);
+  int64_t shape[COIL_MAX_DIMS];
+  int n;
+  DType dt = DT_F32;
+  Val *fill = NULL;
+  int next = 1;
+  if (like) {
+    Val *x = arg(A, 0, "input");
+    if (!x || x->kind != V_TENSOR) return fail(B, loc, "torch.%s needs a tensor", name);
+    n = x->t->ndim;
+    memcpy(shape, x->t->shape, sizeof(int64_t) * (size_t)n);
+    dt = x->t->dtype;
+  } else if (full) {
+    Val *sz = arg(A, 0, "size");
+    if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "torch.full needs a size tuple");
+    if (sz->n > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+    n = sz->n;
+    for (int i = 0; i < n; i++)
+      if (!get_int(B, sz->items[i], arg_loc(A, 0, "size"), "size", &shape[i])) return NULL;
+  } else {
+    SrcLoc dl;
+    if (A->npos == 0 && !arg(A, -1, "size")) n = 0;
+    else if ((n = get_int_list(B, A, 0, "size", shape, &dl)) < 0) return NULL;
+    next = A->npos;
+  }
+  if (full) {
+    fill = arg(A, 1, "fill_value");
+    if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "torch.%s needs a number fill_value", name);
+    next = 2;
+    if (!like) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
+  }
+  Val *dtv = arg(A, -1, "dtype");
+  (void)arg(A, -1, "device"); /* coil's buffers live wherever its target runs */
+  (void)arg(A, -1, "requires_grad");
+  if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
+  if (!check_args(B, A, name, next)) return NULL;
+  for (int i = 0; i < n; i++)
+    if (shape[i] < 0) return fail(B, loc, "torch.%s: negative size %lld", name, (long long)shape[i]);
+  double f = name[0] == 'o' || !strncmp(name, "ones", 4) ? 1 : 0;
+  int64_t iv = (int64_t)f;
+  if (fill) {
+    f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
+    iv = fill->kind == V_FLOAT ? (int64_t)fill->f : fill->i;
+  }
+  GNode *c = mkconst(B, dt, dtype_is_float(dt) ? dtype_round(dt, f) : f, dt == DT_BOOL ? f != 0 : iv, loc);
+  GNode *r = expand(B, c, n, shape, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG };
 
 static const Spelling spellings[] = {
@@ -1519,6 +1708,24 @@ static const Spelling spellings[] = {
     {"tanh", ALL, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
     {"reciprocal", BOTH, b_float_unary, OP_RECIP, 0, "all (ints and bool: float32)"},
     {"erf", BOTH, b_float_unary, OP_ERF, 0, "all (ints and bool: float32)"},
+    {"floor", BOTH, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"ceil", BOTH, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"trunc", BOTH, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"fix", BOTH, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"frac", BOTH, b_rounding, 0, 0, "floats"},
+    {"round", BOTH, b_rounding, 0, 0, "all (half to even; decimals=)"},
+    {"sign", BOTH, b_rounding, 0, 0, "all"},
+    {"sgn", BOTH, b_rounding, 0, 0, "all"},
+    {"isnan", BOTH, b_isclass, 0, 0, "all"},
+    {"isinf", BOTH, b_isclass, 0, 0, "all"},
+    {"isfinite", BOTH, b_isclass, 0, 0, "all"},
+    {"isposinf", BOTH, b_isclass, 0, 0, "all"},
+    {"isneginf", BOTH, b_isclass, 0, 0, "all"},
+    {"nan_to_num", BOTH, b_nan_to_num, 0, 0, "all"},
+    {"masked_fill", BOTH, b_masked_fill, 0, 0, "all (mask: bool)"},
+    {"lerp", BOTH, b_ternary, 0, 0, "floats"},
+    {"addcmul", BOTH, b_ternary, 0, 0, "all"},
+    {"addcdiv", BOTH, b_ternary, 0, 0, "floats"},
     {"sin", BOTH, b_float_unary, OP_SIN, 0, "all (ints and bool: float32)"},
     {"cos", BOTH, b_float_unary, OP_COS, 0, "all (ints and bool: float32)"},
     {"exp2", BOTH, b_float_unary, OP_EXP2, 0, "all (ints and bool: float32)"},
@@ -1657,6 +1864,8 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     if (!check_args(B, &rest, name, 2)) return NULL;
     return where_fn(B, c->t, a, b, arg_loc(A, 1, "input"), arg_loc(A, 2, "other"), loc);
   }
+  static const char *const creators[] = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", NULL};
+  if (name_in(name, creators)) return creation(B, name, A, loc);
   /* torch.pow(number, tensor): the number is the base (Tensor.__rpow__). */
   if (!strcmp(name, "pow")) {
     Val *base = arg(A, 0, "self"), *e = arg(A, 1, "exponent");

@@ -28,6 +28,8 @@
   OP(COS,     OK_UNARY,   1, "c_cos(%0)", "tl.cos(%0)")                        \
   OP(EXP2,    OK_UNARY,   1, "c_exp2(%0)", "tl.exp2(%0)")                      \
   OP(LOG2,    OK_UNARY,   1, "c_log2(%0)", "tl.log2(%0)")                      \
+  OP(FLOOR,   OK_UNARY,   1, "c_floor(%0)", "tl.floor(%0)")                    \
+  OP(CEIL,    OK_UNARY,   1, "c_ceil(%0)", "tl.ceil(%0)")                      \
   OP(NOT,     OK_UNARY,   1, "(!%0)", "(%0 == 0)")                             \
   OP(ADD,     OK_BINARY,  2, "(%0 + %1)", "%0 + %1")                           \
   OP(SUB,     OK_BINARY,  2, "(%0 - %1)", "%0 - %1")                           \

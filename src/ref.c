@@ -172,6 +172,8 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     case OP_COS: x = cos(a); break;
     case OP_EXP2: x = exp2(a); break;
     case OP_LOG2: x = log2(a); break;
+    case OP_FLOOR: x = floor(a); break;
+    case OP_CEIL: x = ceil(a); break;
     case OP_ADD: x = a + b; break;
     case OP_SUB: x = a - b; break;
     case OP_MUL: x = a * b; break;

@@ -1461,6 +1461,8 @@ static const char prelude3[] =
     "#define c_cos(x) _Generic((x), float: cosf, default: cos)(x)\n"
     "#define c_exp2(x) _Generic((x), float: exp2f, default: exp2)(x)\n"
     "#define c_log2(x) _Generic((x), float: log2f, default: log2)(x)\n"
+    "#define c_floor(x) _Generic((x), float: floorf, default: floor)(x)\n"
+    "#define c_ceil(x) _Generic((x), float: ceilf, default: ceil)(x)\n"
     "#define c_tanh(x) _Generic((x), float: c_tanhf, default: c_tanhd)(x)\n"
     "#define c_rsqrt(x) _Generic((x), float: c_rsqrtf, default: c_rsqrtd)(x)\n"
     "#define c_sigmoid(x) _Generic((x), float: c_sigmoidf, default: c_sigmoidd)(x)\n"

@@ -84,3 +84,31 @@ def statistics(x: "f32[6, 33]"):
 def nan_reductions(x: "f32[5, 12]"):
     y = torch.where(x > 1, float("nan"), x)
     return y.nansum(1), torch.nanmean(y, dim=0), y.nansum()
+
+
+def rounding(x: "f32[6, 50] uniform(-4, 4)", h: "f32[6, 50] uniform(-8, 8)", i: "i32[6, 50]"):
+    t = torch.round(h * 2) / 2  # ties at every .5
+    return (x.floor(), torch.ceil(x), x.trunc(), torch.frac(x), torch.round(x), torch.round(t), t.round(decimals=0),
+            torch.round(x, decimals=2), torch.round(h * 100, decimals=-1), torch.sign(x), x.sgn(), i.floor(),
+            torch.sign(i), (t * 0).round(), torch.round(x - x - 0.3))
+
+
+def rounding_bf16(x: "bf16[4, 64] uniform(-100, 100)"):
+    return x.floor(), x.ceil(), x.round(), x.trunc(), x.frac()
+
+
+def classes(x: "f32[5, 9]", i: "i64[5, 9]"):
+    y = torch.where(x > 1, float("inf"), torch.where(x < -1, -math.inf, x))
+    z = torch.where(x.abs() < 0.3, float("nan"), y)
+    return (z.isnan(), torch.isinf(z), torch.isfinite(z), torch.isposinf(z), torch.isneginf(z), torch.nan_to_num(z),
+            z.nan_to_num(nan=-7.0, posinf=100.0), torch.isfinite(i), i.isnan(), torch.nan_to_num(z.half()))
+
+
+def fills(x: "f32[4, 6]", m: "bool[4, 6]", r: "bool[6]"):
+    return (x.masked_fill(m, -1.5), x.masked_fill(r, float("-inf")), torch.zeros(4, 6) + x, torch.ones((2, 3), dtype=torch.int64),
+            torch.full((4, 6), 2.5) * x, torch.full((3,), 7), torch.zeros_like(x), torch.ones_like(m), torch.full_like(x, -3))
+
+
+def interpolation(a: "f32[3, 40]", b: "f32[3, 40]", w: "f32[40] uniform(-0.5, 1.5)"):
+    return (torch.lerp(a, b, 0.3), a.lerp(b, w), torch.addcmul(a, a, b, value=0.5), a.addcdiv(b, w + 2.0),
+            torch.lerp(a.bfloat16(), b.bfloat16(), 0.75))
