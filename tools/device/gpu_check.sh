@@ -1,7 +1,7 @@
 #!/bin/sh
 # The Triton backends on a GPU, in one command (the lead's H200 run):
 #
-#     OUT=results sh tools/gpu_check.sh
+#     OUT=results sh tools/device/gpu_check.sh
 #
 # On a machine with an NVIDIA GPU and python3 with torch and triton, from the
 # repository root:

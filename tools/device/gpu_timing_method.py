@@ -20,7 +20,7 @@ for: torch.sum over 2 GiB and over the seed's 405 MB, a read-only Triton
 kernel of 405 MB, and coil's emitted modules given on the command line.
 
     build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py > /tmp/seed.py
-    OUT=results python3 tools/gpu_timing_method.py /tmp/seed.py
+    OUT=results python3 tools/device/gpu_timing_method.py /tmp/seed.py
 """
 import importlib.util
 import os

@@ -8,7 +8,7 @@ seed's full size, on CUDA with real Triton and on the CPU with
 and with block sizes that leave tails; and runs the seed's buggy kernel to
 see real Triton reject it.  Prints one line per case and a markdown table.
 
-    python3 tools/gpu_tx_agree.py build/coil OUTDIR
+    python3 tools/device/gpu_tx_agree.py build/coil OUTDIR
 """
 import importlib.util
 import os
@@ -23,7 +23,7 @@ import triton.language as tl  # noqa: F401
 
 COIL, OUT = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 os.makedirs(OUT, exist_ok=True)
 
 
