@@ -12,7 +12,7 @@ while IFS='@' read -r mx mn; do
   i=$((i + 1))
   d=/tmp/f$i; rm -rf $d; mkdir -p $d
   tar --exclude=./build --exclude=./ab_old --exclude=./.git -cf - . | tar -xf - -C $d
-  python3 - "$d/src/emit_c.c" "$mx" "$mn" <<'PY'
+  python3 - "$d/src/cpu/emit.c" "$mx" "$mn" <<'PY'
 import sys, re
 p, mx, mn = sys.argv[1:]
 s = open(p).read()
