@@ -1,3 +1,4 @@
+# Fits the C prelude's logf/tanhf polynomials (developer tool): python3 tools/fit_poly.py [log|tanh] [DEGREE]
 """Fit the polynomials of the C prelude's logf and tanhf (src/cpu/emit.c).
 
 Near-minimax: weighted least squares on many Chebyshev points, reweighted

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The 16-core measurement (issue 4, "Scaling with threads"): run on the CPU of
-# the lent GPU host, from the repository root:
+# The CPU bench on the 16 cores of the lent GPU host: sh tools/device/cpu16_bench.sh [--suite]
+# The 16-core measurement (issue 4, "Scaling with threads"), from the
+# repository root:
 #
 #     sh tools/device/cpu16_bench.sh            # the seed case: coil, eager, torch.compile
 #     sh tools/device/cpu16_bench.sh --suite    # and every bench/cases/*.py

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Everything coil measures on the lent H200 host, in one call (device time is
-# short and every machine starts bare).  From the repository root:
+# Everything coil measures on the lent H200 host, in one device call: OUT=DIR bash tools/device/device_all.sh
+# One call because device time is short and every machine starts bare.
+# From the repository root:
 #     OUT=/some/dir [STEPS="fuzz tx sweep check cpu16"] bash tools/device/device_all.sh
 # Steps, in this order (STEPS picks a subset; the default is all of them):
 #   fuzz   a long differential fuzz run of one seed on 12 of the 16 CPU cores

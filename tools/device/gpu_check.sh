@@ -1,5 +1,7 @@
 #!/bin/sh
-# The Triton backends on a GPU, in one command (the lead's H200 run):
+# The Triton backends checked and timed on a GPU (the lent H200): OUT=results sh tools/device/gpu_check.sh
+#
+# Run by tools/device/device_all.sh's check step, or alone:
 #
 #     OUT=results sh tools/device/gpu_check.sh
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Triton variants of the seed timed on a GPU (the lent H200): OUT=DIR python3 tools/device/gpu_seed_sweep.py MODULE.py...
 """Time Triton variants of the seed case (examples/rms_norm_weight_grad.py)
 on one GPU, beside coil's emitted modules, torch.compile and torch.sum.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# How do_bench's flush weighs on a 405 MB kernel, on a GPU (the lent H200): OUT=DIR python3 tools/device/gpu_timing_method.py MODULE.py...
 """Where the time of a 405 MB streaming kernel goes under do_bench.
 
 triton.testing.do_bench zeroes a 256 MB buffer before every timed call, so

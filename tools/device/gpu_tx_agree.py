@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# coil's Triton executor against real Triton on a GPU (the lent H200): python3 tools/device/gpu_tx_agree.py build/coil OUTDIR
 """Agreement of coil's Triton executor with real Triton on a GPU.
 
 Runs the seed's fixed NPU-dialect kernel (tests/triton/seed_fixed.py, which
