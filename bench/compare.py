@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# The CPU bench table, run by make bench (bench/run.sh): python3 bench/compare.py [--cases SUBSTR,...] [options below]
 """coil's benchmark table: every bench/cases/*.py timed by `coil bench --json`,
 and beside it, in the same run on the same machine, PyTorch eager and
 torch.compile (Inductor's C++/OpenMP CPU backend) on tensors of the same

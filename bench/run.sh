@@ -1,7 +1,8 @@
 #!/bin/sh
-# make bench: the benchmark table (bench/compare.py) for every case in
-# bench/cases/, coil beside PyTorch eager and torch.compile, all measured in
-# this run on this machine.  Usage: sh bench/run.sh [BUILD_DIR] [compare.py options]
+# The CPU bench suite, run by make bench: sh bench/run.sh [BUILD_DIR] [compare.py options]
+# The benchmark table (bench/compare.py) for every case in bench/cases/, coil
+# beside PyTorch eager and torch.compile, all measured in this run on this
+# machine.
 BUILD=${1:-build}
 [ $# -gt 0 ] && shift
 cd "$(dirname "$0")/.." || exit 2

@@ -1,9 +1,9 @@
 #!/bin/sh
-# A/B timing of two coil binaries on the same cases, alternately in one run:
-# these machines are shared and noisy, so only timings taken side by side
-# compare.  From the repository root:
+# A/B timing of two coil binaries on the CPU: sh tools/ab_bench.sh OLD_COIL NEW_COIL ROUNDS CASE.py...
 #
-#     sh tools/ab_bench.sh OLD_COIL NEW_COIL ROUNDS CASE.py...
+# From the repository root.  The two binaries run alternately in one run on
+# the same cases: these machines are shared and noisy, so only timings taken
+# side by side compare.
 #
 # Each round runs `coil bench --json` with the old binary, then the new one,
 # on every case.  It prints each run's kernel_ms and the read ceiling the run

@@ -1,4 +1,5 @@
-"""Fit the polynomials of the C prelude's logf and tanhf (src/emit_c.c).
+# Fits the C prelude's logf/tanhf polynomials (developer tool): python3 tools/fit_poly.py [log|tanh] [DEGREE]
+"""Fit the polynomials of the C prelude's logf and tanhf (src/cpu/emit.c).
 
 Near-minimax: weighted least squares on many Chebyshev points, reweighted
 (Lawson's algorithm) toward the points of largest error, in mpmath at 50

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Where a row chain's time goes on this CPU: the logsumexp bench case's C,
-# timed single-threaded as emitted and with one part removed at a time
-# (the next-row prefetch, the exp, the max pass's NaN lanes), and with
-# 512-bit vectors preferred.  From the repository root, after make:
-#     sh tools/lse_probe.sh
+# Where a row chain's time goes on this CPU: sh tools/lse_probe.sh (from the repository root, after make).
+# The logsumexp bench case's C (bench/cases/15_logsumexp_bf16.py), timed
+# single-threaded as emitted and with one part removed at a time (the
+# next-row prefetch, the exp, the max pass's NaN lanes), and with 512-bit
+# vectors preferred.
 set -e
 t=$(mktemp -d)
 build/coil emit bench/cases/15_logsumexp_bf16.py > "$t/base.c"

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Spellings of the C prelude's NaN-propagating max/min (c_max, c_min), each
+# Spellings of the C prelude's NaN-propagating max/min, measured: sh tools/max_forms.sh > forms.txt
+# From the repository root.  Each spelling of c_max and c_min (below) is
 # built into a copy of coil: tests/unit/vector_test's verdict (which loops
-# the compiler left scalar) and one `coil bench` per case.  From the
-# repository root: sh tools/max_forms.sh > forms.txt.  Session 7 ran it here
-# (gcc 12) and on the 16-core host (gcc 13); docs/bench.md has the table.
+# the compiler left scalar) and one `coil bench` per case.  Run on
+# 2026-11-30 on the 2-core development machine (gcc 12) and on the 16-core
+# host (gcc 13); docs/bench.md ("Column max vectorised") has the table.
 # Each form replaces both spellings (c_max and c_maxv, c_min and c_minv),
 # so it is measured in every kind of loop.
 gcc --version | head -1
@@ -12,7 +13,7 @@ while IFS='@' read -r mx mn; do
   i=$((i + 1))
   d=/tmp/f$i; rm -rf $d; mkdir -p $d
   tar --exclude=./build --exclude=./ab_old --exclude=./.git -cf - . | tar -xf - -C $d
-  python3 - "$d/src/emit_c.c" "$mx" "$mn" <<'PY'
+  python3 - "$d/src/cpu/emit.c" "$mx" "$mn" <<'PY'
 import sys, re
 p, mx, mn = sys.argv[1:]
 s = open(p).read()

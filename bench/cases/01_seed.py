@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/01_seed.py
 """The seed: RMSNorm's weight gradient, a sum over three axes (0, 1, 2) of a
 permuted f32 gradient times bf16 activations times a per-row scale."""
 import torch

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/02_row_sum_f32.py
 """Row reduction: the sum of each row of an f32 matrix (unit-stride r axis)."""
 
 

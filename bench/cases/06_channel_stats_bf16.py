@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/06_channel_stats_bf16.py
 """Several axes at once, not contiguous: per-channel mean of an NCHW bf16
 activation, reducing over (0, 2, 3) (batch norm's statistics)."""
 

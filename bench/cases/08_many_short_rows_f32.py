@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/08_many_short_rows_f32.py
 """Many outputs with short reductions: 4M rows of 16 values, the max of each."""
 
 

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/10_odd_row_sumsq_bf16.py
 """Odd sizes, row reduction of bf16: the sum of squares of 9973 rows of 13001."""
 
 

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/11_softmax_f32.py
 """Softmax over the last axis, the numerically safe way: a max, a sum of
 exponentials, a division (several kernels)."""
 import torch

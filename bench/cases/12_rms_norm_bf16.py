@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/12_rms_norm_bf16.py
 """RMSNorm forward on bf16 activations: statistics in f32, output in bf16."""
 import torch
 

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/13_layer_norm_stats_f32.py
 """LayerNorm's saved statistics: mean and reciprocal std of each row (two
 reductions that feed each other)."""
 import torch

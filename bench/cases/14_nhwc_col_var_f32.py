@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/14_nhwc_col_var_f32.py
 """Per-channel variance of an NHWC activation read as NCHW: a column
 reduction over a permuted input (three axes, merged)."""
 import torch

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/15_logsumexp_bf16.py
 """logsumexp over the last axis of bf16 scores."""
 import torch
 

@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/16_entropy_f32.py
 """Entropy of each row of probabilities: a log per element (a libm call
 before coil's own vectorisable logf)."""
 import torch

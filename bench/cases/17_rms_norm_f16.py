@@ -1,3 +1,4 @@
+# Bench case of make bench (bench/compare.py); alone: build/coil bench bench/cases/17_rms_norm_f16.py
 """RMS norm over f16 activations, f16 out: two kernels in one chain, every
 element converted f16 -> f32 and back."""
 import torch

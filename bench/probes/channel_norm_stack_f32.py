@@ -1,3 +1,4 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/channel_norm_stack_f32.py, or tools/ab_bench.sh
 """Four channel norms with tanh over NCHW: a column chain whose variances
 and means read the layer before them from tile buffers."""
 import torch

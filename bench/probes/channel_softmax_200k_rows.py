@@ -1,5 +1,6 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/channel_softmax_200k_rows.py, or tools/ab_bench.sh
 """Channel softmax with 256 rows of 200 KB: a row chain before column chains
-were preferred (docs/bench.md, session 7)."""
+were preferred on 2026-11-30 (docs/bench.md, "Column chains")."""
 import torch
 
 

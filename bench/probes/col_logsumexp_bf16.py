@@ -1,6 +1,6 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/col_logsumexp_bf16.py, or tools/ab_bench.sh
 """logsumexp over the first axis of bf16: two kernels a column chain does
 not take (8192 points per column leave a 16-column tile)."""
-"""logsumexp over the first axis (a column reduction)."""
 import torch
 
 

@@ -1,3 +1,4 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/math_rows.py --fn NAME, or tools/ab_bench.sh
 """Row sums over transcendentals, powers and f16: the loops that called libm
 (tanhf, logf, powf) or converted f16 with branches, and so did not
 vectorise, before coil's own branch-free versions.  Not in the bench suite

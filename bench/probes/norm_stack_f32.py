@@ -1,3 +1,4 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/norm_stack_f32.py, or tools/ab_bench.sh
 """Eight layer norms in a row, each followed by x + tanh(x / 2): one function
 of 16 reductions, a row chain of 17 kernels that pass each layer on in
 row buffers (a deep stack once cost the square of its depth)."""

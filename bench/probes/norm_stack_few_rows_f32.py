@@ -1,3 +1,4 @@
+# Bench probe, not in make bench: build/coil bench bench/probes/norm_stack_few_rows_f32.py, or tools/ab_bench.sh
 """Eight layer norms with tanh over 16 rows of 131072: too few rows for a
 row chain, so recompute.c keeps layers in buffers (each mean and variance
 once computed every earlier layer again)."""

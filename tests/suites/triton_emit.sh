@@ -25,7 +25,7 @@
 #            too), compiled by real Triton for sm_90 (to cubin, with the
 #            ptxas Triton ships; no GPU needed): what the GPU run will
 #            compile (tests/triton_interp/compile_check.py).
-#            tests/run's functions are left to tools/gpu_check.sh, for time.
+#            tests/run's functions are left to tools/device/gpu_check.sh, for time.
 #  control/  modules broken on purpose must FAIL that check: the seed's bug
 #            (the accumulator reset inside the reduction loops), a masked
 #            lane that contributes 0 to an amax of negative numbers, and a
@@ -149,7 +149,7 @@ n=0
 set -f # the arguments hold [ ]: no globbing
 while read -r f fn; do
   n=$((n + 1))
-  case "$f" in tests/run/*|"$tmp"/*) cc=0 ;; *) cc=1 ;; esac # (time: tools/gpu_check.sh compiles those)
+  case "$f" in tests/run/*|"$tmp"/*) cc=0 ;; *) cc=1 ;; esac # (time: tools/device/gpu_check.sh compiles those)
   for t in npu gpu tma; do
     [ $cc -eq 1 ] || continue
     if "$COIL" emit $(target_args $t) "$f" --fn "$fn" >"$tmp/m/$n.$t.cc.py" 2>"$tmp/emit.err"; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# coil's Triton executor against real Triton on a GPU (the lent H200): python3 tools/device/gpu_tx_agree.py build/coil OUTDIR
 """Agreement of coil's Triton executor with real Triton on a GPU.
 
 Runs the seed's fixed NPU-dialect kernel (tests/triton/seed_fixed.py, which
@@ -8,7 +9,7 @@ seed's full size, on CUDA with real Triton and on the CPU with
 and with block sizes that leave tails; and runs the seed's buggy kernel to
 see real Triton reject it.  Prints one line per case and a markdown table.
 
-    python3 tools/gpu_tx_agree.py build/coil OUTDIR
+    python3 tools/device/gpu_tx_agree.py build/coil OUTDIR
 """
 import importlib.util
 import os
@@ -23,7 +24,7 @@ import triton.language as tl  # noqa: F401
 
 COIL, OUT = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 os.makedirs(OUT, exist_ok=True)
 
 

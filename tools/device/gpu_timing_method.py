@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# How do_bench's flush weighs on a 405 MB kernel, on a GPU (the lent H200): OUT=DIR python3 tools/device/gpu_timing_method.py MODULE.py...
 """Where the time of a 405 MB streaming kernel goes under do_bench.
 
 triton.testing.do_bench zeroes a 256 MB buffer before every timed call, so
@@ -20,7 +21,7 @@ for: torch.sum over 2 GiB and over the seed's 405 MB, a read-only Triton
 kernel of 405 MB, and coil's emitted modules given on the command line.
 
     build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py > /tmp/seed.py
-    OUT=results python3 tools/gpu_timing_method.py /tmp/seed.py
+    OUT=results python3 tools/device/gpu_timing_method.py /tmp/seed.py
 """
 import importlib.util
 import os

@@ -1,20 +1,21 @@
 #!/bin/sh
-# The 16-core measurement (issue 4, "Scaling with threads"): run on the CPU of
-# the lent GPU host, from the repository root:
+# The CPU bench on the 16 cores of the lent GPU host: sh tools/device/cpu16_bench.sh [--suite]
+# The 16-core measurement (issue 4, "Scaling with threads"), from the
+# repository root:
 #
-#     sh tools/cpu16_bench.sh            # the seed case: coil, eager, torch.compile
-#     sh tools/cpu16_bench.sh --suite    # and every bench/cases/*.py
-#     CASES=14_,15_ sh tools/cpu16_bench.sh   # the seed and the cases named
+#     sh tools/device/cpu16_bench.sh            # the seed case: coil, eager, torch.compile
+#     sh tools/device/cpu16_bench.sh --suite    # and every bench/cases/*.py
+#     CASES=14_,15_ sh tools/device/cpu16_bench.sh   # the seed and the cases named
 #
 # It builds coil, prints the machine, runs `coil bench` on the seed with one
 # thread per core (the read ceiling is measured in the same process), times a
-# plain hand-fused C loop for the seed (tools/seed_loop.c: the 96 GB/s
+# plain hand-fused C loop for the seed (tools/device/seed_loop.c: the 96 GB/s
 # reference of the issue) and then bench/compare.py (coil beside PyTorch
 # eager and torch.compile, same threads).  Paste its output into
 # docs/bench.md.  torch.compile's first compile of the seed takes about a
 # minute there; it happens before any timing.
 set -e
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ncpu=$(nproc)
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$ncpu}
 export COIL_CACHE_DIR=${COIL_CACHE_DIR:-$(mktemp -d)/coil-cache}
@@ -27,8 +28,8 @@ echo "== coil bench, seed case ($OMP_NUM_THREADS threads)"
 build/coil dump -d schedule bench/cases/01_seed.py | sed -n '2,$p'
 build/coil bench --runs 30 bench/cases/01_seed.py
 build/coil bench --json --runs 30 bench/cases/01_seed.py
-echo "== hand-fused C loop, seed case (tools/seed_loop.c)"
-cc -std=c11 -O3 -march=native -fopenmp -fno-math-errno tools/seed_loop.c -o "${TMPDIR:-/tmp}/coil_seed_loop" -lm
+echo "== hand-fused C loop, seed case (tools/device/seed_loop.c)"
+cc -std=c11 -O3 -march=native -fopenmp -fno-math-errno tools/device/seed_loop.c -o "${TMPDIR:-/tmp}/coil_seed_loop" -lm
 "${TMPDIR:-/tmp}/coil_seed_loop"
 echo "== coil beside torch eager and torch.compile"
 if [ "${1:-}" = "--suite" ]; then

@@ -1,20 +1,21 @@
 #!/bin/bash
-# Everything coil measures on the lent H200 host, in one call (device time is
-# short and every machine starts bare).  From the repository root:
-#     OUT=/some/dir [STEPS="fuzz tx sweep check cpu16"] bash tools/device_all.sh
+# Everything coil measures on the lent H200 host, in one device call: OUT=DIR bash tools/device/device_all.sh
+# One call because device time is short and every machine starts bare.
+# From the repository root:
+#     OUT=/some/dir [STEPS="fuzz tx sweep check cpu16"] bash tools/device/device_all.sh
 # Steps, in this order (STEPS picks a subset; the default is all of them):
 #   fuzz   a long differential fuzz run of one seed on 12 of the 16 CPU cores
 #          (`coil fuzz --seed $FUZZ_SEED --count $FUZZ_COUNT --jobs 12`), in
 #          the background while the GPU steps run;
-#   tx     the Triton executor against real Triton (tools/gpu_tx_agree.py);
-#   sweep  the seed's GPU-dialect variants (tools/gpu_seed_sweep.py) beside
+#   tx     the Triton executor against real Triton (tools/device/gpu_tx_agree.py);
+#   sweep  the seed's GPU-dialect variants (tools/device/gpu_seed_sweep.py) beside
 #          coil's modules with pointer and TMA loads;
 #   timing the seed's module, torch.sum and a read-only kernel timed four ways
-#          (do_bench, clean flush, no flush, CUDA graph: tools/gpu_timing_method.py);
+#          (do_bench, clean flush, no flush, CUDA graph: tools/device/gpu_timing_method.py);
 #   check  every example and test function in both Triton dialects on the GPU,
-#          the seed timed against eager and torch.compile (tools/gpu_check.sh;
+#          the seed timed against eager and torch.compile (tools/device/gpu_check.sh;
 #          GPU_LOADS=tma checks the GPU dialect with tensor-descriptor loads);
-#   cpu16  after the fuzzer: the 16-core CPU bench of the seed (tools/cpu16_bench.sh).
+#   cpu16  after the fuzzer: the 16-core CPU bench of the seed (tools/device/cpu16_bench.sh).
 # Only a few files come back from the device, so the work goes to a temp dir
 # and $OUT gets summary.txt, appended as each step ends (a call cut short
 # still reports what it measured), and results.tar.gz at the end.
@@ -48,7 +49,7 @@ if want fuzz; then
 fi
 
 if want tx; then
-  timeout 120 python3 tools/gpu_tx_agree.py build/coil "$OUT" >"$OUT/tx_agree.log" 2>&1
+  timeout 120 python3 tools/device/gpu_tx_agree.py build/coil "$OUT" >"$OUT/tx_agree.log" 2>&1
   log "executor vs real Triton: status $?"
   cat "$OUT/tx_agree.md" >>"$FINAL/summary.txt" 2>/dev/null || tail -n 20 "$OUT/tx_agree.log" >>"$FINAL/summary.txt"
 fi
@@ -60,7 +61,7 @@ if want sweep; then
         >"$OUT/seed_$loads.py" 2>"$OUT/seed_$loads.err"; then mods="$mods $OUT/seed_$loads.py"
     else log "emit --gpu-loads $loads failed: $(head -c 300 "$OUT/seed_$loads.err")"; fi
   done
-  OUT="$OUT/sweep" timeout "${SWEEP_TIMEOUT:-300}" python3 tools/gpu_seed_sweep.py $mods >"$OUT/sweep.log" 2>&1
+  OUT="$OUT/sweep" timeout "${SWEEP_TIMEOUT:-300}" python3 tools/device/gpu_seed_sweep.py $mods >"$OUT/sweep.log" 2>&1
   log "sweep: status $?"
   { cat "$OUT/sweep/sweep.md" 2>/dev/null || tail -n 30 "$OUT/sweep.log"; } >>"$FINAL/summary.txt"
   pack
@@ -68,14 +69,14 @@ fi
 
 if want timing; then
   build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py >"$OUT/seed_gpu.py"
-  OUT="$OUT/timing" timeout 240 python3 tools/gpu_timing_method.py "$OUT/seed_gpu.py" >"$OUT/timing.log" 2>&1
+  OUT="$OUT/timing" timeout 240 python3 tools/device/gpu_timing_method.py "$OUT/seed_gpu.py" >"$OUT/timing.log" 2>&1
   log "timing method: status $?"
   { cat "$OUT/timing/timing_method.md" 2>/dev/null || tail -n 30 "$OUT/timing.log"; } >>"$FINAL/summary.txt"
   pack
 fi
 
 if want check; then
-  COIL=build/coil OUT="$OUT/gpu" GPU_LOADS="${GPU_LOADS:-}" REP=100 TIMEOUT=290 BENCH='rms_norm_weight_grad' timeout 400 sh tools/gpu_check.sh \
+  COIL=build/coil OUT="$OUT/gpu" GPU_LOADS="${GPU_LOADS:-}" REP=100 TIMEOUT=290 BENCH='rms_norm_weight_grad' timeout 400 sh tools/device/gpu_check.sh \
     >"$OUT/gpu_check.log" 2>&1
   log "gpu_check: status $?"
   head -n 60 "$OUT/gpu/gpu_check.md" >>"$FINAL/summary.txt" 2>/dev/null
@@ -91,7 +92,7 @@ if [ -n "$fuzz_pid" ]; then
 fi
 
 if want cpu16; then
-  timeout "${CPU16_TIMEOUT:-140}" sh tools/cpu16_bench.sh >"$OUT/cpu16.log" 2>&1
+  timeout "${CPU16_TIMEOUT:-140}" sh tools/device/cpu16_bench.sh >"$OUT/cpu16.log" 2>&1
   log "cpu16 bench: status $?"
   { echo "== cpu16"; tail -n 40 "$OUT/cpu16.log"; } >>"$FINAL/summary.txt"
 fi

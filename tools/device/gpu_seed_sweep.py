@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
+# Triton variants of the seed timed on a GPU (the lent H200): OUT=DIR python3 tools/device/gpu_seed_sweep.py MODULE.py...
 """Time Triton variants of the seed case (examples/rms_norm_weight_grad.py)
 on one GPU, beside coil's emitted modules, torch.compile and torch.sum.
 
     build/coil emit --target triton-gpu --harness examples/rms_norm_weight_grad.py > /tmp/ptr.py
     build/coil emit --target triton-gpu --gpu-loads tma --harness examples/rms_norm_weight_grad.py > /tmp/tma.py
-    OUT=results python3 tools/gpu_seed_sweep.py /tmp/ptr.py /tmp/tma.py
-    TRITON_INTERPRET=1 python3 tools/gpu_seed_sweep.py --small [--dry-run] [MODULES at the small shape]
-    python3 tools/gpu_seed_sweep.py --compile-only [MODULES]     # sm_90, no GPU needed
+    OUT=results python3 tools/device/gpu_seed_sweep.py /tmp/ptr.py /tmp/tma.py
+    TRITON_INTERPRET=1 python3 tools/device/gpu_seed_sweep.py --small [--dry-run] [MODULES at the small shape]
+    python3 tools/device/gpu_seed_sweep.py --compile-only [MODULES]     # sm_90, no GPU needed
 
 (the small modules: the same emits with --arg grad_out_base=f32[2,3,64,128]
 --arg q=bf16[2,64,3,128] --arg 'q_square_sum=f32[2,64,3] uniform(1,2)').

@@ -1,7 +1,9 @@
 #!/bin/sh
-# The Triton backends on a GPU, in one command (the lead's H200 run):
+# The Triton backends checked and timed on a GPU (the lent H200): OUT=results sh tools/device/gpu_check.sh
 #
-#     OUT=results sh tools/gpu_check.sh
+# Run by tools/device/device_all.sh's check step, or alone:
+#
+#     OUT=results sh tools/device/gpu_check.sh
 #
 # On a machine with an NVIDIA GPU and python3 with torch and triton, from the
 # repository root:

@@ -1,7 +1,7 @@
-/* A plain hand-fused C loop for the seed case (the issue's "hand-fused
- * loop" reference): one pass, f32 accumulators per thread, a combine.  Same
- * data sizes as bench/cases/01_seed.py; prints the median of 20 runs and its
- * bandwidth over the 405 MB read.  Used by tools/cpu16_bench.sh. */
+/* The seed as a plain hand-fused C loop, the CPU bench's reference: built and run by tools/device/cpu16_bench.sh.
+ * The issue's "hand-fused loop": one pass, f32 accumulators per thread, a
+ * combine.  Same data sizes as bench/cases/01_seed.py; prints the median of
+ * 20 runs and its bandwidth over the 405 MB read. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <omp.h>
