@@ -105,13 +105,6 @@ static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
 /* ---------------------------------------------------- value printing */
 
-void tri_mark(TPrint *P, int i) {
-  if (P->mark[i]) return;
-  P->mark[i] = true;
-  const KVal *v = &P->k->vals[i];
-  for (int j = 0; j < v->narg; j++) tri_mark(P, v->arg[j]);
-}
-
 int tri_red_value(const Kernel *k, int r) {
   for (int i = 0; i < k->nvals; i++)
     if (op_info[k->vals[i].op].kind == OK_REDUCE && k->vals[i].red == r) return i;
@@ -332,8 +325,9 @@ static int64_t index_bound(const Kernel *k, const IExpr *e) {
   return b;
 }
 
-bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k) {
-  (void)a;
+/* True when every index of the kernel, over tiles padded up to twice the
+ * axis sizes, stays below 2^31. */
+static bool fits_int32(const Program *p, const Kernel *k) {
   const int64_t lim = (int64_t)1 << 31;
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_INPUT && index_bound(k, k->vals[i].index) >= lim) return false;
@@ -344,60 +338,20 @@ bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k) {
   return true;
 }
 
-/* ------------------------------------------------ parameters, launches */
+/* ------------------------------------------------------------ signature */
 
-void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value) {
-  if (s->L.nargs == s->cap) {
-    int cap = s->cap ? 2 * s->cap : 16;
-    TritonArg *n = ARENA_ARRAY(a, TritonArg, cap);
-    if (s->L.nargs) memcpy(n, s->L.args, sizeof(TritonArg) * (size_t)s->L.nargs);
-    s->L.args = n;
-    s->cap = cap;
-  }
-  s->L.args[s->L.nargs++] = (TritonArg){arena_strdup(a, name), is_ptr, buf, value};
-}
-
-const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws) {
-  const Kernel *k = P->k;
-  const Program *p = P->p;
-  Arena *a = P->a;
-  bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
-  if (stores)
-    for (int i = 0; i < k->nstores; i++) written[k->stores[i].buf] = true;
-  const char **ptr = ARENA_ARRAY(a, const char *, p->nbufs + plan->nscratch + 1);
-  int nin = 0, nout = 0;
-  for (int i = 0; i < k->nvals; i++) {
-    const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || !loads[i] || ptr[v->buf] || written[v->buf]) continue;
-    ptr[v->buf] = arena_printf(a, "in_ptr%d", nin++);
-    tri_arg(a, s, ptr[v->buf], true, v->buf, 0);
-  }
-  for (int b = 0; b < p->nbufs; b++) {
-    if (!written[b]) continue;
-    ptr[b] = arena_printf(a, "out_ptr%d", nout++);
-    tri_arg(a, s, ptr[b], true, b, 0);
-  }
-  if (ws)
-    for (int r = 0; r < k->nreds; r++) {
-      const char *nm = arena_printf(a, "ws_ptr%d", r);
-      ptr[P->tk->ws[r]] = nm;
-      tri_arg(a, s, nm, true, P->tk->ws[r], 0);
-    }
-  return ptr;
-}
-
-void tri_signature(StrBuf *sb, const TSig *s) {
-  sb_printf(sb, "\n@triton.jit\ndef %s(", s->L.kernel);
-  for (int i = 0; i < s->L.nargs; i++)
-    sb_printf(sb, "%s%s%s", i ? ", " : "", s->L.args[i].name, s->L.args[i].is_ptr ? "" : ": tl.constexpr");
+void tri_signature(StrBuf *sb, const TritonLaunch *L) {
+  sb_printf(sb, "\n@triton.jit\ndef %s(", L->kernel);
+  for (int i = 0; i < L->nargs; i++)
+    sb_printf(sb, "%s%s%s", i ? ", " : "", L->args[i].name, L->args[i].is_ptr ? "" : ": tl.constexpr");
   sb_puts(sb, "):\n");
 }
 
-void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s) {
-  TritonLaunch *n = ARENA_ARRAY(a, TritonLaunch, plan->nlaunches + 1);
-  if (plan->nlaunches) memcpy(n, plan->launches, sizeof(TritonLaunch) * (size_t)plan->nlaunches);
-  n[plan->nlaunches++] = s->L;
-  plan->launches = n;
+const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunch *L) {
+  const char **ptr = ARENA_ARRAY(a, const char *, plan->nbufs + plan->nscratch + 1);
+  for (int i = 0; i < L->nargs; i++)
+    if (L->args[i].is_ptr) ptr[L->args[i].buf] = L->args[i].name;
+  return ptr;
 }
 
 /* ------------------------------------------------------ the tile model */
@@ -880,14 +834,14 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
   }
   tk->lead_load = -1;
   for (int g = 0; g < k->ngroups && tk->lead_load < 0; g++) tk->lead_load = group_lead(k, g);
-  tk->wide = !tri_fits_int32(a, p, k);
+  tk->wide = !fits_int32(p, k);
   if (t == TRITON_NPU) npu_model(k, o, tk);
   else gpu_model(k, o, tk);
   if (t == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA) gpu_descriptors(a, k, o, tk);
   tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
 }
 
-/* ------------------------------------------------------------ the plan */
+/* ------------------------------------------------------------- scratch */
 
 static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
   if (tk->nsplit <= 1) return;
@@ -901,8 +855,170 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
   }
 }
 
-static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan, StrBuf *sb,
-                         unsigned *helpers) {
+/* ------------------------------------------------------------ launches */
+
+/* Mark value i and everything it reads. */
+static void mark(const Kernel *k, bool *m, int i) {
+  if (m[i]) return;
+  m[i] = true;
+  const KVal *v = &k->vals[i];
+  for (int j = 0; j < v->narg; j++) mark(k, m, v->arg[j]);
+}
+
+/* A launch under construction: its arguments are the kernel's parameters. */
+typedef struct Sig {
+  TritonLaunch L;
+  int cap;
+} Sig;
+
+static void arg(Arena *a, Sig *s, const char *name, bool is_ptr, int buf, int64_t value) {
+  if (s->L.nargs == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 16;
+    TritonArg *n = ARENA_ARRAY(a, TritonArg, cap);
+    if (s->L.nargs) memcpy(n, s->L.args, sizeof(TritonArg) * (size_t)s->L.nargs);
+    s->L.args = n;
+    s->cap = cap;
+  }
+  s->L.args[s->L.nargs++] = (TritonArg){arena_strdup(a, name), is_ptr, buf, value};
+}
+
+static void constexpr_arg(Arena *a, Sig *s, const char *name, int64_t value) { arg(a, s, name, false, -1, value); }
+
+/* Pointer parameters: in_ptrN for the buffers the `loads` read (a buffer
+ * the kernel also writes is its out_ptr), out_ptrN for the buffers the
+ * kernel's stores write (when `stores`), ws_ptrR for the split partials
+ * (when `ws`). */
+static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKernel *tk, Sig *s, const bool *loads, bool stores,
+                         bool ws) {
+  bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  bool *named = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  if (stores)
+    for (int i = 0; i < k->nstores; i++) written[k->stores[i].buf] = true;
+  int nin = 0, nout = 0;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || !loads[i] || named[v->buf] || written[v->buf]) continue;
+    named[v->buf] = true;
+    arg(a, s, arena_printf(a, "in_ptr%d", nin++), true, v->buf, 0);
+  }
+  for (int b = 0; b < p->nbufs; b++)
+    if (written[b]) arg(a, s, arena_printf(a, "out_ptr%d", nout++), true, b, 0);
+  if (ws)
+    for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+}
+
+/* The combine's partials come first: ws_ptrR, one per reduction. */
+static void ws_args(Arena *a, const Kernel *k, const TKernel *tk, Sig *s) {
+  for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+}
+
+static int add_launch(Arena *a, TritonPlan *plan, const Sig *s) {
+  TritonLaunch *n = ARENA_ARRAY(a, TritonLaunch, plan->nlaunches + 1);
+  if (plan->nlaunches) memcpy(n, plan->launches, sizeof(TritonLaunch) * (size_t)plan->nlaunches);
+  n[plan->nlaunches] = s->L;
+  plan->launches = n;
+  return plan->nlaunches++;
+}
+
+/* The values the main kernel computes: the groups', and the epilogue's
+ * unless a combine kernel runs it. */
+static bool *main_values(Arena *a, const Kernel *k, const TKernel *tk) {
+  bool *need = ARENA_ARRAY(a, bool, k->nvals + 1);
+  for (int i = 0; i < k->nvals; i++) need[i] = tk->need_grp[i] || (tk->nsplit <= 1 && tk->need_post[i]);
+  return need;
+}
+
+static const char *upper_axis(Arena *a, const char *name) {
+  char *s = arena_strdup(a, name);
+  if (s[0] >= 'a' && s[0] <= 'z') s[0] = (char)(s[0] - 'a' + 'A');
+  return s;
+}
+
+/* NPU: x0_numel, the r axes' NAME_numel, X0BLOCK, X0BLOCK_SUB, their
+ * R<k>BLOCK_SUB and (split) R<k>_CHUNK of each group's split axis; the
+ * combine: x0_numel, RSPLIT, X0BLOCK, X0BLOCK_SUB, S_SUB. */
+static void npu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
+  bool split = tk->nsplit > 1;
+  Sig s = {{.kernel = k->name, .src = kernel, .num_warps = 4}, 0};
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  constexpr_arg(a, &s, "x0_numel", tk->xnumel);
+  for (int g = 0; g < k->ngroups; g++)
+    for (int i = 0; i < tk->g[g].naxes; i++) {
+      int ax = tk->g[g].axes[i];
+      constexpr_arg(a, &s, arena_printf(a, "%s_numel", k->axes[ax].name), k->axes[ax].size);
+    }
+  constexpr_arg(a, &s, "X0BLOCK", tk->x0block);
+  constexpr_arg(a, &s, "X0BLOCK_SUB", tk->x0sub);
+  for (int g = 0; g < k->ngroups; g++)
+    for (int i = 0; i < tk->g[g].naxes; i++)
+      constexpr_arg(a, &s, arena_printf(a, "%sBLOCK_SUB", upper_axis(a, k->axes[tk->g[g].axes[i]].name)), tk->g[g].sub[i]);
+  if (split)
+    for (int g = 0; g < k->ngroups; g++) {
+      const TGroup *G = &tk->g[g];
+      constexpr_arg(a, &s, arena_printf(a, "%s_CHUNK", upper_axis(a, k->axes[G->axes[G->split_axis]].name)), G->split_chunk);
+    }
+  s.L.grid[0] = tk->xprogs;
+  s.L.grid[1] = tk->nsplit;
+  s.L.grid[2] = 1;
+  tk->launch = add_launch(a, plan, &s);
+  if (!split) return;
+  Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = 4}, 0};
+  ws_args(a, k, tk, &c);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  constexpr_arg(a, &c, "x0_numel", tk->xnumel);
+  constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
+  constexpr_arg(a, &c, "X0BLOCK", tk->cx0block);
+  constexpr_arg(a, &c, "X0BLOCK_SUB", tk->csub_x);
+  constexpr_arg(a, &c, "S_SUB", tk->csub_s);
+  c.L.grid[0] = cdiv(tk->xnumel, tk->cx0block);
+  c.L.grid[1] = 1;
+  c.L.grid[2] = 1;
+  tk->claunch = add_launch(a, plan, &c);
+}
+
+/* "rnumel", "rnumel1", ...: group g's name of a per-group parameter. */
+static const char *gsfx(Arena *a, const char *base, int g) { return g ? arena_printf(a, "%s%d", base, g) : base; }
+
+/* GPU: xnumel, rnumel<g>, XBLOCK, RBLOCK<g>, (split) RSPLIT_CHUNK<g>, and
+ * NUM_STAGES where a loop loads through descriptors; the combine:
+ * xnumel, RSPLIT, XBLOCK, SBLOCK. */
+static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
+  bool split = tk->nsplit > 1;
+  Sig s = {{.kernel = k->name, .src = kernel, .num_warps = tk->num_warps}, 0};
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  constexpr_arg(a, &s, "xnumel", tk->xnumel);
+  for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "rnumel", g), tk->g[g].numel);
+  constexpr_arg(a, &s, "XBLOCK", tk->xblock);
+  for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "RBLOCK", g), tk->g[g].rblock);
+  if (split)
+    for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "RSPLIT_CHUNK", g), tk->g[g].rchunk);
+  bool pipelined = false; /* a loop (not persistent) with a descriptor load */
+  for (int i = 0; tk->desc && i < k->nvals; i++) {
+    int g = k->vals[i].scope;
+    if (tk->need_grp[i] && tk->desc[i] && g >= 0 && g < k->ngroups && !tk->g[g].persistent) pipelined = true;
+  }
+  if (pipelined) constexpr_arg(a, &s, "NUM_STAGES", tk->num_stages);
+  s.L.grid[0] = tk->xprogs;
+  s.L.grid[1] = tk->nsplit;
+  s.L.grid[2] = 1;
+  tk->launch = add_launch(a, plan, &s);
+  if (!split) return;
+  Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
+  ws_args(a, k, tk, &c);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  constexpr_arg(a, &c, "xnumel", tk->xnumel);
+  constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
+  constexpr_arg(a, &c, "XBLOCK", tk->cxblock);
+  constexpr_arg(a, &c, "SBLOCK", tk->csblock);
+  c.L.grid[0] = cdiv(tk->xnumel, tk->cxblock);
+  c.L.grid[1] = 1;
+  c.L.grid[2] = 1;
+  tk->claunch = add_launch(a, plan, &c);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
   const Program *p = &c->program;
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
@@ -912,18 +1028,15 @@ static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const Trit
   }
   for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
-    TPrint P = {.sb = sb, .p = p, .k = k, .tk = &plan->kern[i], .target = t, .a = a, .helpers = helpers};
-    P.mark = ARENA_ARRAY(a, bool, k->nvals + 1);
-    if (t == TRITON_NPU) emit_triton_npu_kernel(&P, plan, i);
-    else emit_triton_gpu_kernel(&P, plan, i);
+    TKernel *tk = &plan->kern[i];
+    tk->need_grp = ARENA_ARRAY(a, bool, k->nvals + 1);
+    tk->need_post = ARENA_ARRAY(a, bool, k->nvals + 1);
+    for (int r = 0; r < k->nreds; r++) mark(k, tk->need_grp, k->reds[r].src);
+    for (int s = 0; s < k->nstores; s++) mark(k, tk->need_post, k->stores[s].val);
+    tk->launch = tk->claunch = -1;
+    if (t == TRITON_NPU) npu_launches(a, p, k, tk, plan, i);
+    else gpu_launches(a, p, k, tk, plan, i);
   }
-}
-
-CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
-  StrBuf sb = {0};
-  unsigned helpers = 0;
-  plan_kernels(a, c, t, o, plan, &sb, &helpers);
-  sb_free(&sb);
   return NULL;
 }
 
@@ -1129,12 +1242,18 @@ static const struct {
      "    return tl.where(e < 0, neg, r)\n"},
 };
 
-CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o) {
+CoilErr *emit_triton(StrBuf *out, const Compiled *c, const TritonPlan *plan) {
   Arena a = {0};
-  TritonPlan plan;
+  const Program *p = &c->program;
+  const TritonTarget target = plan->target;
+  const TritonOptions *o = &plan->opt;
   StrBuf kernels = {0};
   unsigned helpers = 0;
-  plan_kernels(&a, c, target, o, &plan, &kernels, &helpers);
+  for (int i = 0; i < p->nkernels; i++) {
+    TPrint P = {.sb = &kernels, .p = p, .k = &p->kernels[i], .tk = &plan->kern[i], .target = target, .a = &a, .helpers = &helpers};
+    if (target == TRITON_NPU) emit_triton_npu_kernel(&P, plan, i);
+    else emit_triton_gpu_kernel(&P, plan, i);
+  }
   const Graph *g = &c->graph;
   sb_printf(out, "# Generated by coil: coil emit --target %s%s%s %s --fn %s\n", triton_target_name(target),
             target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA ? " --gpu-loads tma" : "", o->harness ? " --harness" : "",
@@ -1158,8 +1277,8 @@ CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const 
   for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
     if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
   sb_puts(out, kernels.data ? kernels.data : "");
-  triton_module_tables(out, c, &plan);
-  if (o->harness) triton_harness(out, c, &plan);
+  triton_module_tables(out, c, plan);
+  if (o->harness) triton_harness(out, c, plan);
   sb_free(&kernels);
   arena_free(&a);
   return NULL;

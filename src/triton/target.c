@@ -18,10 +18,7 @@ static CoilErr *triton_plan_program(Compiled *c, const void *options) {
 
 static void triton_dump(StrBuf *sb, const Compiled *c) { triton_plan_dump(sb, c, c->plan); }
 
-static CoilErr *triton_emit(StrBuf *out, const Compiled *c) {
-  const TritonPlan *plan = c->plan;
-  return emit_triton(out, c, plan->target, &plan->opt);
-}
+static CoilErr *triton_emit(StrBuf *out, const Compiled *c) { return emit_triton(out, c, c->plan); }
 
 static CoilErr *triton_run(Compiled *c, void *const *bufs, double *ms) {
   c->built = "no cc";

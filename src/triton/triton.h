@@ -89,8 +89,9 @@ typedef struct TritonPlan {
 CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan);
 /* The tile model's inputs and choices, as `coil emit -d triton` prints them. */
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
-/* Print the complete Python module (with --harness: the standalone script). */
-CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o);
+/* Print the complete Python module of a plan that triton_plan made for c
+ * (with the plan's option harness: the standalone script). */
+CoilErr *emit_triton(StrBuf *out, const Compiled *c, const TritonPlan *plan);
 /* The Target rows (target.c); CompileOptions.target_options may point to
  * TritonOptions.  Compiled.plan is then a TritonPlan. */
 extern const Target triton_npu_target, triton_gpu_target;
@@ -163,6 +164,10 @@ struct TKernel {
   bool *axoob; /* the axis's box can pass its size (zero-filled tail) */
   /* scratch buffer ids of the partials, per reduction (split only) */
   int *ws;
+  /* per value: read by a reduction (need_grp) or by a store (need_post),
+   * directly or through the values it reads */
+  bool *need_grp, *need_post;
+  int launch, claunch; /* the main and the combine launch in TritonPlan.launches (-1: none) */
 };
 
 /* Shared printing of kernel values (sched_triton.c). */
@@ -174,7 +179,6 @@ typedef struct TPrint {
   TritonTarget target;
   Arena *a;
   int rank;              /* every value is a tensor of this rank */
-  bool *mark;
   unsigned *helpers;     /* which coil_* helpers the module needs */
 } TPrint;
 
@@ -198,8 +202,6 @@ const char *tri_ones(Arena *a, int rank);
 void tri_operand(TPrint *P, int i, DType to);
 /* `tmpI = ...` for a value that is not a load or a reduction result. */
 void tri_value(TPrint *P, int i, const char *indent);
-/* Mark value i and everything it reads. */
-void tri_mark(TPrint *P, int i);
 /* The reduction's identity as a Python literal, its combine of two tiles,
  * and its reduction of a tile along dim 1. */
 const char *tri_identity(const KRed *r);
@@ -209,28 +211,17 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc);
 int tri_red_value(const Kernel *k, int r);
 /* Convert a value to a buffer's storage dtype for tl.store. */
 void tri_store_value(TPrint *P, int val, DType buf);
-/* True when every index of the kernel, over tiles padded up to twice the
- * axis sizes, stays below 2^31. */
-bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k);
 
-/* A launch under construction: its arguments are the kernel's parameters. */
-typedef struct TSig {
-  TritonLaunch L;
-  int cap;
-} TSig;
-void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value);
-/* Pointer parameters: in_ptrN for the buffers the marked loads read,
- * out_ptrN for the buffers the kernel's stores write (when `stores`),
- * ws_ptrR for the split partials (when `ws`).  Returns the parameter name
- * per buffer id. */
-const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws);
-void tri_signature(StrBuf *sb, const TSig *s);
-void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s);
+/* "\n@triton.jit\ndef NAME(params):\n" for the launch's arguments. */
+void tri_signature(StrBuf *sb, const TritonLaunch *L);
+/* Per buffer id (Program buffers, then scratch): the name of the launch's
+ * pointer parameter bound to it, or NULL. */
+const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunch *L);
 
 /* The kernel printers.  Each prints the @triton.jit function(s) of one
- * Program kernel and appends its launches to the plan. */
-void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel);
-void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel);
+ * Program kernel, with the signatures of the plan's launches. */
+void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
+void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 
 /* harness.c: the tables, coil_launch() and (harness) the script. */
 void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
