@@ -193,6 +193,7 @@ enum { /* helper functions a module may need */
   TH_DESCRIPTORS = 1u << 7, /* not a helper: triton.set_allocator for tl.make_tensor_descriptor */
 };
 
+/* print.c: shared printing.  print.c calls nothing else of the backend. */
 const char *tri_rtype(DType t); /* register type: tl.float32 for bf16 */
 const char *tri_stype(DType t); /* storage type: tl.bfloat16 */
 const char *tri_torch(DType t); /* "bfloat16" */
@@ -217,6 +218,11 @@ void tri_signature(StrBuf *sb, const TritonLaunch *L);
 /* Per buffer id (Program buffers, then scratch): the name of the launch's
  * pointer parameter bound to it, or NULL. */
 const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunch *L);
+/* The descriptor allocator and the coil_* helpers that `helpers` (TH_*)
+ * names. */
+void tri_helpers(StrBuf *out, unsigned helpers);
+/* A Python string literal of s (single quotes, escapes). */
+void tri_pystr(StrBuf *sb, const char *s);
 
 /* The kernel printers.  Each prints the @triton.jit function(s) of one
  * Program kernel, with the signatures of the plan's launches. */
@@ -230,8 +236,5 @@ void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 /* run.c: run a compiled program's module (Compiled.code) through coil's
  * Triton executor on the CPU; bufs holds every Program buffer. */
 CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms);
-
-/* A Python string literal of s (single quotes, escapes). */
-void tri_pystr(StrBuf *sb, const char *s);
 
 #endif
