@@ -16,7 +16,7 @@
  * x.  Lanes past the end of x are computed on masked loads and never
  * stored; lanes past the end of r contribute the identity.
  *
- * Split (sched_triton.c): program_id(1) takes RSPLIT_CHUNK points of the
+ * Split (plan.c): program_id(1) takes RSPLIT_CHUNK points of the
  * flat r range; NAME_combine reduces the parts and runs the epilogue.
  *
  * --gpu-loads tma: a load the tile model gave a descriptor (TDesc) is a
@@ -33,7 +33,12 @@
  * it is split into its axes where dims were merged, permuted to the
  * tile's order (x axes, then r axes) and reshaped to [XBLOCK, RBLOCK]
  * ([1, RBLOCK] when it reads no x axis).  Copies past a dim's end read
- * zeros, as masked loads do.  tl.range software-pipelines the copies. */
+ * zeros, as masked loads do.  tl.range software-pipelines the copies.
+ *
+ * Requires: the plan of the kernel (tiles, descriptors, the values to
+ * print, launches whose arguments are this dialect's parameters).
+ * Guarantees: prints only, with print.c's value printing; the functions'
+ * parameters are the launches' arguments. */
 #include <string.h>
 
 #include "triton/triton.h"

@@ -19,9 +19,14 @@
  * flatten is a plain tl.reshape of that order.  Masked lanes contribute
  * the reduction's identity, so tails of any size are right.
  *
- * With a split (sched_triton.c), program_id(1) picks a chunk of one axis
+ * With a split (plan.c), program_id(1) picks a chunk of one axis
  * per group; the parts go to scratch and NAME_combine reduces them and
- * runs the epilogue. */
+ * runs the epilogue.
+ *
+ * Requires: the plan of the kernel (tiles, the values to print, launches
+ * whose arguments are this dialect's parameters).  Guarantees: prints
+ * only, with print.c's value printing; the functions' parameters are the
+ * launches' arguments, so the tables and the executor bind them right. */
 #include <string.h>
 
 #include "triton/triton.h"

@@ -1,4 +1,4 @@
-/* The Triton backends' tile model, launch plan and module assembly.
+/* The Triton backends' tile model and launch plan.
  *
  * One model, two machines:
  *   NPU (Ascend): C vector cores, each with a unified buffer (UB) of U
@@ -21,13 +21,18 @@
  *     is split into RSPLIT chunks so about four blocks run per
  *     multiprocessor, and a second kernel combines the parts.
  *
- * Values print the same in both dialects (tri_value): PyTorch's dtype
- * semantics, as the C printer has them.  bf16 and f16 values live in f32
- * registers, rounded to their dtype after each op; bf16 rounding is done
- * on the bits (ties to even), since Triton's interpreter truncates.
+ * The plan also settles every launch, so that the module's printers, its
+ * COIL_LAUNCHES table and coil's executor agree by construction: per
+ * Program kernel its main launch and, split, its combine launch (kernel
+ * name, grid, num_warps, the arguments in the functions' parameter
+ * order: pointers bound to buffer ids, constexprs with their values), and
+ * which values each function computes (TKernel.need_grp, need_post),
+ * which decides the in_ptr parameters.
  *
  * Requires: a compiled program.  Guarantees: every kernel gets a tile
- * whose tl.arange sizes are powers of two, and masks for every tail. */
+ * whose tl.arange sizes are powers of two, and masks for every tail;
+ * TKernel.launch (and claunch, split) index plan->launches, which are in
+ * launch order.  Prints no code and calls no other file of the backend. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,10 @@
 /* The Triton targets' rows: the NPU and the GPU dialect share the tile
  * model's plan, its dump, the module printer and the run through coil's
- * executor; the row says which dialect. */
+ * executor; the row says which dialect.
+ *
+ * The pipeline calls plan once (compile.c); dump, emit and run read that
+ * plan (Compiled.plan, a TritonPlan in the Compiled's arena), so what is
+ * printed and what runs are the launches the plan chose. */
 #include "triton/triton.h"
 
 static TritonTarget dialect(const Compiled *c) { return c->target == &triton_npu_target ? TRITON_NPU : TRITON_GPU; }

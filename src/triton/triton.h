@@ -1,15 +1,32 @@
 /* coil's Triton backends: the NPU dialect (Ascend, the seed's fixed DSL)
  * and the GPU dialect (NVIDIA), behind one tile model.
  *
- *   sched_triton.c     the tile model (cores, on-chip buffer, alignment,
- *                      SMs), block sizes, split reductions, the launch
- *                      plan, the -d triton dump, shared value printing
- *                      and emit_triton(), which assembles the module
- *   emit_triton_npu.c  one kernel in the NPU dialect
- *   emit_triton_gpu.c  one kernel in the GPU dialect
- *   harness.c          the Python around the kernels: COIL_* tables,
- *                      coil_launch(), and with --harness the standalone
- *                      script (inputs, eager check, timing)
+ *   target.c   the Target rows: plan -> triton_plan, dump ->
+ *              triton_plan_dump, emit -> emit_triton of Compiled.plan,
+ *              run -> run_triton_kernels
+ *   plan.c     the tile model (cores, on-chip buffer, alignment, SMs),
+ *              block sizes, split reductions, and every launch: kernel,
+ *              grid, num_warps, the arguments in parameter order, and the
+ *              values each kernel reads; the -d triton dump.  Prints no
+ *              code.
+ *   module.c   emit_triton: the header, each kernel through its
+ *              dialect's printer, the helpers they call, the tables and
+ *              (option) the harness
+ *   npu.c      one kernel in the NPU dialect   } print only, from the
+ *   gpu.c      one kernel in the GPU dialect   } plan's TKernel, launches
+ *   harness.c  the Python around the kernels: COIL_* tables,
+ *              coil_launch(), and with --harness the standalone script
+ *              (inputs, eager check, timing)
+ *   print.c    shared printing: type names, values, reductions,
+ *              signatures, the coil_* helpers, Python literals
+ *   run.c      runs Compiled.code through coil's Triton executor (tx/)
+ *              with the plan's launches
+ *
+ * Calls go one way: target.c -> {plan.c, module.c, run.c};
+ * module.c -> {npu.c, gpu.c, harness.c}; those and module.c -> print.c.
+ * plan.c and print.c call no other file of the backend.  The printers do
+ * not decide launches: the plan is made once (by the pipeline, through
+ * the row's plan) and every printer and the executor read the same one.
  *
  * Requires compiled programs (compile_source); reads the kernel IR and
  * never changes it.  Every size is static, so numels, loop counts and
@@ -26,7 +43,7 @@ typedef enum TritonTarget { TRITON_NPU, TRITON_GPU } TritonTarget;
 /* How the GPU dialect reads its inputs in reduction loops: tl.load of
  * pointer tiles, or bulk copies (TMA) through tensor descriptors where
  * the access allows (an affine index with a unit-stride axis in the
- * tile; see sched_triton.c), pointers elsewhere. */
+ * tile; see gpu_desc in plan.c), pointers elsewhere. */
 typedef enum TritonGpuLoads { TRITON_LOADS_POINTER, TRITON_LOADS_TMA } TritonGpuLoads;
 
 typedef struct TritonOptions {
@@ -170,7 +187,8 @@ struct TKernel {
   int launch, claunch; /* the main and the combine launch in TritonPlan.launches (-1: none) */
 };
 
-/* Shared printing of kernel values (sched_triton.c). */
+/* What the printers share while they print one kernel (module.c makes
+ * one per kernel; print.c's functions print into sb). */
 typedef struct TPrint {
   StrBuf *sb;
   const Program *p;
@@ -224,8 +242,10 @@ void tri_helpers(StrBuf *out, unsigned helpers);
 /* A Python string literal of s (single quotes, escapes). */
 void tri_pystr(StrBuf *sb, const char *s);
 
-/* The kernel printers.  Each prints the @triton.jit function(s) of one
- * Program kernel, with the signatures of the plan's launches. */
+/* npu.c, gpu.c: the kernel printers.  Each prints the @triton.jit
+ * function(s) of one Program kernel: the plan's launches give the
+ * signatures and the pointer names, its TKernel the tiles and the values
+ * to print. */
 void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 
