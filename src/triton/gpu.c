@@ -16,7 +16,7 @@
  * x.  Lanes past the end of x are computed on masked loads and never
  * stored; lanes past the end of r contribute the identity.
  *
- * Split (sched_triton.c): program_id(1) takes RSPLIT_CHUNK points of the
+ * Split (plan.c): program_id(1) takes RSPLIT_CHUNK points of the
  * flat r range; NAME_combine reduces the parts and runs the epilogue.
  *
  * --gpu-loads tma: a load the tile model gave a descriptor (TDesc) is a
@@ -33,21 +33,26 @@
  * it is split into its axes where dims were merged, permuted to the
  * tile's order (x axes, then r axes) and reshaped to [XBLOCK, RBLOCK]
  * ([1, RBLOCK] when it reads no x axis).  Copies past a dim's end read
- * zeros, as masked loads do.  tl.range software-pipelines the copies. */
+ * zeros, as masked loads do.  tl.range software-pipelines the copies.
+ *
+ * Requires: the plan of the kernel (tiles, descriptors, the values to
+ * print, launches whose arguments are this dialect's parameters).
+ * Guarantees: prints only, with print.c's value printing; the functions'
+ * parameters are the launches' arguments. */
 #include <string.h>
 
 #include "triton/triton.h"
 
 typedef struct Gpu {
   TPrint *P;
-  TritonPlan *plan;
+  const TritonPlan *plan;
   const Kernel *k;
   const TKernel *tk;
   Arena *a;
   bool xmask;       /* XBLOCK can pass xnumel */
   bool *rmask;      /* per group */
-  bool *need_grp, *need_post;
-  const char **ptr;
+  const bool *need_grp, *need_post; /* the plan's (TKernel) */
+  const char **ptr;        /* per buffer: its parameter in this function */
   const char **names; /* per axis */
 } Gpu;
 
@@ -352,29 +357,16 @@ static void group(Gpu *E, int g) {
     }
 }
 
-static void main_kernel(Gpu *E, int kernel) {
+static void main_kernel(Gpu *E) {
   const Kernel *k = E->k;
   const TKernel *tk = E->tk;
   StrBuf *sb = E->P->sb;
   bool split = tk->nsplit > 1;
   bool *need = ARENA_ARRAY(E->a, bool, k->nvals + 1);
   for (int i = 0; i < k->nvals; i++) need[i] = E->need_grp[i] || (!split && E->need_post[i]);
-  TSig s = {{.kernel = k->name, .src = kernel, .num_warps = tk->num_warps}, 0};
-  E->ptr = tri_pointer_args(E->P, E->plan, &s, need, !split, split);
-  tri_arg(E->a, &s, "xnumel", false, -1, tk->xnumel);
-  for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "rnumel", g), false, -1, tk->g[g].numel);
-  tri_arg(E->a, &s, "XBLOCK", false, -1, tk->xblock);
-  for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RBLOCK", g), false, -1, tk->g[g].rblock);
-  if (split)
-    for (int g = 0; g < k->ngroups; g++) tri_arg(E->a, &s, gsfx(E, "RSPLIT_CHUNK", g), false, -1, tk->g[g].rchunk);
-  bool desc = false;
-  for (int g = 0; g < k->ngroups; g++)
-    if (group_has_desc(E, g) && !tk->g[g].persistent) desc = true;
-  if (desc) tri_arg(E->a, &s, "NUM_STAGES", false, -1, tk->num_stages);
-  s.L.grid[0] = tk->xprogs;
-  s.L.grid[1] = tk->nsplit;
-  s.L.grid[2] = 1;
-  tri_signature(sb, &s);
+  const TritonLaunch *L = &E->plan->launches[tk->launch];
+  E->ptr = tri_launch_ptrs(E->a, E->plan, L);
+  tri_signature(sb, L);
   if (split) sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
   x_head(E);
   if (split) sb_printf(sb, "    rsplit = tl.program_id(1)%s\n", tk->wide ? ".to(tl.int64)" : "");
@@ -402,34 +394,21 @@ static void main_kernel(Gpu *E, int kernel) {
   for (int g = 0; g < k->ngroups; g++) group(E, g);
   if (split) {
     for (int r = 0; r < k->nreds; r++)
-      sb_printf(sb, "    tl.store(ws_ptr%d + (rsplit * xnumel + xindex), %s%s)\n", r, res_name(E, r), E->xmask ? ", xmask" : "");
+      sb_printf(sb, "    tl.store(%s + (rsplit * xnumel + xindex), %s%s)\n", E->ptr[tk->ws[r]], res_name(E, r), E->xmask ? ", xmask" : "");
   } else {
     print_stores(E, "    ");
   }
-  tri_add_launch(E->a, E->plan, &s);
 }
 
-static void combine_kernel(Gpu *E, int kernel) {
+static void combine_kernel(Gpu *E) {
   const Kernel *k = E->k;
   const TKernel *tk = E->tk;
   StrBuf *sb = E->P->sb;
-  TSig s = {{.kernel = arena_printf(E->a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
-  const char **wsn = ARENA_ARRAY(E->a, const char *, k->nreds + 1);
-  for (int r = 0; r < k->nreds; r++) {
-    wsn[r] = arena_printf(E->a, "ws_ptr%d", r);
-    tri_arg(E->a, &s, wsn[r], true, tk->ws[r], 0);
-  }
-  E->ptr = tri_pointer_args(E->P, E->plan, &s, E->need_post, true, false);
-  tri_arg(E->a, &s, "xnumel", false, -1, tk->xnumel);
-  tri_arg(E->a, &s, "RSPLIT", false, -1, tk->nsplit);
-  tri_arg(E->a, &s, "XBLOCK", false, -1, tk->cxblock);
-  tri_arg(E->a, &s, "SBLOCK", false, -1, tk->csblock);
-  s.L.grid[0] = (tk->xnumel + tk->cxblock - 1) / tk->cxblock;
-  s.L.grid[1] = 1;
-  s.L.grid[2] = 1;
+  const TritonLaunch *L = &E->plan->launches[tk->claunch];
+  E->ptr = tri_launch_ptrs(E->a, E->plan, L);
   bool save = E->xmask;
   E->xmask = tk->xnumel % tk->cxblock != 0;
-  tri_signature(sb, &s);
+  tri_signature(sb, L);
   sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
   x_head(E);
   for (int i = 0; i < k->nvals; i++)
@@ -442,7 +421,7 @@ static void combine_kernel(Gpu *E, int kernel) {
   sb_puts(sb, "        smask = sindex < RSPLIT\n");
   for (int r = 0; r < k->nreds; r++) {
     const char *res = res_name(E, r), *id = tri_identity(&k->reds[r]);
-    sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s)\n", res, wsn[r], E->xmask ? "xmask & " : "",
+    sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s)\n", res, E->ptr[tk->ws[r]], E->xmask ? "xmask & " : "",
               id);
     sb_printf(sb, "        _%s = ", res);
     tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
@@ -455,11 +434,10 @@ static void combine_kernel(Gpu *E, int kernel) {
     sb_puts(sb, "[:, None]\n");
   }
   print_stores(E, "    ");
-  tri_add_launch(E->a, E->plan, &s);
   E->xmask = save;
 }
 
-void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
+void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
   const Kernel *k = P->k;
   const TKernel *tk = P->tk;
   Gpu E = {.P = P, .plan = plan, .k = k, .tk = tk, .a = P->a};
@@ -473,12 +451,8 @@ void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
   }
   E.names = ARENA_ARRAY(E.a, const char *, k->naxes + 1);
   for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = k->axes[ax].name ? k->axes[ax].name : "?";
-  E.need_grp = ARENA_ARRAY(E.a, bool, k->nvals + 1);
-  E.need_post = ARENA_ARRAY(E.a, bool, k->nvals + 1);
-  P->mark = E.need_grp;
-  for (int r = 0; r < k->nreds; r++) tri_mark(P, k->reds[r].src);
-  P->mark = E.need_post;
-  for (int s = 0; s < k->nstores; s++) tri_mark(P, k->stores[s].val);
-  main_kernel(&E, kernel);
-  if (tk->nsplit > 1) combine_kernel(&E, kernel);
+  E.need_grp = tk->need_grp;
+  E.need_post = tk->need_post;
+  main_kernel(&E);
+  if (tk->nsplit > 1) combine_kernel(&E);
 }

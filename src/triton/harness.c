@@ -14,7 +14,11 @@
  * run in eager PyTorch (its source is embedded), and on a GPU times the
  * kernels, eager and torch.compile with triton.testing.do_bench against
  * the device's read bandwidth (a large torch.sum).  Under TRITON_INTERPRET=1
- * it runs on the CPU (--device cpu). */
+ * it runs on the CPU (--device cpu).
+ *
+ * Requires: the plan the kernels were printed from.  Guarantees: the
+ * tables are the plan's launches and scratch, as coil's executor (run.c)
+ * reads them; prints with print.c's literals and calls nothing else. */
 #include <string.h>
 
 #include "triton/triton.h"

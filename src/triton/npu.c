@@ -19,16 +19,21 @@
  * flatten is a plain tl.reshape of that order.  Masked lanes contribute
  * the reduction's identity, so tails of any size are right.
  *
- * With a split (sched_triton.c), program_id(1) picks a chunk of one axis
+ * With a split (plan.c), program_id(1) picks a chunk of one axis
  * per group; the parts go to scratch and NAME_combine reduces them and
- * runs the epilogue. */
+ * runs the epilogue.
+ *
+ * Requires: the plan of the kernel (tiles, the values to print, launches
+ * whose arguments are this dialect's parameters).  Guarantees: prints
+ * only, with print.c's value printing; the functions' parameters are the
+ * launches' arguments, so the tables and the executor bind them right. */
 #include <string.h>
 
 #include "triton/triton.h"
 
 typedef struct Npu {
   TPrint *P;
-  TritonPlan *plan;
+  const TritonPlan *plan;
   const Kernel *k;
   const TKernel *tk;
   Arena *a;
@@ -39,7 +44,7 @@ typedef struct Npu {
   int ord[64][COIL_MAX_DIMS + 1]; /* per layout: position -> canonical dim */
   int layout_group[64];
   bool layout_x[64];       /* the layout's loads read x */
-  bool *need_grp, *need_post;
+  const bool *need_grp, *need_post; /* the plan's (TKernel) */
   const char **ptr;        /* per buffer: its parameter in this function */
 } Npu;
 
@@ -337,7 +342,7 @@ static void group_loops(Npu *E, int g, const char *indent0) {
   }
 }
 
-static void main_kernel(Npu *E, int kernel) {
+static void main_kernel(Npu *E) {
   const Kernel *k = E->k;
   const TKernel *tk = E->tk;
   StrBuf *sb = E->P->sb;
@@ -345,28 +350,9 @@ static void main_kernel(Npu *E, int kernel) {
   /* the values this function computes */
   bool *need = ARENA_ARRAY(E->a, bool, k->nvals + 1);
   for (int i = 0; i < k->nvals; i++) need[i] = E->need_grp[i] || (!split && E->need_post[i]);
-  TSig s = {{.kernel = split ? arena_printf(E->a, "%s", k->name) : k->name, .src = kernel, .num_warps = 4}, 0};
-  E->ptr = tri_pointer_args(E->P, E->plan, &s, need, !split, split);
-  tri_arg(E->a, &s, "x0_numel", false, -1, tk->xnumel);
-  for (int g = 0; g < k->ngroups; g++)
-    for (int i = 0; i < tk->g[g].naxes; i++) {
-      int ax = tk->g[g].axes[i];
-      tri_arg(E->a, &s, arena_printf(E->a, "%s_numel", k->axes[ax].name), false, -1, k->axes[ax].size);
-    }
-  tri_arg(E->a, &s, "X0BLOCK", false, -1, tk->x0block);
-  tri_arg(E->a, &s, "X0BLOCK_SUB", false, -1, tk->x0sub);
-  for (int g = 0; g < k->ngroups; g++)
-    for (int i = 0; i < tk->g[g].naxes; i++)
-      tri_arg(E->a, &s, arena_printf(E->a, "%sBLOCK_SUB", upper_axis(E->a, k->axes[tk->g[g].axes[i]].name)), false, -1, tk->g[g].sub[i]);
-  if (split)
-    for (int g = 0; g < k->ngroups; g++) {
-      const TGroup *G = &tk->g[g];
-      tri_arg(E->a, &s, arena_printf(E->a, "%s_CHUNK", upper_axis(E->a, k->axes[G->axes[G->split_axis]].name)), false, -1, G->split_chunk);
-    }
-  s.L.grid[0] = tk->xprogs;
-  s.L.grid[1] = tk->nsplit;
-  s.L.grid[2] = 1;
-  tri_signature(sb, &s);
+  const TritonLaunch *L = &E->plan->launches[tk->launch];
+  E->ptr = tri_launch_ptrs(E->a, E->plan, L);
+  tri_signature(sb, L);
   if (split)
     sb_printf(sb, "    # part rsplit of a split reduction: %s_combine finishes it\n", k->name);
   sb_printf(sb, "    x0_offset = tl.program_id(0)%s * X0BLOCK\n", tk->wide ? ".to(tl.int64)" : "");
@@ -397,14 +383,13 @@ static void main_kernel(Npu *E, int kernel) {
   for (int g = 0; g < k->ngroups; g++) group_loops(E, g, "        ");
   if (split) {
     for (int r = 0; r < k->nreds; r++)
-      sb_printf(sb, "        tl.store(ws_ptr%d + (rsplit * x0_numel + x0), %s, x0_mask)\n", r, res_name(E, r));
+      sb_printf(sb, "        tl.store(%s + (rsplit * x0_numel + x0), %s, x0_mask)\n", E->ptr[tk->ws[r]], res_name(E, r));
   } else {
     print_post(E, "        ");
   }
-  tri_add_launch(E->a, E->plan, &s);
 }
 
-static void combine_kernel(Npu *E, int kernel) {
+static void combine_kernel(Npu *E) {
   const Kernel *k = E->k;
   const TKernel *tk = E->tk;
   StrBuf *sb = E->P->sb;
@@ -413,23 +398,9 @@ static void combine_kernel(Npu *E, int kernel) {
   E->P->rank = 2;
   int save_layouts = E->nlayouts;
   E->nlayouts = 0;
-  TSig s = {{.kernel = arena_printf(E->a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = 4}, 0};
-  /* ws pointers first, then the epilogue's inputs and outputs */
-  const char **wsn = ARENA_ARRAY(E->a, const char *, k->nreds + 1);
-  for (int r = 0; r < k->nreds; r++) {
-    wsn[r] = arena_printf(E->a, "ws_ptr%d", r);
-    tri_arg(E->a, &s, wsn[r], true, tk->ws[r], 0);
-  }
-  E->ptr = tri_pointer_args(E->P, E->plan, &s, E->need_post, true, false);
-  tri_arg(E->a, &s, "x0_numel", false, -1, tk->xnumel);
-  tri_arg(E->a, &s, "RSPLIT", false, -1, tk->nsplit);
-  tri_arg(E->a, &s, "X0BLOCK", false, -1, tk->cx0block);
-  tri_arg(E->a, &s, "X0BLOCK_SUB", false, -1, tk->csub_x);
-  tri_arg(E->a, &s, "S_SUB", false, -1, tk->csub_s);
-  s.L.grid[0] = (tk->xnumel + tk->cx0block - 1) / tk->cx0block;
-  s.L.grid[1] = 1;
-  s.L.grid[2] = 1;
-  tri_signature(sb, &s);
+  const TritonLaunch *L = &E->plan->launches[tk->claunch];
+  E->ptr = tri_launch_ptrs(E->a, E->plan, L);
+  tri_signature(sb, L);
   sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
   sb_printf(sb, "    x0_offset = tl.program_id(0)%s * X0BLOCK\n", tk->wide ? ".to(tl.int64)" : "");
   sb_printf(sb, "    base_x0 = tl.arange(0, X0BLOCK_SUB)%s\n", tk->wide ? ".to(tl.int64)" : "");
@@ -449,7 +420,7 @@ static void combine_kernel(Npu *E, int kernel) {
     const char *res = res_name(E, r);
     const char *id = tri_identity(&k->reds[r]);
     sb_printf(sb, "            %s_in = tl.where(x0_mask & s_mask, tl.load(%s + (s * x0_numel + x0), x0_mask & s_mask, other=%s), %s)\n",
-              res, wsn[r], id, id);
+              res, E->ptr[tk->ws[r]], id, id);
     sb_printf(sb, "            _%s = ", res);
     tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
     sb_puts(sb, "\n");
@@ -461,13 +432,12 @@ static void combine_kernel(Npu *E, int kernel) {
     sb_puts(sb, ", [X0BLOCK_SUB, 1])\n");
   }
   print_post(E, "        ");
-  tri_add_launch(E->a, E->plan, &s);
   E->N = saveN;
   E->P->rank = saveN;
   E->nlayouts = save_layouts;
 }
 
-void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
+void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
   const Kernel *k = P->k;
   Npu E = {.P = P, .plan = plan, .k = k, .tk = P->tk, .a = P->a};
   E.layout_of = ARENA_ARRAY(E.a, int, k->nvals + 1);
@@ -478,14 +448,10 @@ void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel) {
   P->rank = E.N;
   E.xnames = ARENA_ARRAY(E.a, const char *, k->nx + 1);
   for (int i = 0; i < k->nx; i++) E.xnames[i] = k->nx == 1 ? "x0" : arena_printf(E.a, "x0_d%d", i);
-  E.need_grp = ARENA_ARRAY(E.a, bool, k->nvals + 1);
-  E.need_post = ARENA_ARRAY(E.a, bool, k->nvals + 1);
-  P->mark = E.need_grp;
-  for (int r = 0; r < k->nreds; r++) tri_mark(P, k->reds[r].src);
-  P->mark = E.need_post;
-  for (int s = 0; s < k->nstores; s++) tri_mark(P, k->stores[s].val);
+  E.need_grp = P->tk->need_grp;
+  E.need_post = P->tk->need_post;
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_INPUT && E.need_grp[i]) E.layout_of[i] = load_layout(&E, i);
-  main_kernel(&E, kernel);
-  if (P->tk->nsplit > 1) combine_kernel(&E, kernel);
+  main_kernel(&E);
+  if (P->tk->nsplit > 1) combine_kernel(&E);
 }

@@ -1,4 +1,4 @@
-/* The Triton backends' tile model, launch plan and module assembly.
+/* The Triton backends' tile model and launch plan.
  *
  * One model, two machines:
  *   NPU (Ascend): C vector cores, each with a unified buffer (UB) of U
@@ -21,14 +21,18 @@
  *     is split into RSPLIT chunks so about four blocks run per
  *     multiprocessor, and a second kernel combines the parts.
  *
- * Values print the same in both dialects (tri_value): PyTorch's dtype
- * semantics, as the C printer has them.  bf16 and f16 values live in f32
- * registers, rounded to their dtype after each op; bf16 rounding is done
- * on the bits (ties to even), since Triton's interpreter truncates.
+ * The plan also settles every launch, so that the module's printers, its
+ * COIL_LAUNCHES table and coil's executor agree by construction: per
+ * Program kernel its main launch and, split, its combine launch (kernel
+ * name, grid, num_warps, the arguments in the functions' parameter
+ * order: pointers bound to buffer ids, constexprs with their values), and
+ * which values each function computes (TKernel.need_grp, need_post),
+ * which decides the in_ptr parameters.
  *
  * Requires: a compiled program.  Guarantees: every kernel gets a tile
- * whose tl.arange sizes are powers of two, and masks for every tail. */
-#include <math.h>
+ * whose tl.arange sizes are powers of two, and masks for every tail;
+ * TKernel.launch (and claunch, split) index plan->launches, which are in
+ * launch order.  Prints no code and calls no other file of the backend. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,55 +42,10 @@ void triton_options_default(TritonOptions *o) {
   *o = (TritonOptions){.npu_cores = 40, .npu_ub_kb = 192, .gpu_sms = 132, .gpu_smem_kb = 228};
 }
 
-bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l) {
-  if (!strcmp(name, "pointer")) *l = TRITON_LOADS_POINTER;
-  else if (!strcmp(name, "tma")) *l = TRITON_LOADS_TMA;
-  else return false;
-  return true;
-}
-
-bool triton_target_from_name(const char *name, TritonTarget *t) {
-  if (!strcmp(name, "triton-npu")) *t = TRITON_NPU;
-  else if (!strcmp(name, "triton-gpu")) *t = TRITON_GPU;
-  else return false;
-  return true;
-}
-
-const char *triton_target_name(TritonTarget t) { return t == TRITON_NPU ? "triton-npu" : "triton-gpu"; }
-
 /* ------------------------------------------------------------- types */
 
-const char *tri_rtype(DType t) {
-  switch (t) {
-  case DT_BOOL: return "tl.int1";
-  case DT_I32: return "tl.int32";
-  case DT_I64: return "tl.int64";
-  case DT_F64: return "tl.float64";
-  default: return "tl.float32";
-  }
-}
-
-const char *tri_stype(DType t) {
-  switch (t) {
-  case DT_F16: return "tl.float16";
-  case DT_BF16: return "tl.bfloat16";
-  default: return tri_rtype(t);
-  }
-}
-
-const char *tri_torch(DType t) { return dtype_torch_name(t); }
-
+static bool is_half(DType t) { return t == DT_BF16 || t == DT_F16; }
 static int rsize(DType t) { return t == DT_BF16 || t == DT_F16 ? 4 : dtype_size(t); }
-
-const char *tri_ones(Arena *a, int rank) {
-  StrBuf sb = {0};
-  sb_putc(&sb, '[');
-  for (int i = 0; i < rank; i++) sb_puts(&sb, i ? ", 1" : "1");
-  sb_putc(&sb, ']');
-  char *s = arena_strdup(a, sb.data);
-  sb_free(&sb);
-  return s;
-}
 
 static int64_t pow2_ceil(int64_t n) {
   int64_t p = 1;
@@ -103,222 +62,6 @@ static int64_t pow2_floor(int64_t n) {
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
-/* ---------------------------------------------------- value printing */
-
-void tri_mark(TPrint *P, int i) {
-  if (P->mark[i]) return;
-  P->mark[i] = true;
-  const KVal *v = &P->k->vals[i];
-  for (int j = 0; j < v->narg; j++) tri_mark(P, v->arg[j]);
-}
-
-int tri_red_value(const Kernel *k, int r) {
-  for (int i = 0; i < k->nvals; i++)
-    if (op_info[k->vals[i].op].kind == OK_REDUCE && k->vals[i].red == r) return i;
-  return -1;
-}
-
-static bool is_half(DType t) { return t == DT_BF16 || t == DT_F16; }
-
-/* expr (held in the register type of `from`) converted to `to`, printed
- * around the text already in *e. */
-static void convert(TPrint *P, StrBuf *sb, const char *e, DType from, DType to) {
-  if (to == DT_BOOL && from != DT_BOOL) {
-    sb_printf(sb, "(%s != 0)", e);
-  } else if (to == DT_BF16) {
-    *P->helpers |= TH_ROUND_BF16;
-    if (from == DT_F32 || is_half(from)) sb_printf(sb, "coil_round_bf16(%s)", e);
-    else sb_printf(sb, "coil_round_bf16(%s.to(tl.float32))", e);
-  } else if (to == DT_F16) {
-    if (from == DT_F32 || is_half(from)) sb_printf(sb, "%s.to(tl.float16).to(tl.float32)", e);
-    else sb_printf(sb, "%s.to(tl.float32).to(tl.float16).to(tl.float32)", e);
-  } else if (!strcmp(tri_rtype(from), tri_rtype(to))) {
-    sb_puts(sb, e);
-  } else {
-    sb_printf(sb, "%s.to(%s)", e, tri_rtype(to));
-  }
-}
-
-/* Operands convert to the op's compute dtype as the C printer's operand()
- * does: a register-type change only (no rounding: compute dtypes are
- * never bf16 or f16 in effect, they compute in f32). */
-void tri_operand(TPrint *P, int i, DType to) {
-  DType from = P->k->vals[i].dtype;
-  char name[32];
-  snprintf(name, sizeof name, "tmp%d", i);
-  if (to == DT_BOOL && from != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
-  else if (!strcmp(tri_rtype(from), tri_rtype(to))) sb_puts(P->sb, name);
-  else sb_printf(P->sb, "%s.to(%s)", name, tri_rtype(to));
-}
-
-static void print_float(StrBuf *sb, double f) {
-  if (isnan(f)) sb_puts(sb, "float(\"nan\")");
-  else if (isinf(f)) sb_puts(sb, f < 0 ? "float(\"-inf\")" : "float(\"inf\")");
-  else {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", f);
-    sb_puts(sb, buf);
-    if (!strpbrk(buf, ".en")) sb_puts(sb, ".0");
-  }
-}
-
-/* A constant exponent that POW spells without pow: 1 and 0 (lower.c has
- * already made the small integer powers multiplications and +-0.5 roots
- * where PyTorch computes them so; what is left, f16 ** 0.5 among them,
- * takes coil_pow, C's pow, as PyTorch's f16 pow does). */
-static bool pow_special(TPrint *P, const KVal *v) {
-  const KVal *e = &P->k->vals[v->arg[1]];
-  if (e->op != OP_CONST) return false;
-  StrBuf *sb = P->sb;
-  StrBuf base = {0};
-  TPrint Q = *P;
-  Q.sb = &base;
-  tri_operand(&Q, v->arg[0], v->cdtype);
-  double x = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
-  bool done = true;
-  const char *b = base.data;
-  if (x == 1) sb_printf(sb, "%s", b);
-  else if (x == 0) sb_printf(sb, "tl.full(%s, 1, %s)", tri_ones(P->a, P->rank), tri_rtype(v->cdtype));
-  else done = false;
-  sb_free(&base);
-  return done;
-}
-
-/* The op's expression in its compute dtype, from the op table's Triton
- * spelling with a few exceptions (see below). */
-static void op_expr(TPrint *P, const KVal *v) {
-  StrBuf *sb = P->sb;
-  const char *tpl = op_info[v->op].triton;
-  bool fl = dtype_is_float(v->cdtype);
-  switch (v->op) {
-  case OP_MAXIMUM: *P->helpers |= TH_MAXIMUM; break;
-  case OP_MINIMUM: *P->helpers |= TH_MINIMUM; break;
-  case OP_TANH: *P->helpers |= TH_TANH; break;
-  case OP_SQRT:
-    /* tl.sqrt_rn takes f32 only; tl.sqrt is exact in f64 */
-    if (v->cdtype == DT_F64) tpl = "tl.sqrt(%0)";
-    break;
-  case OP_RSQRT:
-    /* tl.rsqrt is an approximation; in f64 that costs digits. */
-    if (v->cdtype == DT_F64) tpl = "1.0 / tl.sqrt(%0)";
-    break;
-  case OP_POW:
-    if (pow_special(P, v)) return;
-    if (fl) *P->helpers |= TH_POW;
-    else {
-      *P->helpers |= TH_IPOW;
-      tpl = "coil_ipow(%0, %1)";
-    }
-    break;
-  default: break;
-  }
-  for (const char *t = tpl; *t; t++) {
-    if (*t == '%' && t[1] >= '0' && t[1] <= '2') {
-      int j = t[1] - '0';
-      DType to = v->op == OP_WHERE && j == 0 ? DT_BOOL : v->cdtype;
-      tri_operand(P, v->arg[j], to);
-      t++;
-    } else {
-      sb_putc(sb, *t);
-    }
-  }
-}
-
-/* An integer literal.  INT64_MIN is written as an expression: its
- * magnitude, 2^63, is not an int64 literal (Triton would read it as a
- * uint64 before negating, and coil's executor rejects it). */
-static void print_int(StrBuf *sb, int64_t v) {
-  if (v == INT64_MIN) sb_puts(sb, "(-9223372036854775807 - 1)");
-  else sb_printf(sb, "%lld", (long long)v);
-}
-
-void tri_value(TPrint *P, int i, const char *indent) {
-  const Kernel *k = P->k;
-  const KVal *v = &k->vals[i];
-  StrBuf *sb = P->sb;
-  sb_printf(sb, "%stmp%d = ", indent, i);
-  if (v->op == OP_CONST) {
-    sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
-    if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
-    else print_int(sb, v->ival);
-    sb_printf(sb, ", %s)\n", tri_rtype(v->dtype));
-    return;
-  }
-  if (v->op == OP_CAST) {
-    char name[32];
-    snprintf(name, sizeof name, "tmp%d", v->arg[0]);
-    DType from = k->vals[v->arg[0]].dtype, to = v->dtype;
-    if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(sb, "%s.to(%s)", name, tri_rtype(to)); /* truncates */
-    else convert(P, sb, name, from, to);
-    sb_puts(sb, "\n");
-    return;
-  }
-  coil_assert(v->op != OP_INPUT && op_info[v->op].kind != OK_REDUCE);
-  StrBuf e = {0};
-  TPrint Q = *P;
-  Q.sb = &e;
-  op_expr(&Q, v);
-  bool cmp = op_info[v->op].kind == OK_COMPARE || v->op == OP_NOT;
-  /* bool arithmetic saturates (True + True is True), as in PyTorch */
-  if (v->dtype == DT_BOOL && !cmp) sb_printf(sb, "((%s) != 0)", e.data);
-  else if (is_half(v->dtype)) convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
-  else if (!cmp && strcmp(tri_rtype(v->cdtype), tri_rtype(v->dtype)))
-    convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
-  else sb_puts(sb, e.data);
-  sb_puts(sb, "\n");
-  sb_free(&e);
-}
-
-const char *tri_identity(const KRed *r) {
-  bool fl = dtype_is_float(r->dtype);
-  switch (r->op) {
-  case OP_SUM: return fl ? "0.0" : "0";
-  case OP_PROD: return fl ? "1.0" : "1";
-  case OP_AMAX:
-    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "0";
-  case OP_AMIN:
-    return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
-  default: coil_unreachable("not a reduction");
-  }
-}
-
-void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b) {
-  switch (r->op) {
-  case OP_SUM: sb_printf(P->sb, "%s + %s", a, b); break;
-  case OP_PROD: sb_printf(P->sb, "%s * %s", a, b); break;
-  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "coil_maximum(%s, %s)", a, b); break;
-  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "coil_minimum(%s, %s)", a, b); break;
-  default: coil_unreachable("not a reduction");
-  }
-}
-
-void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
-  switch (r->op) {
-  case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
-  case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
-  /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
-   * hardware's max keeps the number), so a NaN is looked for apart. */
-  case OP_AMAX:
-  case OP_AMIN: {
-    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
-    if (dtype_is_float(r->dtype))
-      sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
-    else sb_printf(P->sb, "%s(%s, 1)", f, acc);
-    break;
-  }
-  default: coil_unreachable("not a reduction");
-  }
-}
-
-void tri_store_value(TPrint *P, int val, DType buf) {
-  DType t = P->k->vals[val].dtype;
-  char name[32];
-  snprintf(name, sizeof name, "tmp%d", val);
-  if (buf == DT_BOOL && t != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
-  else if (!strcmp(tri_rtype(t), tri_stype(buf))) sb_puts(P->sb, name);
-  else sb_printf(P->sb, "%s.to(%s)", name, tri_stype(buf));
-}
-
 /* |c| + sum |coef| * 2 * size over the axes an index reads (atoms count
  * their expression's bound). */
 static int64_t index_bound(const Kernel *k, const IExpr *e) {
@@ -332,8 +75,9 @@ static int64_t index_bound(const Kernel *k, const IExpr *e) {
   return b;
 }
 
-bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k) {
-  (void)a;
+/* True when every index of the kernel, over tiles padded up to twice the
+ * axis sizes, stays below 2^31. */
+static bool fits_int32(const Program *p, const Kernel *k) {
   const int64_t lim = (int64_t)1 << 31;
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_INPUT && index_bound(k, k->vals[i].index) >= lim) return false;
@@ -342,62 +86,6 @@ bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k) {
   for (int b = 0; b < p->nbufs; b++)
     if (p->bufs[b].numel * 2 >= lim) return false;
   return true;
-}
-
-/* ------------------------------------------------ parameters, launches */
-
-void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value) {
-  if (s->L.nargs == s->cap) {
-    int cap = s->cap ? 2 * s->cap : 16;
-    TritonArg *n = ARENA_ARRAY(a, TritonArg, cap);
-    if (s->L.nargs) memcpy(n, s->L.args, sizeof(TritonArg) * (size_t)s->L.nargs);
-    s->L.args = n;
-    s->cap = cap;
-  }
-  s->L.args[s->L.nargs++] = (TritonArg){arena_strdup(a, name), is_ptr, buf, value};
-}
-
-const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws) {
-  const Kernel *k = P->k;
-  const Program *p = P->p;
-  Arena *a = P->a;
-  bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
-  if (stores)
-    for (int i = 0; i < k->nstores; i++) written[k->stores[i].buf] = true;
-  const char **ptr = ARENA_ARRAY(a, const char *, p->nbufs + plan->nscratch + 1);
-  int nin = 0, nout = 0;
-  for (int i = 0; i < k->nvals; i++) {
-    const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || !loads[i] || ptr[v->buf] || written[v->buf]) continue;
-    ptr[v->buf] = arena_printf(a, "in_ptr%d", nin++);
-    tri_arg(a, s, ptr[v->buf], true, v->buf, 0);
-  }
-  for (int b = 0; b < p->nbufs; b++) {
-    if (!written[b]) continue;
-    ptr[b] = arena_printf(a, "out_ptr%d", nout++);
-    tri_arg(a, s, ptr[b], true, b, 0);
-  }
-  if (ws)
-    for (int r = 0; r < k->nreds; r++) {
-      const char *nm = arena_printf(a, "ws_ptr%d", r);
-      ptr[P->tk->ws[r]] = nm;
-      tri_arg(a, s, nm, true, P->tk->ws[r], 0);
-    }
-  return ptr;
-}
-
-void tri_signature(StrBuf *sb, const TSig *s) {
-  sb_printf(sb, "\n@triton.jit\ndef %s(", s->L.kernel);
-  for (int i = 0; i < s->L.nargs; i++)
-    sb_printf(sb, "%s%s%s", i ? ", " : "", s->L.args[i].name, s->L.args[i].is_ptr ? "" : ": tl.constexpr");
-  sb_puts(sb, "):\n");
-}
-
-void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s) {
-  TritonLaunch *n = ARENA_ARRAY(a, TritonLaunch, plan->nlaunches + 1);
-  if (plan->nlaunches) memcpy(n, plan->launches, sizeof(TritonLaunch) * (size_t)plan->nlaunches);
-  n[plan->nlaunches++] = s->L;
-  plan->launches = n;
 }
 
 /* ------------------------------------------------------ the tile model */
@@ -880,14 +568,14 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
   }
   tk->lead_load = -1;
   for (int g = 0; g < k->ngroups && tk->lead_load < 0; g++) tk->lead_load = group_lead(k, g);
-  tk->wide = !tri_fits_int32(a, p, k);
+  tk->wide = !fits_int32(p, k);
   if (t == TRITON_NPU) npu_model(k, o, tk);
   else gpu_model(k, o, tk);
   if (t == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA) gpu_descriptors(a, k, o, tk);
   tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
 }
 
-/* ------------------------------------------------------------ the plan */
+/* ------------------------------------------------------------- scratch */
 
 static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
   if (tk->nsplit <= 1) return;
@@ -901,8 +589,170 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
   }
 }
 
-static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan, StrBuf *sb,
-                         unsigned *helpers) {
+/* ------------------------------------------------------------ launches */
+
+/* Mark value i and everything it reads. */
+static void mark(const Kernel *k, bool *m, int i) {
+  if (m[i]) return;
+  m[i] = true;
+  const KVal *v = &k->vals[i];
+  for (int j = 0; j < v->narg; j++) mark(k, m, v->arg[j]);
+}
+
+/* A launch under construction: its arguments are the kernel's parameters. */
+typedef struct Sig {
+  TritonLaunch L;
+  int cap;
+} Sig;
+
+static void arg(Arena *a, Sig *s, const char *name, bool is_ptr, int buf, int64_t value) {
+  if (s->L.nargs == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 16;
+    TritonArg *n = ARENA_ARRAY(a, TritonArg, cap);
+    if (s->L.nargs) memcpy(n, s->L.args, sizeof(TritonArg) * (size_t)s->L.nargs);
+    s->L.args = n;
+    s->cap = cap;
+  }
+  s->L.args[s->L.nargs++] = (TritonArg){arena_strdup(a, name), is_ptr, buf, value};
+}
+
+static void constexpr_arg(Arena *a, Sig *s, const char *name, int64_t value) { arg(a, s, name, false, -1, value); }
+
+/* Pointer parameters: in_ptrN for the buffers the `loads` read (a buffer
+ * the kernel also writes is its out_ptr), out_ptrN for the buffers the
+ * kernel's stores write (when `stores`), ws_ptrR for the split partials
+ * (when `ws`). */
+static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKernel *tk, Sig *s, const bool *loads, bool stores,
+                         bool ws) {
+  bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  bool *named = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  if (stores)
+    for (int i = 0; i < k->nstores; i++) written[k->stores[i].buf] = true;
+  int nin = 0, nout = 0;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT || !loads[i] || named[v->buf] || written[v->buf]) continue;
+    named[v->buf] = true;
+    arg(a, s, arena_printf(a, "in_ptr%d", nin++), true, v->buf, 0);
+  }
+  for (int b = 0; b < p->nbufs; b++)
+    if (written[b]) arg(a, s, arena_printf(a, "out_ptr%d", nout++), true, b, 0);
+  if (ws)
+    for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+}
+
+/* The combine's partials come first: ws_ptrR, one per reduction. */
+static void ws_args(Arena *a, const Kernel *k, const TKernel *tk, Sig *s) {
+  for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+}
+
+static int add_launch(Arena *a, TritonPlan *plan, const Sig *s) {
+  TritonLaunch *n = ARENA_ARRAY(a, TritonLaunch, plan->nlaunches + 1);
+  if (plan->nlaunches) memcpy(n, plan->launches, sizeof(TritonLaunch) * (size_t)plan->nlaunches);
+  n[plan->nlaunches] = s->L;
+  plan->launches = n;
+  return plan->nlaunches++;
+}
+
+/* The values the main kernel computes: the groups', and the epilogue's
+ * unless a combine kernel runs it. */
+static bool *main_values(Arena *a, const Kernel *k, const TKernel *tk) {
+  bool *need = ARENA_ARRAY(a, bool, k->nvals + 1);
+  for (int i = 0; i < k->nvals; i++) need[i] = tk->need_grp[i] || (tk->nsplit <= 1 && tk->need_post[i]);
+  return need;
+}
+
+static const char *upper_axis(Arena *a, const char *name) {
+  char *s = arena_strdup(a, name);
+  if (s[0] >= 'a' && s[0] <= 'z') s[0] = (char)(s[0] - 'a' + 'A');
+  return s;
+}
+
+/* NPU: x0_numel, the r axes' NAME_numel, X0BLOCK, X0BLOCK_SUB, their
+ * R<k>BLOCK_SUB and (split) R<k>_CHUNK of each group's split axis; the
+ * combine: x0_numel, RSPLIT, X0BLOCK, X0BLOCK_SUB, S_SUB. */
+static void npu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
+  bool split = tk->nsplit > 1;
+  Sig s = {{.kernel = k->name, .src = kernel, .num_warps = 4}, 0};
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  constexpr_arg(a, &s, "x0_numel", tk->xnumel);
+  for (int g = 0; g < k->ngroups; g++)
+    for (int i = 0; i < tk->g[g].naxes; i++) {
+      int ax = tk->g[g].axes[i];
+      constexpr_arg(a, &s, arena_printf(a, "%s_numel", k->axes[ax].name), k->axes[ax].size);
+    }
+  constexpr_arg(a, &s, "X0BLOCK", tk->x0block);
+  constexpr_arg(a, &s, "X0BLOCK_SUB", tk->x0sub);
+  for (int g = 0; g < k->ngroups; g++)
+    for (int i = 0; i < tk->g[g].naxes; i++)
+      constexpr_arg(a, &s, arena_printf(a, "%sBLOCK_SUB", upper_axis(a, k->axes[tk->g[g].axes[i]].name)), tk->g[g].sub[i]);
+  if (split)
+    for (int g = 0; g < k->ngroups; g++) {
+      const TGroup *G = &tk->g[g];
+      constexpr_arg(a, &s, arena_printf(a, "%s_CHUNK", upper_axis(a, k->axes[G->axes[G->split_axis]].name)), G->split_chunk);
+    }
+  s.L.grid[0] = tk->xprogs;
+  s.L.grid[1] = tk->nsplit;
+  s.L.grid[2] = 1;
+  tk->launch = add_launch(a, plan, &s);
+  if (!split) return;
+  Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = 4}, 0};
+  ws_args(a, k, tk, &c);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  constexpr_arg(a, &c, "x0_numel", tk->xnumel);
+  constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
+  constexpr_arg(a, &c, "X0BLOCK", tk->cx0block);
+  constexpr_arg(a, &c, "X0BLOCK_SUB", tk->csub_x);
+  constexpr_arg(a, &c, "S_SUB", tk->csub_s);
+  c.L.grid[0] = cdiv(tk->xnumel, tk->cx0block);
+  c.L.grid[1] = 1;
+  c.L.grid[2] = 1;
+  tk->claunch = add_launch(a, plan, &c);
+}
+
+/* "rnumel", "rnumel1", ...: group g's name of a per-group parameter. */
+static const char *gsfx(Arena *a, const char *base, int g) { return g ? arena_printf(a, "%s%d", base, g) : base; }
+
+/* GPU: xnumel, rnumel<g>, XBLOCK, RBLOCK<g>, (split) RSPLIT_CHUNK<g>, and
+ * NUM_STAGES where a loop loads through descriptors; the combine:
+ * xnumel, RSPLIT, XBLOCK, SBLOCK. */
+static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
+  bool split = tk->nsplit > 1;
+  Sig s = {{.kernel = k->name, .src = kernel, .num_warps = tk->num_warps}, 0};
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  constexpr_arg(a, &s, "xnumel", tk->xnumel);
+  for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "rnumel", g), tk->g[g].numel);
+  constexpr_arg(a, &s, "XBLOCK", tk->xblock);
+  for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "RBLOCK", g), tk->g[g].rblock);
+  if (split)
+    for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "RSPLIT_CHUNK", g), tk->g[g].rchunk);
+  bool pipelined = false; /* a loop (not persistent) with a descriptor load */
+  for (int i = 0; tk->desc && i < k->nvals; i++) {
+    int g = k->vals[i].scope;
+    if (tk->need_grp[i] && tk->desc[i] && g >= 0 && g < k->ngroups && !tk->g[g].persistent) pipelined = true;
+  }
+  if (pipelined) constexpr_arg(a, &s, "NUM_STAGES", tk->num_stages);
+  s.L.grid[0] = tk->xprogs;
+  s.L.grid[1] = tk->nsplit;
+  s.L.grid[2] = 1;
+  tk->launch = add_launch(a, plan, &s);
+  if (!split) return;
+  Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
+  ws_args(a, k, tk, &c);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  constexpr_arg(a, &c, "xnumel", tk->xnumel);
+  constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
+  constexpr_arg(a, &c, "XBLOCK", tk->cxblock);
+  constexpr_arg(a, &c, "SBLOCK", tk->csblock);
+  c.L.grid[0] = cdiv(tk->xnumel, tk->cxblock);
+  c.L.grid[1] = 1;
+  c.L.grid[2] = 1;
+  tk->claunch = add_launch(a, plan, &c);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
   const Program *p = &c->program;
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
@@ -912,18 +762,15 @@ static void plan_kernels(Arena *a, const Compiled *c, TritonTarget t, const Trit
   }
   for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
-    TPrint P = {.sb = sb, .p = p, .k = k, .tk = &plan->kern[i], .target = t, .a = a, .helpers = helpers};
-    P.mark = ARENA_ARRAY(a, bool, k->nvals + 1);
-    if (t == TRITON_NPU) emit_triton_npu_kernel(&P, plan, i);
-    else emit_triton_gpu_kernel(&P, plan, i);
+    TKernel *tk = &plan->kern[i];
+    tk->need_grp = ARENA_ARRAY(a, bool, k->nvals + 1);
+    tk->need_post = ARENA_ARRAY(a, bool, k->nvals + 1);
+    for (int r = 0; r < k->nreds; r++) mark(k, tk->need_grp, k->reds[r].src);
+    for (int s = 0; s < k->nstores; s++) mark(k, tk->need_post, k->stores[s].val);
+    tk->launch = tk->claunch = -1;
+    if (t == TRITON_NPU) npu_launches(a, p, k, tk, plan, i);
+    else gpu_launches(a, p, k, tk, plan, i);
   }
-}
-
-CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
-  StrBuf sb = {0};
-  unsigned helpers = 0;
-  plan_kernels(a, c, t, o, plan, &sb, &helpers);
-  sb_free(&sb);
   return NULL;
 }
 
@@ -1058,125 +905,4 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
   for (int i = 0; i < plan->nscratch; i++)
     sb_printf(sb, "scratch %d: %s %s[%lld]\n", plan->nbufs + i, plan->scratch[i].name, dtype_name(plan->scratch[i].dtype),
               (long long)plan->scratch[i].numel);
-}
-
-/* ---------------------------------------------------------- the module */
-
-static const struct {
-  unsigned bit;
-  const char *text;
-} helper_text[] = {
-    {TH_ROUND_BF16,
-     "@triton.jit\n"
-     "def coil_round_bf16(x):\n"
-     "    # x (f32) rounded to the nearest bf16, ties to even, kept in f32\n"
-     "    u = x.to(tl.uint32, bitcast=True)\n"
-     "    r = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000\n"
-     "    r = tl.where(x != x, u | 0x400000, r)\n"
-     "    return r.to(tl.float32, bitcast=True)\n"},
-    {TH_MAXIMUM,
-     "@triton.jit\n"
-     "def coil_maximum(a, b):\n"
-     "    # torch.maximum and amax: NaN wins\n"
-     "    return tl.where((a != a) | (a > b), a, b)\n"},
-    {TH_MINIMUM,
-     "@triton.jit\n"
-     "def coil_minimum(a, b):\n"
-     "    return tl.where((a != a) | (a < b), a, b)\n"},
-    {TH_MUL,
-     "@triton.jit\n"
-     "def coil_mul(a, b):\n"
-     "    return a * b\n"},
-    {TH_TANH,
-     "@triton.jit\n"
-     "def coil_tanh(x):\n"
-     "    # Cephes' rational approximations below 0.625, 1 - 2/(e^2|x| + 1) above\n"
-     "    a = tl.abs(x)\n"
-     "    z = x * x\n"
-     "    if x.dtype == tl.float64:\n"
-     "        p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z - 1.61468768441708447952e3\n"
-     "        q = ((z + 1.12811678491632931402e2) * z + 2.23548839060100448583e3) * z + 4.84406305325125486048e3\n"
-     "        small = x + x * z * (p / q)\n"
-     "    else:\n"
-     "        small = ((((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z\n"
-     "                  + 1.33314422036e-1) * z - 3.33332819422e-1) * z * x + x\n"
-     "    big = 1.0 - 2.0 / (tl.exp(2.0 * a) + 1.0)\n"
-     "    big = tl.where(x < 0, -big, big)\n"
-     "    return tl.where(a < 0.625, small, big)\n"},
-    {TH_POW,
-     "@triton.jit\n"
-     "def coil_pow(a, b):\n"
-     "    # C's pow: exp(b log|a|), negated for odd integer b when a < 0; in\n"
-     "    # f64, since b log|a| carries its rounding into the result |b log a| times\n"
-     "    r = tl.exp(b.to(tl.float64) * tl.log(tl.abs(a).to(tl.float64))).to(a.dtype)\n"
-     "    bint = tl.floor(b) == b\n"
-     "    odd = bint & (tl.floor(b * 0.5) != b * 0.5)\n"
-     "    r = tl.where((a < 0) & odd, -r, r)\n"
-     "    r = tl.where((a < 0) & (a > float(\"-inf\")) & (bint == 0), float(\"nan\"), r)\n"
-     "    return tl.where(b == 0, 1.0, r)\n"},
-    {TH_IPOW,
-     "@triton.jit\n"
-     "def coil_ipow(b, e):\n"
-     "    # integer power by squaring; negative exponents as C's ipow\n"
-     "    r = b * 0 + 1\n"
-     "    x = b\n"
-     "    k = e\n"
-     "    for _ in tl.static_range(63):\n"
-     "        r = tl.where((k & 1) != 0, r * x, r)\n"
-     "        x = x * x\n"
-     "        k = k >> 1\n"
-     "    neg = tl.where(b == 1, 1, tl.where(b == -1, 1 - 2 * (e & 1), 0))\n"
-     "    return tl.where(e < 0, neg, r)\n"},
-};
-
-CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o) {
-  Arena a = {0};
-  TritonPlan plan;
-  StrBuf kernels = {0};
-  unsigned helpers = 0;
-  plan_kernels(&a, c, target, o, &plan, &kernels, &helpers);
-  const Graph *g = &c->graph;
-  sb_printf(out, "# Generated by coil: coil emit --target %s%s%s %s --fn %s\n", triton_target_name(target),
-            target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA ? " --gpu-loads tma" : "", o->harness ? " --harness" : "",
-            c->module.file, g->fn_name);
-  if (target == TRITON_NPU)
-    sb_puts(out, "# NPU dialect (Ascend): per program X0BLOCK outputs in X0BLOCK_SUB sub-blocks, one loop per\n"
-                 "# reduction axis, a [X0BLOCK_SUB, R...BLOCK_SUB product] accumulator per reduction.\n");
-  else
-    sb_puts(out, "# GPU dialect (NVIDIA): [XBLOCK, RBLOCK] tiles over flattened reduction axes, persistent\n"
-                 "# reductions where a block holds the range, split reductions for few outputs.\n");
-  if (target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA)
-    sb_puts(out, "# Loads: tensor descriptors (TMA bulk copies) where the access allows, pointers elsewhere.\n");
-  sb_puts(out, "# Every size is a tl.constexpr, so TRITON_INTERPRET=1 runs the kernels too.\n");
-  sb_puts(out, "import torch\nimport triton\nimport triton.language as tl\n\n");
-  if (helpers & TH_DESCRIPTORS)
-    sb_puts(out, "\n# tl.make_tensor_descriptor keeps each program's descriptors in global scratch that\n"
-                 "# Triton asks this allocator for at every launch (the interpreter needs none).\n"
-                 "def coil_descriptor_scratch(size, alignment, stream):\n"
-                 "    return torch.empty(size, dtype=torch.int8, device='cuda')\n\n\n"
-                 "triton.set_allocator(coil_descriptor_scratch)\n\n");
-  for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
-    if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
-  sb_puts(out, kernels.data ? kernels.data : "");
-  triton_module_tables(out, c, &plan);
-  if (o->harness) triton_harness(out, c, &plan);
-  sb_free(&kernels);
-  arena_free(&a);
-  return NULL;
-}
-
-/* ------------------------------------------------------------- python */
-
-void tri_pystr(StrBuf *sb, const char *s) {
-  sb_putc(sb, '\'');
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '\\') sb_puts(sb, "\\\\");
-    else if (*p == '\'') sb_puts(sb, "\\'");
-    else if (*p == '\n') sb_puts(sb, "\\n");
-    else if (*p == '\r') sb_puts(sb, "\\r");
-    else if (*p == '\t') sb_puts(sb, "\\t");
-    else if (*p < 32 || *p == 127) sb_printf(sb, "\\x%02x", *p);
-    else sb_putc(sb, (char)*p);
-  }
-  sb_putc(sb, '\'');
 }

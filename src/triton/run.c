@@ -1,10 +1,14 @@
 /* Running the Triton backends' kernels on the CPU, through coil's own
- * Triton executor (tx_*.c): `coil run --target triton-npu|triton-gpu`.
+ * Triton executor (src/tx/): `coil run --target triton-npu|triton-gpu`.
  *
  * The module is the one `coil emit --target ...` prints; the launch plan
  * binds each kernel argument to a Program buffer (or to a scratch buffer
  * for split reductions), so the executor reads and writes the same
- * tensors the C backend would, and the same check follows. */
+ * tensors the C backend would, and the same check follows.
+ *
+ * Requires: Compiled.code printed from Compiled.plan (a TritonPlan).
+ * Guarantees: the launches run in the plan's order; scratch is allocated
+ * here and freed before returning. */
 #include <stdlib.h>
 #include <string.h>
 

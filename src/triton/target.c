@@ -1,6 +1,10 @@
 /* The Triton targets' rows: the NPU and the GPU dialect share the tile
  * model's plan, its dump, the module printer and the run through coil's
- * executor; the row says which dialect. */
+ * executor; the row says which dialect.
+ *
+ * The pipeline calls plan once (compile.c); dump, emit and run read that
+ * plan (Compiled.plan, a TritonPlan in the Compiled's arena), so what is
+ * printed and what runs are the launches the plan chose. */
 #include "triton/triton.h"
 
 static TritonTarget dialect(const Compiled *c) { return c->target == &triton_npu_target ? TRITON_NPU : TRITON_GPU; }
@@ -18,10 +22,7 @@ static CoilErr *triton_plan_program(Compiled *c, const void *options) {
 
 static void triton_dump(StrBuf *sb, const Compiled *c) { triton_plan_dump(sb, c, c->plan); }
 
-static CoilErr *triton_emit(StrBuf *out, const Compiled *c) {
-  const TritonPlan *plan = c->plan;
-  return emit_triton(out, c, plan->target, &plan->opt);
-}
+static CoilErr *triton_emit(StrBuf *out, const Compiled *c) { return emit_triton(out, c, c->plan); }
 
 static CoilErr *triton_run(Compiled *c, void *const *bufs, double *ms) {
   c->built = "no cc";

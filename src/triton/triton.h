@@ -1,15 +1,32 @@
 /* coil's Triton backends: the NPU dialect (Ascend, the seed's fixed DSL)
  * and the GPU dialect (NVIDIA), behind one tile model.
  *
- *   sched_triton.c     the tile model (cores, on-chip buffer, alignment,
- *                      SMs), block sizes, split reductions, the launch
- *                      plan, the -d triton dump, shared value printing
- *                      and emit_triton(), which assembles the module
- *   emit_triton_npu.c  one kernel in the NPU dialect
- *   emit_triton_gpu.c  one kernel in the GPU dialect
- *   harness.c          the Python around the kernels: COIL_* tables,
- *                      coil_launch(), and with --harness the standalone
- *                      script (inputs, eager check, timing)
+ *   target.c   the Target rows: plan -> triton_plan, dump ->
+ *              triton_plan_dump, emit -> emit_triton of Compiled.plan,
+ *              run -> run_triton_kernels
+ *   plan.c     the tile model (cores, on-chip buffer, alignment, SMs),
+ *              block sizes, split reductions, and every launch: kernel,
+ *              grid, num_warps, the arguments in parameter order, and the
+ *              values each kernel reads; the -d triton dump.  Prints no
+ *              code.
+ *   module.c   emit_triton: the header, each kernel through its
+ *              dialect's printer, the helpers they call, the tables and
+ *              (option) the harness
+ *   npu.c      one kernel in the NPU dialect   } print only, from the
+ *   gpu.c      one kernel in the GPU dialect   } plan's TKernel, launches
+ *   harness.c  the Python around the kernels: COIL_* tables,
+ *              coil_launch(), and with --harness the standalone script
+ *              (inputs, eager check, timing)
+ *   print.c    shared printing: type names, values, reductions,
+ *              signatures, the coil_* helpers, Python literals
+ *   run.c      runs Compiled.code through coil's Triton executor (tx/)
+ *              with the plan's launches
+ *
+ * Calls go one way: target.c -> {plan.c, module.c, run.c};
+ * module.c -> {npu.c, gpu.c, harness.c}; those and module.c -> print.c.
+ * plan.c and print.c call no other file of the backend.  The printers do
+ * not decide launches: the plan is made once (by the pipeline, through
+ * the row's plan) and every printer and the executor read the same one.
  *
  * Requires compiled programs (compile_source); reads the kernel IR and
  * never changes it.  Every size is static, so numels, loop counts and
@@ -26,7 +43,7 @@ typedef enum TritonTarget { TRITON_NPU, TRITON_GPU } TritonTarget;
 /* How the GPU dialect reads its inputs in reduction loops: tl.load of
  * pointer tiles, or bulk copies (TMA) through tensor descriptors where
  * the access allows (an affine index with a unit-stride axis in the
- * tile; see sched_triton.c), pointers elsewhere. */
+ * tile; see gpu_desc in plan.c), pointers elsewhere. */
 typedef enum TritonGpuLoads { TRITON_LOADS_POINTER, TRITON_LOADS_TMA } TritonGpuLoads;
 
 typedef struct TritonOptions {
@@ -89,8 +106,9 @@ typedef struct TritonPlan {
 CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan);
 /* The tile model's inputs and choices, as `coil emit -d triton` prints them. */
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
-/* Print the complete Python module (with --harness: the standalone script). */
-CoilErr *emit_triton(StrBuf *out, const Compiled *c, TritonTarget target, const TritonOptions *o);
+/* Print the complete Python module of a plan that triton_plan made for c
+ * (with the plan's option harness: the standalone script). */
+CoilErr *emit_triton(StrBuf *out, const Compiled *c, const TritonPlan *plan);
 /* The Target rows (target.c); CompileOptions.target_options may point to
  * TritonOptions.  Compiled.plan is then a TritonPlan. */
 extern const Target triton_npu_target, triton_gpu_target;
@@ -163,9 +181,14 @@ struct TKernel {
   bool *axoob; /* the axis's box can pass its size (zero-filled tail) */
   /* scratch buffer ids of the partials, per reduction (split only) */
   int *ws;
+  /* per value: read by a reduction (need_grp) or by a store (need_post),
+   * directly or through the values it reads */
+  bool *need_grp, *need_post;
+  int launch, claunch; /* the main and the combine launch in TritonPlan.launches (-1: none) */
 };
 
-/* Shared printing of kernel values (sched_triton.c). */
+/* What the printers share while they print one kernel (module.c makes
+ * one per kernel; print.c's functions print into sb). */
 typedef struct TPrint {
   StrBuf *sb;
   const Program *p;
@@ -174,7 +197,6 @@ typedef struct TPrint {
   TritonTarget target;
   Arena *a;
   int rank;              /* every value is a tensor of this rank */
-  bool *mark;
   unsigned *helpers;     /* which coil_* helpers the module needs */
 } TPrint;
 
@@ -189,6 +211,7 @@ enum { /* helper functions a module may need */
   TH_DESCRIPTORS = 1u << 7, /* not a helper: triton.set_allocator for tl.make_tensor_descriptor */
 };
 
+/* print.c: shared printing.  print.c calls nothing else of the backend. */
 const char *tri_rtype(DType t); /* register type: tl.float32 for bf16 */
 const char *tri_stype(DType t); /* storage type: tl.bfloat16 */
 const char *tri_torch(DType t); /* "bfloat16" */
@@ -198,8 +221,6 @@ const char *tri_ones(Arena *a, int rank);
 void tri_operand(TPrint *P, int i, DType to);
 /* `tmpI = ...` for a value that is not a load or a reduction result. */
 void tri_value(TPrint *P, int i, const char *indent);
-/* Mark value i and everything it reads. */
-void tri_mark(TPrint *P, int i);
 /* The reduction's identity as a Python literal, its combine of two tiles,
  * and its reduction of a tile along dim 1. */
 const char *tri_identity(const KRed *r);
@@ -209,28 +230,24 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc);
 int tri_red_value(const Kernel *k, int r);
 /* Convert a value to a buffer's storage dtype for tl.store. */
 void tri_store_value(TPrint *P, int val, DType buf);
-/* True when every index of the kernel, over tiles padded up to twice the
- * axis sizes, stays below 2^31. */
-bool tri_fits_int32(Arena *a, const Program *p, const Kernel *k);
 
-/* A launch under construction: its arguments are the kernel's parameters. */
-typedef struct TSig {
-  TritonLaunch L;
-  int cap;
-} TSig;
-void tri_arg(Arena *a, TSig *s, const char *name, bool is_ptr, int buf, int64_t value);
-/* Pointer parameters: in_ptrN for the buffers the marked loads read,
- * out_ptrN for the buffers the kernel's stores write (when `stores`),
- * ws_ptrR for the split partials (when `ws`).  Returns the parameter name
- * per buffer id. */
-const char **tri_pointer_args(TPrint *P, TritonPlan *plan, TSig *s, const bool *loads, bool stores, bool ws);
-void tri_signature(StrBuf *sb, const TSig *s);
-void tri_add_launch(Arena *a, TritonPlan *plan, const TSig *s);
+/* "\n@triton.jit\ndef NAME(params):\n" for the launch's arguments. */
+void tri_signature(StrBuf *sb, const TritonLaunch *L);
+/* Per buffer id (Program buffers, then scratch): the name of the launch's
+ * pointer parameter bound to it, or NULL. */
+const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunch *L);
+/* The descriptor allocator and the coil_* helpers that `helpers` (TH_*)
+ * names. */
+void tri_helpers(StrBuf *out, unsigned helpers);
+/* A Python string literal of s (single quotes, escapes). */
+void tri_pystr(StrBuf *sb, const char *s);
 
-/* The kernel printers.  Each prints the @triton.jit function(s) of one
- * Program kernel and appends its launches to the plan. */
-void emit_triton_npu_kernel(TPrint *P, TritonPlan *plan, int kernel);
-void emit_triton_gpu_kernel(TPrint *P, TritonPlan *plan, int kernel);
+/* npu.c, gpu.c: the kernel printers.  Each prints the @triton.jit
+ * function(s) of one Program kernel: the plan's launches give the
+ * signatures and the pointer names, its TKernel the tiles and the values
+ * to print. */
+void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
+void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 
 /* harness.c: the tables, coil_launch() and (harness) the script. */
 void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
@@ -239,8 +256,5 @@ void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 /* run.c: run a compiled program's module (Compiled.code) through coil's
  * Triton executor on the CPU; bufs holds every Program buffer. */
 CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms);
-
-/* A Python string literal of s (single quotes, escapes). */
-void tri_pystr(StrBuf *sb, const char *s);
 
 #endif

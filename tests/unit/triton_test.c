@@ -126,14 +126,24 @@ static void test_seed_npu(const Compiled *c) {
   arena_free(&a);
 }
 
+/* The module of a fresh plan: emit_triton prints the plan it is given. */
+static CoilErr *emit_planned(StrBuf *out, const Compiled *c, TritonTarget t, const TritonOptions *o) {
+  Arena a = {0};
+  TritonPlan p;
+  CoilErr *e = triton_plan(&a, c, t, o, &p);
+  if (!e) e = emit_triton(out, c, &p);
+  arena_free(&a);
+  return e;
+}
+
 static void test_module(const Compiled *c) {
   TritonOptions o;
   triton_options_default(&o);
   StrBuf npu = {0}, gpu = {0}, h = {0};
-  CHECK("emit_npu", !emit_triton(&npu, c, TRITON_NPU, &o));
-  CHECK("emit_gpu", !emit_triton(&gpu, c, TRITON_GPU, &o));
+  CHECK("emit_npu", !emit_planned(&npu, c, TRITON_NPU, &o));
+  CHECK("emit_gpu", !emit_planned(&gpu, c, TRITON_GPU, &o));
   o.harness = true;
-  CHECK("emit_harness", !emit_triton(&h, c, TRITON_GPU, &o));
+  CHECK("emit_harness", !emit_planned(&h, c, TRITON_GPU, &o));
   CHECK("npu_seed_shape", strstr(npu.data, "x0_offset = tl.program_id(0) * X0BLOCK") &&
                               strstr(npu.data, "for loop_x0 in range(loops_x0):") &&
                               strstr(npu.data, "R1BLOCK_SUB * R2BLOCK_SUB * R3BLOCK_SUB"));
@@ -163,7 +173,7 @@ static void test_rows(const Compiled *c) {
   bool persistent = c->program.nkernels > 0 && p.kern[0].g && p.kern[0].g[0].persistent;
   CHECK("rows_persistent", persistent);
   StrBuf sb = {0};
-  emit_triton(&sb, c, TRITON_GPU, &o);
+  emit_triton(&sb, c, &p);
   CHECK("rows_amax_nan", strstr(sb.data, "float(\"nan\"), tl.max(") != NULL);
   CHECK("rows_amax_identity", strstr(sb.data, "tl.where(rmask, tmp0, float(\"-inf\"))") != NULL);
   sb_free(&sb);

@@ -452,7 +452,7 @@ static void test_control(void) {
 
 /* ------------------------------------------------- coil's own helpers */
 
-/* The helpers coil's Triton printers emit (src/sched_triton.c), verbatim:
+/* The helpers coil's Triton printers emit (helper_text in src/triton/print.c), verbatim:
  * the executor must run what coil generates. */
 static const char *coil_helpers =
     "@triton.jit\n"

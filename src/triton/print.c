@@ -1,0 +1,391 @@
+/* Shared printing of the Triton modules: type names, kernel values as
+ * Python expressions, reductions, signatures, the coil_* helpers and
+ * Python literals.
+ *
+ * Values print the same in both dialects (tri_value): PyTorch's dtype
+ * semantics, as the C printer has them.  bf16 and f16 values live in f32
+ * registers, rounded to their dtype after each op; bf16 rounding is done
+ * on the bits (ties to even), since Triton's interpreter truncates.
+ *
+ * Requires: a compiled program's kernel values, and for signatures a
+ * plan's launches (read only).  Guarantees: every helper a printed
+ * expression calls is recorded in *TPrint.helpers, so tri_helpers prints
+ * exactly those; nothing here calls the plan, the dialects or the module
+ * driver. */
+#include <math.h>
+#include <string.h>
+
+#include "triton/triton.h"
+
+/* ------------------------------------------------------------- names */
+
+bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l) {
+  if (!strcmp(name, "pointer")) *l = TRITON_LOADS_POINTER;
+  else if (!strcmp(name, "tma")) *l = TRITON_LOADS_TMA;
+  else return false;
+  return true;
+}
+
+bool triton_target_from_name(const char *name, TritonTarget *t) {
+  if (!strcmp(name, "triton-npu")) *t = TRITON_NPU;
+  else if (!strcmp(name, "triton-gpu")) *t = TRITON_GPU;
+  else return false;
+  return true;
+}
+
+const char *triton_target_name(TritonTarget t) { return t == TRITON_NPU ? "triton-npu" : "triton-gpu"; }
+
+/* ------------------------------------------------------------- types */
+
+const char *tri_rtype(DType t) {
+  switch (t) {
+  case DT_BOOL: return "tl.int1";
+  case DT_I32: return "tl.int32";
+  case DT_I64: return "tl.int64";
+  case DT_F64: return "tl.float64";
+  default: return "tl.float32";
+  }
+}
+
+const char *tri_stype(DType t) {
+  switch (t) {
+  case DT_F16: return "tl.float16";
+  case DT_BF16: return "tl.bfloat16";
+  default: return tri_rtype(t);
+  }
+}
+
+const char *tri_torch(DType t) { return dtype_torch_name(t); }
+
+const char *tri_ones(Arena *a, int rank) {
+  StrBuf sb = {0};
+  sb_putc(&sb, '[');
+  for (int i = 0; i < rank; i++) sb_puts(&sb, i ? ", 1" : "1");
+  sb_putc(&sb, ']');
+  char *s = arena_strdup(a, sb.data);
+  sb_free(&sb);
+  return s;
+}
+
+/* ---------------------------------------------------- value printing */
+
+int tri_red_value(const Kernel *k, int r) {
+  for (int i = 0; i < k->nvals; i++)
+    if (op_info[k->vals[i].op].kind == OK_REDUCE && k->vals[i].red == r) return i;
+  return -1;
+}
+
+static bool is_half(DType t) { return t == DT_BF16 || t == DT_F16; }
+
+/* expr (held in the register type of `from`) converted to `to`, printed
+ * around the text already in *e. */
+static void convert(TPrint *P, StrBuf *sb, const char *e, DType from, DType to) {
+  if (to == DT_BOOL && from != DT_BOOL) {
+    sb_printf(sb, "(%s != 0)", e);
+  } else if (to == DT_BF16) {
+    *P->helpers |= TH_ROUND_BF16;
+    if (from == DT_F32 || is_half(from)) sb_printf(sb, "coil_round_bf16(%s)", e);
+    else sb_printf(sb, "coil_round_bf16(%s.to(tl.float32))", e);
+  } else if (to == DT_F16) {
+    if (from == DT_F32 || is_half(from)) sb_printf(sb, "%s.to(tl.float16).to(tl.float32)", e);
+    else sb_printf(sb, "%s.to(tl.float32).to(tl.float16).to(tl.float32)", e);
+  } else if (!strcmp(tri_rtype(from), tri_rtype(to))) {
+    sb_puts(sb, e);
+  } else {
+    sb_printf(sb, "%s.to(%s)", e, tri_rtype(to));
+  }
+}
+
+/* Operands convert to the op's compute dtype as the C printer's operand()
+ * does: a register-type change only (no rounding: compute dtypes are
+ * never bf16 or f16 in effect, they compute in f32). */
+void tri_operand(TPrint *P, int i, DType to) {
+  DType from = P->k->vals[i].dtype;
+  char name[32];
+  snprintf(name, sizeof name, "tmp%d", i);
+  if (to == DT_BOOL && from != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
+  else if (!strcmp(tri_rtype(from), tri_rtype(to))) sb_puts(P->sb, name);
+  else sb_printf(P->sb, "%s.to(%s)", name, tri_rtype(to));
+}
+
+static void print_float(StrBuf *sb, double f) {
+  if (isnan(f)) sb_puts(sb, "float(\"nan\")");
+  else if (isinf(f)) sb_puts(sb, f < 0 ? "float(\"-inf\")" : "float(\"inf\")");
+  else {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", f);
+    sb_puts(sb, buf);
+    if (!strpbrk(buf, ".en")) sb_puts(sb, ".0");
+  }
+}
+
+/* A constant exponent that POW spells without pow: 1 and 0 (lower.c has
+ * already made the small integer powers multiplications and +-0.5 roots
+ * where PyTorch computes them so; what is left, f16 ** 0.5 among them,
+ * takes coil_pow, C's pow, as PyTorch's f16 pow does). */
+static bool pow_special(TPrint *P, const KVal *v) {
+  const KVal *e = &P->k->vals[v->arg[1]];
+  if (e->op != OP_CONST) return false;
+  StrBuf *sb = P->sb;
+  StrBuf base = {0};
+  TPrint Q = *P;
+  Q.sb = &base;
+  tri_operand(&Q, v->arg[0], v->cdtype);
+  double x = dtype_is_float(e->dtype) ? e->fval : (double)e->ival;
+  bool done = true;
+  const char *b = base.data;
+  if (x == 1) sb_printf(sb, "%s", b);
+  else if (x == 0) sb_printf(sb, "tl.full(%s, 1, %s)", tri_ones(P->a, P->rank), tri_rtype(v->cdtype));
+  else done = false;
+  sb_free(&base);
+  return done;
+}
+
+/* The op's expression in its compute dtype, from the op table's Triton
+ * spelling with a few exceptions (see below). */
+static void op_expr(TPrint *P, const KVal *v) {
+  StrBuf *sb = P->sb;
+  const char *tpl = op_info[v->op].triton;
+  bool fl = dtype_is_float(v->cdtype);
+  switch (v->op) {
+  case OP_MAXIMUM: *P->helpers |= TH_MAXIMUM; break;
+  case OP_MINIMUM: *P->helpers |= TH_MINIMUM; break;
+  case OP_TANH: *P->helpers |= TH_TANH; break;
+  case OP_SQRT:
+    /* tl.sqrt_rn takes f32 only; tl.sqrt is exact in f64 */
+    if (v->cdtype == DT_F64) tpl = "tl.sqrt(%0)";
+    break;
+  case OP_RSQRT:
+    /* tl.rsqrt is an approximation; in f64 that costs digits. */
+    if (v->cdtype == DT_F64) tpl = "1.0 / tl.sqrt(%0)";
+    break;
+  case OP_POW:
+    if (pow_special(P, v)) return;
+    if (fl) *P->helpers |= TH_POW;
+    else {
+      *P->helpers |= TH_IPOW;
+      tpl = "coil_ipow(%0, %1)";
+    }
+    break;
+  default: break;
+  }
+  for (const char *t = tpl; *t; t++) {
+    if (*t == '%' && t[1] >= '0' && t[1] <= '2') {
+      int j = t[1] - '0';
+      DType to = v->op == OP_WHERE && j == 0 ? DT_BOOL : v->cdtype;
+      tri_operand(P, v->arg[j], to);
+      t++;
+    } else {
+      sb_putc(sb, *t);
+    }
+  }
+}
+
+/* An integer literal.  INT64_MIN is written as an expression: its
+ * magnitude, 2^63, is not an int64 literal (Triton would read it as a
+ * uint64 before negating, and coil's executor rejects it). */
+static void print_int(StrBuf *sb, int64_t v) {
+  if (v == INT64_MIN) sb_puts(sb, "(-9223372036854775807 - 1)");
+  else sb_printf(sb, "%lld", (long long)v);
+}
+
+void tri_value(TPrint *P, int i, const char *indent) {
+  const Kernel *k = P->k;
+  const KVal *v = &k->vals[i];
+  StrBuf *sb = P->sb;
+  sb_printf(sb, "%stmp%d = ", indent, i);
+  if (v->op == OP_CONST) {
+    sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
+    if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
+    else print_int(sb, v->ival);
+    sb_printf(sb, ", %s)\n", tri_rtype(v->dtype));
+    return;
+  }
+  if (v->op == OP_CAST) {
+    char name[32];
+    snprintf(name, sizeof name, "tmp%d", v->arg[0]);
+    DType from = k->vals[v->arg[0]].dtype, to = v->dtype;
+    if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(sb, "%s.to(%s)", name, tri_rtype(to)); /* truncates */
+    else convert(P, sb, name, from, to);
+    sb_puts(sb, "\n");
+    return;
+  }
+  coil_assert(v->op != OP_INPUT && op_info[v->op].kind != OK_REDUCE);
+  StrBuf e = {0};
+  TPrint Q = *P;
+  Q.sb = &e;
+  op_expr(&Q, v);
+  bool cmp = op_info[v->op].kind == OK_COMPARE || v->op == OP_NOT;
+  /* bool arithmetic saturates (True + True is True), as in PyTorch */
+  if (v->dtype == DT_BOOL && !cmp) sb_printf(sb, "((%s) != 0)", e.data);
+  else if (is_half(v->dtype)) convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
+  else if (!cmp && strcmp(tri_rtype(v->cdtype), tri_rtype(v->dtype)))
+    convert(P, sb, arena_printf(P->a, "(%s)", e.data), v->cdtype, v->dtype);
+  else sb_puts(sb, e.data);
+  sb_puts(sb, "\n");
+  sb_free(&e);
+}
+
+const char *tri_identity(const KRed *r) {
+  bool fl = dtype_is_float(r->dtype);
+  switch (r->op) {
+  case OP_SUM: return fl ? "0.0" : "0";
+  case OP_PROD: return fl ? "1.0" : "1";
+  case OP_AMAX:
+    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "0";
+  case OP_AMIN:
+    return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b) {
+  switch (r->op) {
+  case OP_SUM: sb_printf(P->sb, "%s + %s", a, b); break;
+  case OP_PROD: sb_printf(P->sb, "%s * %s", a, b); break;
+  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "coil_maximum(%s, %s)", a, b); break;
+  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "coil_minimum(%s, %s)", a, b); break;
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
+  switch (r->op) {
+  case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
+  case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
+  /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
+   * hardware's max keeps the number), so a NaN is looked for apart. */
+  case OP_AMAX:
+  case OP_AMIN: {
+    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
+    if (dtype_is_float(r->dtype))
+      sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
+    else sb_printf(P->sb, "%s(%s, 1)", f, acc);
+    break;
+  }
+  default: coil_unreachable("not a reduction");
+  }
+}
+
+void tri_store_value(TPrint *P, int val, DType buf) {
+  DType t = P->k->vals[val].dtype;
+  char name[32];
+  snprintf(name, sizeof name, "tmp%d", val);
+  if (buf == DT_BOOL && t != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
+  else if (!strcmp(tri_rtype(t), tri_stype(buf))) sb_puts(P->sb, name);
+  else sb_printf(P->sb, "%s.to(%s)", name, tri_stype(buf));
+}
+
+/* ------------------------------------------------------------ signature */
+
+void tri_signature(StrBuf *sb, const TritonLaunch *L) {
+  sb_printf(sb, "\n@triton.jit\ndef %s(", L->kernel);
+  for (int i = 0; i < L->nargs; i++)
+    sb_printf(sb, "%s%s%s", i ? ", " : "", L->args[i].name, L->args[i].is_ptr ? "" : ": tl.constexpr");
+  sb_puts(sb, "):\n");
+}
+
+const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunch *L) {
+  const char **ptr = ARENA_ARRAY(a, const char *, plan->nbufs + plan->nscratch + 1);
+  for (int i = 0; i < L->nargs; i++)
+    if (L->args[i].is_ptr) ptr[L->args[i].buf] = L->args[i].name;
+  return ptr;
+}
+
+/* ----------------------------------------------------------- helpers */
+
+static const struct {
+  unsigned bit;
+  const char *text;
+} helper_text[] = {
+    {TH_ROUND_BF16,
+     "@triton.jit\n"
+     "def coil_round_bf16(x):\n"
+     "    # x (f32) rounded to the nearest bf16, ties to even, kept in f32\n"
+     "    u = x.to(tl.uint32, bitcast=True)\n"
+     "    r = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000\n"
+     "    r = tl.where(x != x, u | 0x400000, r)\n"
+     "    return r.to(tl.float32, bitcast=True)\n"},
+    {TH_MAXIMUM,
+     "@triton.jit\n"
+     "def coil_maximum(a, b):\n"
+     "    # torch.maximum and amax: NaN wins\n"
+     "    return tl.where((a != a) | (a > b), a, b)\n"},
+    {TH_MINIMUM,
+     "@triton.jit\n"
+     "def coil_minimum(a, b):\n"
+     "    return tl.where((a != a) | (a < b), a, b)\n"},
+    {TH_MUL,
+     "@triton.jit\n"
+     "def coil_mul(a, b):\n"
+     "    return a * b\n"},
+    {TH_TANH,
+     "@triton.jit\n"
+     "def coil_tanh(x):\n"
+     "    # Cephes' rational approximations below 0.625, 1 - 2/(e^2|x| + 1) above\n"
+     "    a = tl.abs(x)\n"
+     "    z = x * x\n"
+     "    if x.dtype == tl.float64:\n"
+     "        p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z - 1.61468768441708447952e3\n"
+     "        q = ((z + 1.12811678491632931402e2) * z + 2.23548839060100448583e3) * z + 4.84406305325125486048e3\n"
+     "        small = x + x * z * (p / q)\n"
+     "    else:\n"
+     "        small = ((((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z\n"
+     "                  + 1.33314422036e-1) * z - 3.33332819422e-1) * z * x + x\n"
+     "    big = 1.0 - 2.0 / (tl.exp(2.0 * a) + 1.0)\n"
+     "    big = tl.where(x < 0, -big, big)\n"
+     "    return tl.where(a < 0.625, small, big)\n"},
+    {TH_POW,
+     "@triton.jit\n"
+     "def coil_pow(a, b):\n"
+     "    # C's pow: exp(b log|a|), negated for odd integer b when a < 0; in\n"
+     "    # f64, since b log|a| carries its rounding into the result |b log a| times\n"
+     "    r = tl.exp(b.to(tl.float64) * tl.log(tl.abs(a).to(tl.float64))).to(a.dtype)\n"
+     "    bint = tl.floor(b) == b\n"
+     "    odd = bint & (tl.floor(b * 0.5) != b * 0.5)\n"
+     "    r = tl.where((a < 0) & odd, -r, r)\n"
+     "    r = tl.where((a < 0) & (a > float(\"-inf\")) & (bint == 0), float(\"nan\"), r)\n"
+     "    return tl.where(b == 0, 1.0, r)\n"},
+    {TH_IPOW,
+     "@triton.jit\n"
+     "def coil_ipow(b, e):\n"
+     "    # integer power by squaring; negative exponents as C's ipow\n"
+     "    r = b * 0 + 1\n"
+     "    x = b\n"
+     "    k = e\n"
+     "    for _ in tl.static_range(63):\n"
+     "        r = tl.where((k & 1) != 0, r * x, r)\n"
+     "        x = x * x\n"
+     "        k = k >> 1\n"
+     "    neg = tl.where(b == 1, 1, tl.where(b == -1, 1 - 2 * (e & 1), 0))\n"
+     "    return tl.where(e < 0, neg, r)\n"},
+};
+
+/* The descriptor allocator and the coil_* helpers that `helpers` names,
+ * in the table's order. */
+void tri_helpers(StrBuf *out, unsigned helpers) {
+  if (helpers & TH_DESCRIPTORS)
+    sb_puts(out, "\n# tl.make_tensor_descriptor keeps each program's descriptors in global scratch that\n"
+                 "# Triton asks this allocator for at every launch (the interpreter needs none).\n"
+                 "def coil_descriptor_scratch(size, alignment, stream):\n"
+                 "    return torch.empty(size, dtype=torch.int8, device='cuda')\n\n\n"
+                 "triton.set_allocator(coil_descriptor_scratch)\n\n");
+  for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
+    if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
+}
+
+/* ------------------------------------------------------------- python */
+
+void tri_pystr(StrBuf *sb, const char *s) {
+  sb_putc(sb, '\'');
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '\\') sb_puts(sb, "\\\\");
+    else if (*p == '\'') sb_puts(sb, "\\'");
+    else if (*p == '\n') sb_puts(sb, "\\n");
+    else if (*p == '\r') sb_puts(sb, "\\r");
+    else if (*p == '\t') sb_puts(sb, "\\t");
+    else if (*p < 32 || *p == 127) sb_printf(sb, "\\x%02x", *p);
+    else sb_putc(sb, (char)*p);
+  }
+  sb_putc(sb, '\'');
+}
