@@ -16,7 +16,7 @@ marked xfail is a module broken on purpose: its check must find a problem
 (then "ok NAME"), so that the check is known to be able to fail.
 
 With --device cuda the kernels run on the GPU with real Triton instead
-(tools/gpu_check.sh checks every test function that way).
+(tools/device/gpu_check.sh checks every test function that way).
 
 If triton cannot be imported, every line is a FAIL: the suite must not
 pass without running anything."""
