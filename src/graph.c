@@ -2052,16 +2052,16 @@ static Val *eval(Builder *B, Node *n) {
   case ND_SLICE: return fail(B, n->loc, "a slice is only allowed inside a subscript");
   case ND_ELLIPSIS: return fail(B, n->loc, "'...' is only allowed inside a subscript");
   case ND_NAME: {
-    Val *v = lookup(B, n->name);
-    if (v && v->kind == V_UNDEF) return fail(B, v->at, "%s", v->name);
-    if (v) return v;
     /* Python makes a name assigned anywhere in a function local to all of
      * it: read before its assignment, it is not the module's constant. */
     Func *f = B->frame->f;
-    for (int i = 0; f && i < f->nlocals; i++)
+    for (int i = 0; f && !local_slot(B, n->name) && i < f->nlocals; i++)
       if (!strcmp(f->locals[i], n->name))
         return fail(B, n->loc, "local variable '%s' is used before it is assigned (on this path through the function)",
                     n->name);
+    Val *v = lookup(B, n->name);
+    if (v && v->kind == V_UNDEF) return fail(B, v->at, "%s", v->name);
+    if (v) return v;
     /* A def of the file: the last one of that name, as Python binds it. */
     for (int i = B->m->nfuncs - 1; i >= 0; i--)
       if (!strcmp(B->m->funcs[i].name, n->name)) {
@@ -2614,7 +2614,8 @@ static void eval_globals(Builder *B) {
     } else if (exec_stmt(B, &gl->st) == FLOW_ERROR) {
       const char *msg = B->err ? strstr(B->err->msg, "error: ") : NULL;
       msg = msg ? msg + 7 : "invalid module constant";
-      msg = arena_strndup(B->a, msg, strcspn(msg, "\n"));
+      msg = arena_printf(B->a, "module constant '%s' cannot be computed when compiling: %.*s", gl->name,
+                         (int)strcspn(msg, "\n"), msg);
       coil_error_free(B->err);
       B->err = NULL;
       for (int k = 0; k < gl->st.ntargets; k++) bind_undefined(B, gl->st.targets[k], msg, B->err_loc);

@@ -623,7 +623,7 @@ static bool stmt(Parser *P, Stmt *s) {
       next(P);
       if (lhs->kind != ND_NAME) {
         if (lhs->kind == ND_SUBSCRIPT || lhs->kind == ND_ATTR)
-          fail(P, lhs->loc, "augmented assignment into a tensor changes it in place, which coil's subset does not do; "
+          fail(P, s->loc, "augmented assignment into a tensor changes it in place, which coil's subset does not do; "
                             "write y = x op v with a new name (or torch.where)", NULL);
         else
           fail(P, lhs->loc, "augmented assignment needs a single name as its target", NULL);
@@ -644,6 +644,10 @@ static bool stmt(Parser *P, Stmt *s) {
     } else if (lhs->kind == ND_STR) {
       s->kind = ST_EXPR;
       s->value = lhs;
+    } else if (lhs->kind == ND_CALL) {
+      fail(P, s->loc, "a call as a statement has no effect in coil's subset, which knows no mutation "
+                      "(xs.append(v) is xs = xs + [v]); assign or return its result", NULL);
+      return false;
     } else {
       fail(P, lhs->loc, "an expression statement has no effect in coil's subset; assign or return it", NULL);
       return false;
@@ -854,7 +858,7 @@ static void parse_global(Parser *P) {
      * from MSG and its position, where the name is used. */
     const char *msg = strstr(P->err->msg, "error: ");
     msg = msg ? msg + 7 : P->err->msg;
-    g.err = arena_strndup(P->arena, msg, strcspn(msg, "\n"));
+    g.err = arena_printf(P->arena, "module constant '%s' is not in coil's subset: %.*s", g.name, (int)strcspn(msg, "\n"), msg);
     g.err_loc = P->err_loc.line ? P->err_loc : first->loc;
     coil_error_free(P->err);
     P->err = NULL;
