@@ -1632,6 +1632,9 @@ static Val *call_sequence_builtin(Builder *B, const char *name, Args *A, SrcLoc 
     }
     return mkbool(B, hit);
   }
+  int64_t start = 0;
+  Val *sv = !strcmp(name, "enumerate") ? arg(A, 1, "start") : NULL;
+  if (sv && !get_int(B, sv, arg_loc(A, 1, "start"), "enumerate's start", &start)) return NULL;
   if (!check_args(B, A, name, !strcmp(name, "enumerate") ? 2 : 1)) return NULL;
   if (!strcmp(name, "len")) {
     if (x->kind == V_TUPLE) return mkint(B, x->n);
@@ -1643,9 +1646,6 @@ static Val *call_sequence_builtin(Builder *B, const char *name, Args *A, SrcLoc 
     return fail(B, arg_loc(A, 0, NULL), "%s() takes a tuple or a list in coil's subset, got %s%s", name, kind_name(x),
                 x->kind == V_TENSOR ? " (iterating over a tensor's rows is not in the subset: index x[i] in a loop over range(x.shape[0]))" : "");
   Val *t = mktuple(B, x->n, !strcmp(name, "list"));
-  int64_t start = 0;
-  Val *sv = arg(A, 1, "start");
-  if (!strcmp(name, "enumerate") && sv && !get_int(B, sv, arg_loc(A, 1, "start"), "enumerate's start", &start)) return NULL;
   for (int i = 0; i < x->n; i++) {
     Val *it = x->items[!strcmp(name, "reversed") ? x->n - 1 - i : i];
     if (!strcmp(name, "enumerate")) {
@@ -1925,6 +1925,19 @@ static Val *scalar_binary(Builder *B, const char *op, Val *a, Val *b, SrcLoc loc
     if (j == 0) return fail(B, loc, "integer modulo by zero");
     r->i = i % j;
     if (r->i && ((r->i < 0) != (j < 0))) r->i += j;
+    break;
+  case '&': case '|': case '^': case '<': case '>':
+    /* bitwise and shifts of ints; of two bools, &, | and ^ give a bool */
+    if (fl) return fail(B, loc, "operator '%s' needs ints, got a float", op);
+    if (op[0] == '<' || op[0] == '>') {
+      if (j < 0) return fail(B, loc, "negative shift count");
+      if (op[0] == '>') r->i = j >= 64 ? (i < 0 ? -1 : 0) : i >> j;
+      else if (j >= 63 || ((int64_t)((uint64_t)i << j) >> j) != i) goto overflow;
+      else r->i = (int64_t)((uint64_t)i << j);
+      break;
+    }
+    r->i = op[0] == '&' ? i & j : op[0] == '|' ? i | j : i ^ j;
+    if (a->kind == V_BOOL && b->kind == V_BOOL) r->kind = V_BOOL;
     break;
   default: return fail(B, loc, "operator '%s' is not supported on numbers", op);
   }

@@ -607,12 +607,13 @@ static bool stmt(Parser *P, Stmt *s) {
       s->kind = ST_ASSIGN;
       if (!check_target(P, lhs)) return false;
       Node **names = lhs->items;
-      if (lhs->kind != ND_TUPLE) {
+      /* a, b = ... is two targets; `a, = t` one that unpacks a 1-tuple */
+      if (lhs->kind != ND_TUPLE || lhs->nitems == 1) {
         names = ARENA_ARRAY(P->arena, Node *, 1);
         names[0] = lhs;
       }
       s->targets = names;
-      s->ntargets = lhs->kind == ND_TUPLE ? lhs->nitems : 1;
+      s->ntargets = lhs->kind == ND_TUPLE && lhs->nitems != 1 ? lhs->nitems : 1;
       s->value = expr_list(P);
       if (at(P, "=")) {
         fail(P, peek(P)->loc, "chained assignment is not supported", NULL);
