@@ -23,6 +23,7 @@ typedef struct Parser {
   int pos, end;
   int depth;
   int loops; /* enclosing loops: break and continue need one */
+  int elifs; /* the elif chain being parsed: each is an if in the last one's else */
   CoilErr *err;
   SrcLoc err_loc;
   Func *f; /* the function being parsed: its locals and returns */
@@ -535,12 +536,20 @@ static bool if_stmt(Parser *P, Stmt *s) {
   s->kind = ST_IF;
   if (!(s->value = expr(P)) || !suite(P, &s->body, &s->nbody)) return false;
   if (at(P, "elif")) {
+    /* an elif is an if inside the else: the chain's length is nesting, and
+     * the builder and the dump recurse over it */
+    if (++P->elifs > 5 * MAX_DEPTH) {
+      fail(P, peek(P)->loc, "too many elif branches in one chain", NULL);
+      return false;
+    }
     s->else_loc = peek(P)->loc;
     s->orelse = push_stmt(P, NULL, 0);
     s->norelse = 1;
     s->orelse[0].loc = peek(P)->loc;
     s->orelse[0].elif = true;
-    return if_stmt(P, &s->orelse[0]);
+    bool ok = if_stmt(P, &s->orelse[0]);
+    P->elifs--;
+    return ok;
   }
   return else_suite(P, s);
 }
@@ -896,7 +905,8 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
       if (!from) next(&P);
       if ((e = parse_import(&P, from))) return e;
       skip_statement(m, &P.pos);
-    } else if (peek(&P)->kind == TK_NAME && (tok_is(&m->toks[P.pos + 1], "=") || tok_is(&m->toks[P.pos + 1], ",") ||
+    } else if (peek(&P)->kind == TK_NAME && !at(&P, "else") && !at(&P, "try") && !at(&P, "finally") &&
+               (tok_is(&m->toks[P.pos + 1], "=") || tok_is(&m->toks[P.pos + 1], ",") ||
                                                tok_is(&m->toks[P.pos + 1], ":"))) {
       parse_global(&P);
     } else {
