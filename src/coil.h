@@ -30,20 +30,23 @@ typedef enum NodeKind {
   ND_TUPLE, ND_LIST,
   ND_BINARY,    /* op in .op: + - * / // % ** & | ^ @ */
   ND_UNARY,     /* - + ~ not */
-  ND_COMPARE,   /* < <= > >= == != */
+  ND_COMPARE,   /* < <= > >= == != in, not in, is, is not */
   ND_SLICE,     /* lo:hi:step inside a subscript; lhs = lo, rhs = hi, items[0] = step, each optional */
   ND_ELLIPSIS,  /* '...' inside a subscript */
+  ND_BOOLOP,    /* lhs and rhs, lhs or rhs (op "and" / "or") */
+  ND_COND,      /* lhs if cond else rhs */
 } NodeKind;
 
 typedef struct Node Node;
 struct Node {
   NodeKind kind;
   SrcLoc loc;
-  const char *op;   /* ND_BINARY/UNARY/COMPARE spelling */
+  const char *op;   /* ND_BINARY/UNARY/COMPARE/BOOLOP spelling */
   const char *name; /* ND_NAME, ND_ATTR, ND_STR (contents) */
   int64_t ival;
   double fval;
   Node *lhs, *rhs;
+  Node *cond;        /* ND_COND */
   Node **items;      /* ND_CALL args, ND_TUPLE/LIST elements */
   int nitems;
   const char **kwnames; /* ND_CALL keyword arguments */
@@ -51,21 +54,40 @@ struct Node {
   int nkw;
 };
 
-typedef enum StmtKind { ST_ASSIGN, ST_RETURN, ST_EXPR } StmtKind;
+/* Statements.  Control flow is real syntax here; graph.c runs it when
+ * compiling, on values known then (shapes, dtypes, Python numbers). */
+typedef enum StmtKind {
+  ST_ASSIGN, ST_RETURN, ST_EXPR, /* ST_EXPR: a docstring */
+  ST_AUG,      /* targets[0] op= ...: value is the binary node `target op rhs` */
+  ST_IF,       /* value: the condition; body; orelse (an elif is one ST_IF there, with elif set) */
+  ST_FOR,      /* for targets[0] in value: body; orelse runs when no break ended the loop */
+  ST_WHILE,    /* while value: body; orelse as for for */
+  ST_BREAK, ST_CONTINUE, ST_PASS,
+  ST_ASSERT,   /* assert value, msg */
+  ST_RAISE,    /* raise value (an error when it runs) */
+} StmtKind;
 
-typedef struct Stmt {
+typedef struct Stmt Stmt;
+struct Stmt {
   StmtKind kind;
   SrcLoc loc;
-  Node **targets; /* ST_ASSIGN: names (a, b = ... gives two) */
+  Node **targets; /* ST_ASSIGN: names or (nested) tuples of names: `a, (b, c) = ...` gives two */
   int ntargets;
-  Node *value;
-} Stmt;
+  Node *value;    /* may be NULL: a bare return or raise */
+  Node *msg;      /* ST_ASSERT's message, or NULL */
+  Stmt *body, *orelse;
+  int nbody, norelse;
+  SrcLoc else_loc;
+  bool elif;
+};
 
 typedef struct Param {
   const char *name;
   SrcLoc loc;
   const char *annot; /* string annotation or NULL */
   SrcLoc annot_loc;
+  Node *dflt;        /* default value or NULL: evaluated when called (coil knows no mutation) */
+  bool kwonly;       /* after a bare `*` */
 } Param;
 
 typedef struct Func {
@@ -76,6 +98,9 @@ typedef struct Func {
   Stmt *body; /* NULL until parse_body() */
   int nbody;
   int body_start, body_end; /* token range of the indented body */
+  const char **locals; /* every name the body assigns (Python's local scope) */
+  int nlocals;
+  bool has_return;
 } Func;
 
 /* A top-level import: `import torch.nn.functional as F` binds alias "F"
@@ -86,6 +111,16 @@ typedef struct Import {
   SrcLoc loc;
 } Import;
 
+/* A top-level assignment (EPS = 1e-6), in file order.  One that is not in
+ * coil's subset keeps its parse error (err, at err_loc) for the name it
+ * assigns: that error is reported only where a function uses the name. */
+typedef struct Global {
+  Stmt st;
+  const char *name;   /* the first name assigned */
+  const char *err;
+  SrcLoc err_loc;
+} Global;
+
 typedef struct Module {
   const char *file;
   const char *text;
@@ -95,12 +130,16 @@ typedef struct Module {
   int nfuncs;
   Import *imports;
   int nimports;
+  Global *globals;
+  int nglobals;
 } Module;
 
-/* Parse the top level: every `def` header and every import.  Everything
- * else at the top level (if __name__ blocks, other statements) is skipped. */
+/* Parse the top level: every `def` header, every import and every
+ * assignment.  Everything else at the top level (if __name__ blocks, other
+ * statements) is skipped. */
 CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m);
-/* Parse one function's body as coil's Python subset. */
+/* Parse one function's body as coil's Python subset (again: it starts
+ * over). */
 CoilErr *parse_body(Arena *a, Module *m, Func *f);
 void parse_dump(StrBuf *sb, const Func *f);
 

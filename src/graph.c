@@ -28,7 +28,9 @@ const OpInfo op_info[OP_COUNT] = {
  * numbering would grow quadratically. */
 #define GRAPH_MAX_NODES 10000
 
-typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_MODULE, V_FN, V_STR } VKind;
+/* V_UNDEF: a module constant whose statement is outside the subset or
+ * failed; using it is that error (message in name, position in at). */
+typedef enum VKind { V_TENSOR, V_INT, V_FLOAT, V_BOOL, V_DTYPE, V_TUPLE, V_NONE, V_MODULE, V_FN, V_STR, V_UNDEF } VKind;
 
 typedef struct Val Val;
 struct Val {
@@ -39,9 +41,13 @@ struct Val {
   DType dt;      /* V_DTYPE */
   Val **items;   /* V_TUPLE */
   int n;
+  bool list;     /* V_TUPLE written as a list */
   const char *name; /* V_FN: function or method name; V_MODULE: its dotted name; V_STR: the text */
   const char *ns;   /* V_FN: the module it belongs to ("torch", "math", "builtins"...) */
   Val *self;        /* V_FN: bound tensor for methods, NULL for module functions */
+  Func *func;       /* V_FN: a def of this file (a helper, inlined when called) */
+  int storage;      /* V_TENSOR: 0 shares memory with every view of its node's base; clone() gives a new number */
+  SrcLoc at;        /* V_UNDEF */
 };
 
 typedef struct Binding {
@@ -49,13 +55,27 @@ typedef struct Binding {
   Val *val;
 } Binding;
 
+/* A call of a function of the file: its bindings are env[base..nenv).
+ * The module's constants are env[0..nglobals), bound before any call. */
+typedef struct Frame {
+  Func *f;  /* NULL: the module's top level */
+  int base;
+  Val *ret;
+  const Stmt *ret_stmt;
+} Frame;
+
 typedef struct Builder {
   Arena *a;
   const Module *m; /* its imports name modules */
   Graph *g;
   Binding *env;
   int nenv, capenv;
+  int nglobals;
+  Frame *frame;
+  int depth;       /* calls of the file's functions in progress */
+  int nstorage;
   CoilErr *err;
+  SrcLoc err_loc;
 } Builder;
 
 int64_t shape_numel(int ndim, const int64_t *shape) {
@@ -86,6 +106,7 @@ static Val *mkval(Builder *B, VKind k) {
   return v;
 }
 static Val *mkint(Builder *B, int64_t i) { Val *v = mkval(B, V_INT); v->i = i; return v; }
+static Val *mkbool(Builder *B, bool b) { Val *v = mkval(B, V_BOOL); v->i = b; return v; }
 /* A tensor value; NULL when t is (an error already reported by the
  * builder that returned it): a Val with no tensor must never escape, as
  * torch.where's broadcast error once did (a crash in the next op). */
@@ -98,7 +119,8 @@ static Val *mktensor(Builder *B, GNode *t) {
 
 static const char *kind_name(const Val *v) {
   static const char *names[] = {"a tensor", "an int", "a float", "a bool", "a dtype", "a tuple",
-                                "None", "a module", "a function", "a string"};
+                                "None", "a module", "a function", "a string", "undefined"};
+  if (v->kind == V_TUPLE && v->list) return "a list";
   return names[v->kind];
 }
 
@@ -111,6 +133,7 @@ static void *fail(Builder *B, SrcLoc loc, const char *fmt, ...) {
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   B->err = coil_error_at(loc, "%s", buf);
+  B->err_loc = loc;
   return NULL;
 }
 
@@ -2008,7 +2031,104 @@ static Val *call_math(Builder *B, const char *name, Args *A, SrcLoc loc) {
 
 /* float(x), int(x), bool(x), abs(x), min(a, b, ...), max(a, b, ...) of
  * Python values known when compiling; float("nan") and float("-inf") too. */
+static Val *mktuple(Builder *B, int n, bool list) {
+  Val *t = mkval(B, V_TUPLE);
+  t->items = ARENA_ARRAY(B->a, Val *, n + 1);
+  t->list = list;
+  return t;
+}
+
+/* A range's items; a loop over it is unrolled, so its length has a bound. */
+#define MAX_RANGE (1 << 20)
+
+/* len, range, zip, enumerate, reversed, tuple, list and isinstance of
+ * values known when compiling; NULL (no error) for another name. */
+static Val *call_sequence_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  Val *x = arg(A, 0, NULL);
+  if (!strcmp(name, "range")) {
+    int64_t v[3] = {0, 0, 1};
+    if (A->npos < 1 || A->npos > 3) return fail(B, loc, "range() takes 1 to 3 arguments, got %d", A->npos);
+    if (!check_args(B, A, name, 3)) return NULL;
+    for (int i = 0; i < A->npos; i++)
+      if (!get_int(B, A->pos[i], arg_loc(A, i, NULL), "a range() argument", &v[A->npos == 1 ? 1 : i])) return NULL;
+    if (v[2] == 0) return fail(B, arg_loc(A, 2, NULL), "range() arg 3 must not be zero");
+    int64_t len = v[2] > 0 ? (v[1] > v[0] ? (v[1] - v[0] + v[2] - 1) / v[2] : 0)
+                           : (v[0] > v[1] ? (v[0] - v[1] - v[2] - 1) / -v[2] : 0);
+    if (len > MAX_RANGE)
+      return fail(B, loc, "range() of %lld items: coil unrolls loops when compiling, and a range has at most %d items",
+                  (long long)len, MAX_RANGE);
+    Val *t = mktuple(B, (int)len, false);
+    for (int64_t i = 0; i < len; i++) t->items[t->n++] = mkint(B, v[0] + i * v[2]);
+    return t;
+  }
+  if (!strcmp(name, "zip")) {
+    if (!check_args(B, A, name, A->npos)) return NULL;
+    int len = INT32_MAX;
+    for (int i = 0; i < A->npos; i++) {
+      if (A->pos[i]->kind != V_TUPLE) return fail(B, arg_loc(A, i, NULL), "zip() takes tuples and lists, got %s", kind_name(A->pos[i]));
+      if (A->pos[i]->n < len) len = A->pos[i]->n;
+    }
+    if (!A->npos) len = 0;
+    Val *t = mktuple(B, len, false);
+    for (int k = 0; k < len; k++) {
+      Val *row = mktuple(B, A->npos, false);
+      for (int i = 0; i < A->npos; i++) row->items[row->n++] = A->pos[i]->items[k];
+      t->items[t->n++] = row;
+    }
+    return t;
+  }
+  if (!x) return fail(B, loc, "%s() needs an argument", name);
+  if (!strcmp(name, "isinstance")) {
+    Val *ty = arg(A, 1, NULL);
+    if (!ty || !check_args(B, A, name, 2)) return ty ? NULL : fail(B, loc, "isinstance() needs two arguments");
+    Val **types = ty->kind == V_TUPLE ? ty->items : &ty;
+    int n = ty->kind == V_TUPLE ? ty->n : 1;
+    bool hit = false;
+    for (int i = 0; i < n; i++) {
+      Val *t = types[i];
+      const char *tn = t->kind == V_FN && !t->self && !t->func ? t->name : "";
+      bool builtin = t->kind == V_FN && !strcmp(t->ns, "builtins"), torch = t->kind == V_FN && !strcmp(t->ns, "torch");
+      if (torch && !strcmp(tn, "Tensor")) hit |= x->kind == V_TENSOR;
+      else if (builtin && !strcmp(tn, "int")) hit |= x->kind == V_INT || x->kind == V_BOOL;
+      else if (builtin && !strcmp(tn, "float")) hit |= x->kind == V_FLOAT;
+      else if (builtin && !strcmp(tn, "bool")) hit |= x->kind == V_BOOL;
+      else if (builtin && !strcmp(tn, "tuple")) hit |= x->kind == V_TUPLE && !x->list;
+      else if (builtin && !strcmp(tn, "list")) hit |= x->kind == V_TUPLE && x->list;
+      else return fail(B, arg_loc(A, 1, NULL), "isinstance() takes torch.Tensor, int, float, bool, tuple or list in coil's subset");
+    }
+    return mkbool(B, hit);
+  }
+  int64_t start = 0;
+  Val *sv = !strcmp(name, "enumerate") ? arg(A, 1, "start") : NULL;
+  if (sv && !get_int(B, sv, arg_loc(A, 1, "start"), "enumerate's start", &start)) return NULL;
+  if (!check_args(B, A, name, !strcmp(name, "enumerate") ? 2 : 1)) return NULL;
+  if (!strcmp(name, "len")) {
+    if (x->kind == V_TUPLE) return mkint(B, x->n);
+    if (x->kind == V_STR) return mkint(B, (int64_t)strlen(x->name));
+    if (x->kind == V_TENSOR && x->t->ndim) return mkint(B, x->t->shape[0]);
+    return fail(B, arg_loc(A, 0, NULL), "len() of %s", x->kind == V_TENSOR ? "a 0-d tensor" : kind_name(x));
+  }
+  if (x->kind != V_TUPLE)
+    return fail(B, arg_loc(A, 0, NULL), "%s() takes a tuple or a list in coil's subset, got %s%s", name, kind_name(x),
+                x->kind == V_TENSOR ? " (iterating over a tensor's rows is not in the subset: index x[i] in a loop over range(x.shape[0]))" : "");
+  Val *t = mktuple(B, x->n, !strcmp(name, "list"));
+  for (int i = 0; i < x->n; i++) {
+    Val *it = x->items[!strcmp(name, "reversed") ? x->n - 1 - i : i];
+    if (!strcmp(name, "enumerate")) {
+      Val *pair = mktuple(B, 2, false);
+      pair->items[0] = mkint(B, start + i);
+      pair->items[1] = it;
+      pair->n = 2;
+      it = pair;
+    }
+    t->items[t->n++] = it;
+  }
+  return t;
+}
+
 static Val *call_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  static const char *const seq[] = {"len", "range", "zip", "enumerate", "isinstance", "tuple", "list", "reversed", NULL};
+  if (name_in(name, seq)) return call_sequence_builtin(B, name, A, loc);
   Val *x = arg(A, 0, NULL);
   if (!strcmp(name, "min") || !strcmp(name, "max")) {
     Val **items = A->pos;
@@ -2082,13 +2202,33 @@ static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc, S
 
 /* ------------------------------------------------------------ evaluation */
 
+/* The current frame's binding of name, or NULL. */
+static Binding *local_slot(Builder *B, const char *name) {
+  for (int i = B->nenv - 1; i >= B->frame->base; i--)
+    if (!strcmp(B->env[i].name, name)) return &B->env[i];
+  return NULL;
+}
+
+/* The frame's own bindings, then the module's constants.  NULL when
+ * neither binds name (the caller tries the file's defs, imports and
+ * builtins). */
 static Val *lookup(Builder *B, const char *name) {
-  for (int i = B->nenv - 1; i >= 0; i--)
+  Binding *b = local_slot(B, name);
+  if (b) return b->val;
+  if (B->frame->base == 0) return NULL; /* the top level: its bindings are the frame's */
+  for (int i = B->nglobals - 1; i >= 0; i--)
     if (!strcmp(B->env[i].name, name)) return B->env[i].val;
   return NULL;
 }
 
+/* Bind in the current frame: a name rebound in a loop keeps one slot. */
 static void bind(Builder *B, const char *name, Val *v) {
+  if (v->kind == V_TENSOR && !v->t->label && v->t->op != OP_INPUT) v->t->label = name;
+  Binding *b = local_slot(B, name);
+  if (b) {
+    b->val = v;
+    return;
+  }
   if (B->nenv == B->capenv) {
     B->capenv = B->capenv ? B->capenv * 2 : 32;
     Binding *e = ARENA_ARRAY(B->a, Binding, B->capenv);
@@ -2096,7 +2236,29 @@ static void bind(Builder *B, const char *name, Val *v) {
     B->env = e;
   }
   B->env[B->nenv++] = (Binding){name, v};
-  if (v->kind == V_TENSOR && !v->t->label && v->t->op != OP_INPUT) v->t->label = name;
+}
+
+/* The node whose memory a tensor's views read. */
+static GNode *storage_base(GNode *n) {
+  while (op_info[n->op].kind == OK_VIEW) n = n->in[0];
+  return n;
+}
+
+/* A view (or the tensor itself, as x.float() of an f32 x is) shares its
+ * source's memory, as in PyTorch: it keeps the source's storage number. */
+static Val *same_storage(Val *r, const Val *from) {
+  if (r && from && r != from && r->kind == V_TENSOR && from->kind == V_TENSOR && storage_base(r->t) == storage_base(from->t))
+    r->storage = from->storage;
+  return r;
+}
+
+static bool shares_memory(const Val *v, const Val *t) {
+  if (v->kind == V_TUPLE) {
+    for (int i = 0; i < v->n; i++)
+      if (shares_memory(v->items[i], t)) return true;
+    return false;
+  }
+  return v->kind == V_TENSOR && v->storage == t->storage && storage_base(v->t) == storage_base(t->t);
 }
 
 /* The bounds of lo:hi:step over a sequence of len items, clamped as Python
@@ -2231,6 +2393,19 @@ static Val *scalar_binary(Builder *B, const char *op, Val *a, Val *b, SrcLoc loc
     r->i = i % j;
     if (r->i && ((r->i < 0) != (j < 0))) r->i += j;
     break;
+  case '&': case '|': case '^': case '<': case '>':
+    /* bitwise and shifts of ints; of two bools, &, | and ^ give a bool */
+    if (fl) return fail(B, loc, "operator '%s' needs ints, got a float", op);
+    if (op[0] == '<' || op[0] == '>') {
+      if (j < 0) return fail(B, loc, "negative shift count");
+      if (op[0] == '>') r->i = j >= 64 ? (i < 0 ? -1 : 0) : i >> j;
+      else if (j >= 63 || ((int64_t)((uint64_t)i << j) >> j) != i) goto overflow;
+      else r->i = (int64_t)((uint64_t)i << j);
+      break;
+    }
+    r->i = op[0] == '&' ? i & j : op[0] == '|' ? i | j : i ^ j;
+    if (a->kind == V_BOOL && b->kind == V_BOOL) r->kind = V_BOOL;
+    break;
   default: return fail(B, loc, "operator '%s' is not supported on numbers", op);
   }
   return r;
@@ -2249,6 +2424,73 @@ static Op binary_op(const char *op) {
   return OP_COUNT;
 }
 
+/* Python's truth value of a value known when compiling; -1 (an error) for
+ * a tensor, whose values coil does not know. */
+static int truth(Builder *B, Val *v, SrcLoc loc, const char *what, const char *hint) {
+  switch (v->kind) {
+  case V_INT: case V_BOOL: return v->i != 0;
+  case V_FLOAT: return v->f != 0;
+  case V_NONE: return 0;
+  case V_TUPLE: return v->n != 0;
+  case V_STR: return v->name[0] != 0;
+  case V_TENSOR:
+    fail(B, loc, "%s needs the truth value of a tensor, which coil does not know when compiling%s", what,
+         *hint ? hint : ": branch on shapes, dtypes and Python numbers, or compute both sides and pick with "
+                        "torch.where(cond, a, b)");
+    return -1;
+  default: return 1;
+  }
+}
+
+/* Python's == on values known when compiling (a tensor is equal only to
+ * itself, which is what `is` asks). */
+static bool py_equal(const Val *a, const Val *b) {
+  if (is_num(a) && is_num(b) && a->kind != V_TENSOR && b->kind != V_TENSOR) {
+    if (a->kind == V_FLOAT || b->kind == V_FLOAT)
+      return (a->kind == V_FLOAT ? a->f : (double)a->i) == (b->kind == V_FLOAT ? b->f : (double)b->i);
+    return a->i == b->i;
+  }
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+  case V_NONE: return true;
+  case V_STR: case V_MODULE: return !strcmp(a->name, b->name);
+  case V_DTYPE: return a->dt == b->dt;
+  case V_TENSOR: return a->t == b->t && a->storage == b->storage;
+  case V_FN:
+    return a->func == b->func && a->self == b->self && !strcmp(a->name, b->name) && !strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+  case V_TUPLE:
+    if (a->n != b->n || a->list != b->list) return false;
+    for (int i = 0; i < a->n; i++)
+      if (!py_equal(a->items[i], b->items[i])) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* is, is not, in, not in, and == / != of values that are not numbers
+ * (x.dtype == torch.bfloat16, mode == "tanh", None).  NULL, without an
+ * error, when the comparison is arithmetic (numbers, tensors). */
+static Val *compare_values(Builder *B, Node *n, Val *a, Val *b) {
+  const char *op = n->op;
+  bool neg = !strcmp(op, "is not") || !strcmp(op, "not in") || !strcmp(op, "!=");
+  if (!strcmp(op, "is") || !strcmp(op, "is not")) return mkbool(B, py_equal(a, b) != neg);
+  if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+    if (b->kind == V_STR && a->kind == V_STR) return mkbool(B, (strstr(b->name, a->name) != NULL) != neg);
+    if (b->kind != V_TUPLE) return fail(B, n->loc, "'in' needs a tuple or a list on its right, got %s", kind_name(b));
+    for (int i = 0; i < b->n; i++) {
+      if (a->kind == V_TENSOR || b->items[i]->kind == V_TENSOR)
+        return fail(B, n->loc, "'in' compares with ==, which needs the values of a tensor; coil does not know them when compiling");
+      if (py_equal(a, b->items[i])) return mkbool(B, !neg);
+    }
+    return mkbool(B, neg);
+  }
+  if ((!strcmp(op, "==") || !strcmp(op, "!=")) && a->kind != V_TENSOR && b->kind != V_TENSOR && !(is_num(a) && is_num(b)))
+    return mkbool(B, py_equal(a, b) != neg);
+  return NULL;
+}
+
+static Val *call_user(Builder *B, Func *f, Args *A, SrcLoc loc);
+
 static Val *eval_call(Builder *B, Node *n) {
   Val *fn = eval(B, n->lhs);
   if (!fn) return NULL;
@@ -2263,13 +2505,21 @@ static Val *eval_call(Builder *B, Node *n) {
   for (int i = 0; i < n->nkw; i++)
     if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
   SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
-  if (fn->self) return call_method(B, fn->name, fn->self->t, &A, loc);
-  if (!strcmp(fn->ns, "builtins")) return call_builtin(B, fn->name, &A, loc);
-  if (!strcmp(fn->ns, "math")) return call_math(B, fn->name, &A, loc);
-  if (!strcmp(fn->ns, "torch.nn.functional")) return call_functional(B, fn->name, &A, loc, SP_F);
-  if (!strcmp(fn->ns, "torch.linalg")) return call_functional(B, fn->name, &A, loc, SP_LINALG);
-  if (!strcmp(fn->ns, "torch")) return call_torch_fn(B, fn->name, &A, loc);
-  return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
+  if (fn->func) return call_user(B, fn->func, &A, loc);
+  /* The tensor a call works on: its result, when a view of it, shares its
+   * memory; clone() is a copy. */
+  Val *src = fn->self ? fn->self : A.npos && A.pos[0]->kind == V_TENSOR ? A.pos[0] : NULL;
+  Val *r;
+  if (fn->self) r = call_method(B, fn->name, fn->self->t, &A, loc);
+  else if (!strcmp(fn->ns, "builtins")) return call_builtin(B, fn->name, &A, loc);
+  else if (!strcmp(fn->ns, "math")) return call_math(B, fn->name, &A, loc);
+  else if (!strcmp(fn->ns, "torch.nn.functional")) r = call_functional(B, fn->name, &A, loc, SP_F);
+  else if (!strcmp(fn->ns, "torch.linalg")) r = call_functional(B, fn->name, &A, loc, SP_LINALG);
+  else if (!strcmp(fn->ns, "torch")) r = call_torch_fn(B, fn->name, &A, loc);
+  else return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
+  if (r && r->kind == V_TENSOR && !strcmp(fn->name, "clone")) r->storage = ++B->nstorage;
+  else same_storage(r, src);
+  return r;
 }
 
 static Val *eval(Builder *B, Node *n) {
@@ -2283,20 +2533,38 @@ static Val *eval(Builder *B, Node *n) {
   case ND_SLICE: return fail(B, n->loc, "a slice is only allowed inside a subscript");
   case ND_ELLIPSIS: return fail(B, n->loc, "'...' is only allowed inside a subscript");
   case ND_NAME: {
+    /* Python makes a name assigned anywhere in a function local to all of
+     * it: read before its assignment, it is not the module's constant. */
+    Func *f = B->frame->f;
+    for (int i = 0; f && !local_slot(B, n->name) && i < f->nlocals; i++)
+      if (!strcmp(f->locals[i], n->name))
+        return fail(B, n->loc, "local variable '%s' is used before it is assigned (on this path through the function)",
+                    n->name);
     Val *v = lookup(B, n->name);
+    if (v && v->kind == V_UNDEF) return fail(B, v->at, "%s", v->name);
     if (v) return v;
+    /* A def of the file: the last one of that name, as Python binds it. */
+    for (int i = B->m->nfuncs - 1; i >= 0; i--)
+      if (!strcmp(B->m->funcs[i].name, n->name)) {
+        Val *fn = mkval(B, V_FN);
+        fn->name = n->name;
+        fn->ns = B->m->file;
+        fn->func = &B->m->funcs[i];
+        return fn;
+      }
     for (int i = B->m->nimports - 1; i >= 0; i--)
       if (!strcmp(B->m->imports[i].alias, n->name)) return mkmodule(B, B->m->imports[i].module);
     /* torch without an import, as coil has always read it. */
     if (!strcmp(n->name, "torch")) return mkmodule(B, "torch");
-    static const char *const builtins[] = {"float", "int", "abs", "min", "max", "bool", NULL};
+    static const char *const builtins[] = {"float", "int", "abs", "min", "max", "bool", "len", "range", "zip",
+                                           "enumerate", "isinstance", "tuple", "list", "reversed", NULL};
     if (name_in(n->name, builtins)) {
-      Val *f = mkval(B, V_FN);
-      f->name = n->name;
-      f->ns = "builtins";
-      return f;
+      Val *fn = mkval(B, V_FN);
+      fn->name = n->name;
+      fn->ns = "builtins";
+      return fn;
     }
-    static const char *const others[] = {"len", "range", "print", "sum", NULL};
+    static const char *const others[] = {"print", "sum", "map", "filter", "sorted", "any", "all", "dict", "set", NULL};
     if (name_in(n->name, others)) return fail(B, n->loc, "the Python builtin '%s' is not in coil's subset", n->name);
     if (!strcmp(n->name, "F")) return fail(B, n->loc, "name 'F' is not defined (import torch.nn.functional as F)");
     if (!strcmp(n->name, "math") || !strcmp(n->name, "nn"))
@@ -2305,6 +2573,7 @@ static Val *eval(Builder *B, Node *n) {
   }
   case ND_TUPLE: case ND_LIST: {
     Val *t = mkval(B, V_TUPLE);
+    t->list = n->kind == ND_LIST;
     t->n = n->nitems;
     t->items = ARENA_ARRAY(B->a, Val *, n->nitems + 1);
     for (int i = 0; i < n->nitems; i++)
@@ -2334,25 +2603,29 @@ static Val *eval(Builder *B, Node *n) {
           perm[x->ndim - 2] = x->ndim - 1;
           perm[x->ndim - 1] = x->ndim - 2;
         }
-        return mktensor(B, permute(B, x, perm, n->loc));
+        return same_storage(mktensor(B, permute(B, x, perm, n->loc)), lhs);
       }
       Val *f = mkval(B, V_FN);
       f->name = n->name;
       f->self = lhs;
       return f;
     }
+    if (lhs->kind == V_TUPLE && lhs->list)
+      return fail(B, n->loc, "a list is a value in coil's subset: list.%s would change it in place; write xs = xs + [v]",
+                  n->name);
     return fail(B, n->loc, "%s has no attribute '%s' in coil's subset", kind_name(lhs), n->name);
   }
   case ND_SUBSCRIPT: {
     Val *lhs = eval(B, n->lhs);
     if (!lhs) return NULL;
-    if (lhs->kind == V_TENSOR) return index_tensor(B, lhs->t, n->rhs, n->loc);
+    if (lhs->kind == V_TENSOR) return same_storage(index_tensor(B, lhs->t, n->rhs, n->loc), lhs);
     if (lhs->kind != V_TUPLE) return fail(B, n->loc, "%s cannot be indexed", kind_name(lhs));
     if (n->rhs->kind == ND_TUPLE && n->rhs->nitems == 1 && n->rhs->items[0]->kind == ND_SLICE) {
       /* t[lo:hi:step] of a tuple, with Python's clamping (x.shape[1:]) */
       int64_t lo, hi, step, len = lhs->n;
       if (!slice_bounds(B, n->rhs->items[0], len, true, &lo, &hi, &step)) return NULL;
       Val *t = mkval(B, V_TUPLE);
+      t->list = lhs->list;
       t->items = ARENA_ARRAY(B->a, Val *, len + 1);
       for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) t->items[t->n++] = lhs->items[i];
       return t;
@@ -2368,6 +2641,10 @@ static Val *eval(Builder *B, Node *n) {
   case ND_UNARY: {
     Val *x = eval(B, n->lhs);
     if (!x) return NULL;
+    if (!strcmp(n->op, "not")) {
+      int t = truth(B, x, n->loc, "'not'", " (use ~ on bool tensors)");
+      return t < 0 ? NULL : mkbool(B, !t);
+    }
     if (!strcmp(n->op, "+")) return x;
     if (x->kind == V_INT || x->kind == V_BOOL) {
       if (!strcmp(n->op, "~")) return mkint(B, ~x->i);
@@ -2388,13 +2665,32 @@ static Val *eval(Builder *B, Node *n) {
     if (x->t->dtype == DT_BOOL) return fail(B, n->loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
     return mktensor(B, pointwise(B, OP_NEG, vs, 1, x->t->dtype, opmath(x->t->dtype), n->loc));
   }
+  case ND_BOOLOP: {
+    /* Python's and/or: short-circuit, and the result is an operand. */
+    Val *a = eval(B, n->lhs);
+    if (!a) return NULL;
+    int t = truth(B, a, n->loc, n->op[0] == 'a' ? "'and'" : "'or'", " (use & and | on bool tensors)");
+    if (t < 0) return NULL;
+    return t == (n->op[0] == 'o') ? a : eval(B, n->rhs);
+  }
+  case ND_COND: {
+    Val *c = eval(B, n->cond);
+    if (!c) return NULL;
+    int t = truth(B, c, n->cond->loc, "a conditional expression", "");
+    return t < 0 ? NULL : eval(B, t ? n->lhs : n->rhs);
+  }
   case ND_BINARY: case ND_COMPARE: {
     Val *a = eval(B, n->lhs), *b = a ? eval(B, n->rhs) : NULL;
     if (!a || !b) return NULL;
+    if (n->kind == ND_COMPARE) {
+      Val *r = compare_values(B, n, a, b);
+      if (r || B->err) return r;
+    }
     if (a->kind != V_TENSOR && b->kind != V_TENSOR) {
       if (!is_num(a) || !is_num(b)) {
         if (a->kind == V_TUPLE && b->kind == V_TUPLE && !strcmp(n->op, "+")) {
           Val *t = mkval(B, V_TUPLE);
+          t->list = a->list && b->list;
           t->n = a->n + b->n;
           t->items = ARENA_ARRAY(B->a, Val *, t->n + 1);
           for (int i = 0; i < a->n; i++) t->items[i] = a->items[i];
@@ -2427,6 +2723,253 @@ static Val *eval(Builder *B, Node *n) {
   }
   }
   coil_unreachable("unknown node kind");
+}
+
+/* ------------------------------------------------------------ statements */
+
+/* A function body is run when compiling: control flow is on values known
+ * then, loops are unrolled and every call of the file's functions is
+ * inlined.  These bound the unrolling and the inlining, so that a loop
+ * that never ends or a recursion without a base case is an error. */
+#define MAX_ITERATIONS 10000
+#define MAX_CALL_DEPTH 64
+
+typedef enum Flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN, FLOW_ERROR } Flow;
+
+/* Bind a target (a name, or a tuple or list of targets) to v. */
+static bool unpack(Builder *B, Node *target, Val *v, SrcLoc loc) {
+  if (target->kind == ND_NAME) {
+    bind(B, target->name, v);
+    return true;
+  }
+  if (v->kind != V_TUPLE || v->n != target->nitems) {
+    if (v->kind == V_TUPLE)
+      fail(B, loc, "cannot unpack %s of %d items into %d names", kind_name(v), v->n, target->nitems);
+    else
+      fail(B, loc, "cannot unpack %s into %d names%s", kind_name(v), target->nitems,
+           v->kind == V_TENSOR ? " (unpacking a tensor's rows is not in the subset: index it)" : "");
+    return false;
+  }
+  for (int i = 0; i < v->n; i++)
+    if (!unpack(B, target->items[i], v->items[i], target->items[i]->loc)) return false;
+  return true;
+}
+
+/* x op= v.  On a tensor PyTorch writes the result into x: it keeps x's
+ * shape and dtype, and every name that shares x's memory sees the change.
+ * coil computes it out of place and binds x to it, which gives the same
+ * values exactly when no other name shares x's memory. */
+static bool aug_assign(Builder *B, const Stmt *st) {
+  Node *bin = st->value;
+  const char *name = st->targets[0]->name;
+  Val *old = eval(B, bin->lhs);
+  if (!old) return false;
+  if (old->kind == V_TENSOR) {
+    Binding *self = local_slot(B, name);
+    for (int i = 0; i < B->nenv; i++)
+      if (&B->env[i] != self && shares_memory(B->env[i].val, old))
+        return fail(B, bin->loc, "'%s=' on '%s' would change '%s' too in PyTorch (they share memory), and coil computes "
+                                 "tensors out of place; write %s = %s %s ... (or clone it first)",
+                    bin->op, name, B->env[i].name, name, name, bin->op), false;
+  }
+  Val *v = eval(B, bin);
+  if (!v) return false;
+  if (old->kind == V_TENSOR && v->kind == V_TENSOR) {
+    GNode *x = old->t, *r = v->t;
+    if (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim))
+      return fail(B, bin->loc, "'%s=' keeps the shape of '%s' (%s), as PyTorch does, but the result broadcasts to %s", bin->op,
+                  name, shape_fmt(B->a, x->ndim, x->shape), shape_fmt(B->a, r->ndim, r->shape)), false;
+    if (r->dtype != x->dtype) {
+      if (category(r->dtype) > category(x->dtype))
+        return fail(B, bin->loc, "'%s=' keeps the dtype of '%s': result type %s can't be cast to %s (as in PyTorch)", bin->op,
+                    name, dtype_name(r->dtype), dtype_name(x->dtype)), false;
+      v = mktensor(B, cast(B, r, x->dtype, bin->loc));
+    }
+  }
+  bind(B, name, v);
+  return true;
+}
+
+static Flow exec_stmts(Builder *B, const Stmt *body, int n);
+
+static Flow exec_loop_body(Builder *B, const Stmt *st, int *iterations) {
+  if (++*iterations > MAX_ITERATIONS)
+    return fail(B, st->loc, "this loop ran more than %d iterations: coil unrolls loops when compiling%s", MAX_ITERATIONS,
+                st->kind == ST_WHILE ? " (does its condition ever become false?)" : ""), FLOW_ERROR;
+  return exec_stmts(B, st->body, st->nbody);
+}
+
+static Flow exec_stmt(Builder *B, const Stmt *st) {
+  switch (st->kind) {
+  case ST_EXPR: case ST_PASS: return FLOW_NEXT;
+  case ST_BREAK: return FLOW_BREAK;
+  case ST_CONTINUE: return FLOW_CONTINUE;
+  case ST_ASSIGN: {
+    Val *v = eval(B, st->value);
+    if (!v) return FLOW_ERROR;
+    if (st->ntargets == 1) return unpack(B, st->targets[0], v, st->loc) ? FLOW_NEXT : FLOW_ERROR;
+    if (v->kind != V_TUPLE || v->n != st->ntargets)
+      return fail(B, st->loc, "cannot unpack %s into %d names", kind_name(v), st->ntargets), FLOW_ERROR;
+    for (int k = 0; k < st->ntargets; k++)
+      if (!unpack(B, st->targets[k], v->items[k], st->targets[k]->loc)) return FLOW_ERROR;
+    return FLOW_NEXT;
+  }
+  case ST_AUG: return aug_assign(B, st) ? FLOW_NEXT : FLOW_ERROR;
+  case ST_RETURN: {
+    Val *v = st->value ? eval(B, st->value) : mkval(B, V_NONE);
+    if (!v) return FLOW_ERROR;
+    B->frame->ret = v;
+    B->frame->ret_stmt = st;
+    return FLOW_RETURN;
+  }
+  case ST_IF: {
+    Val *c = eval(B, st->value);
+    int t = c ? truth(B, c, st->value->loc, "'if'", "") : -1;
+    if (t < 0) return FLOW_ERROR;
+    return t ? exec_stmts(B, st->body, st->nbody) : exec_stmts(B, st->orelse, st->norelse);
+  }
+  case ST_WHILE: {
+    int iterations = 0;
+    for (;;) {
+      Val *c = eval(B, st->value);
+      int t = c ? truth(B, c, st->value->loc, "'while'", "") : -1;
+      if (t < 0) return FLOW_ERROR;
+      if (!t) break;
+      Flow fl = exec_loop_body(B, st, &iterations);
+      if (fl == FLOW_BREAK) return FLOW_NEXT;
+      if (fl == FLOW_RETURN || fl == FLOW_ERROR) return fl;
+    }
+    return exec_stmts(B, st->orelse, st->norelse);
+  }
+  case ST_FOR: {
+    Val *seq = eval(B, st->value);
+    if (!seq) return FLOW_ERROR;
+    if (seq->kind != V_TUPLE)
+      return fail(B, st->value->loc, "a for loop runs over range(), a tuple, a list, zip() or enumerate() in coil's subset, "
+                                     "got %s%s", kind_name(seq),
+                  seq->kind == V_TENSOR ? " (a loop over a tensor's rows: index x[i] in a loop over range(x.shape[0]))" : ""),
+             FLOW_ERROR;
+    int iterations = 0;
+    for (int i = 0; i < seq->n; i++) {
+      if (!unpack(B, st->targets[0], seq->items[i], st->targets[0]->loc)) return FLOW_ERROR;
+      Flow fl = exec_loop_body(B, st, &iterations);
+      if (fl == FLOW_BREAK) return FLOW_NEXT;
+      if (fl == FLOW_RETURN || fl == FLOW_ERROR) return fl;
+    }
+    return exec_stmts(B, st->orelse, st->norelse);
+  }
+  case ST_ASSERT: {
+    Val *c = eval(B, st->value);
+    if (!c) return FLOW_ERROR;
+    if (c->kind == V_TENSOR)
+      return fail(B, st->value->loc, "an assert on a tensor's values cannot be checked when compiling (coil does not "
+                                     "know them); assert on shapes, dtypes and Python numbers"), FLOW_ERROR;
+    if (truth(B, c, st->value->loc, "assert", "")) return FLOW_NEXT;
+    Val *m = st->msg ? eval(B, st->msg) : NULL;
+    if (st->msg && !m) return FLOW_ERROR;
+    if (m && m->kind == V_STR) return fail(B, st->loc, "assertion failed: %s", m->name), FLOW_ERROR;
+    if (m && (m->kind == V_INT || m->kind == V_BOOL)) return fail(B, st->loc, "assertion failed: %lld", (long long)m->i), FLOW_ERROR;
+    if (m && m->kind == V_FLOAT) return fail(B, st->loc, "assertion failed: %g", m->f), FLOW_ERROR;
+    return fail(B, st->loc, "assertion failed"), FLOW_ERROR;
+  }
+  case ST_RAISE: {
+    /* raise ValueError("..."): the exception's class is not evaluated (coil
+     * knows none); its message is, when it is a string. */
+    Node *e = st->value;
+    const char *cls = e && e->kind == ND_CALL && e->lhs->kind == ND_NAME ? e->lhs->name
+                    : e && e->kind == ND_NAME ? e->name : "an exception";
+    if (e && e->kind == ND_CALL && e->nitems == 1) {
+      Val *m = eval(B, e->items[0]);
+      if (!m) return FLOW_ERROR;
+      if (m->kind == V_STR) return fail(B, st->loc, "the function raises %s: %s", cls, m->name), FLOW_ERROR;
+    }
+    return fail(B, st->loc, "the function raises %s", cls), FLOW_ERROR;
+  }
+  }
+  coil_unreachable("unknown statement kind");
+}
+
+static Flow exec_stmts(Builder *B, const Stmt *body, int n) {
+  for (int i = 0; i < n; i++) {
+    Flow fl = exec_stmt(B, &body[i]);
+    if (fl == FLOW_ERROR) return B->err ? FLOW_ERROR : (fail(B, body[i].loc, "invalid statement"), FLOW_ERROR);
+    if (B->g->nnodes > GRAPH_MAX_NODES)
+      return fail(B, body[i].loc, "function too large: more than %d tensor ops (coil compiles fused kernels, "
+                                  "not whole programs)", GRAPH_MAX_NODES), FLOW_ERROR;
+    if (fl != FLOW_NEXT) return fl;
+  }
+  return FLOW_NEXT;
+}
+
+/* Run f's body in a new frame whose parameters are bound; the result is
+ * what it returns (None when it ends without a return). */
+static Val *run_frame(Builder *B, Func *f, Val **args, Frame *fr) {
+  *fr = (Frame){.f = f, .base = B->nenv};
+  Frame *caller = B->frame;
+  B->frame = fr;
+  for (int i = 0; i < f->nparams; i++) bind(B, f->params[i].name, args[i]);
+  Flow fl = exec_stmts(B, f->body, f->nbody);
+  B->frame = caller;
+  B->nenv = fr->base;
+  if (fl == FLOW_ERROR) return NULL;
+  return fl == FLOW_RETURN ? fr->ret : mkval(B, V_NONE);
+}
+
+/* A parameter's default: evaluated when called, with the module's
+ * constants only in scope (as Python evaluates it at the def). */
+static Val *default_value(Builder *B, Node *dflt) {
+  Frame fr = {.base = B->nenv}, *caller = B->frame;
+  B->frame = &fr;
+  Val *v = eval(B, dflt);
+  B->frame = caller;
+  return v;
+}
+
+/* Bind a call's arguments to f's parameters as Python does. */
+static bool bind_args(Builder *B, Func *f, Args *A, SrcLoc loc, Val **vals) {
+  for (int i = 0; i < f->nparams; i++) vals[i] = NULL;
+  int npos = 0;
+  while (npos < f->nparams && !f->params[npos].kwonly) npos++;
+  if (A->npos > npos)
+    return fail(B, arg_loc(A, npos, NULL), "%s() takes %d positional argument%s but %d were given", f->name, npos,
+                npos == 1 ? "" : "s", A->npos), false;
+  for (int i = 0; i < A->npos; i++) vals[i] = A->pos[i];
+  for (int k = 0; k < A->nkw; k++) {
+    int i = 0;
+    while (i < f->nparams && strcmp(f->params[i].name, A->kwn[k])) i++;
+    if (i == f->nparams)
+      return fail(B, A->call->kwvals[k]->loc, "%s() got an unexpected keyword argument '%s'", f->name, A->kwn[k]), false;
+    if (vals[i]) return fail(B, A->call->kwvals[k]->loc, "%s() got multiple values for argument '%s'", f->name, A->kwn[k]), false;
+    vals[i] = A->kwv[k];
+  }
+  for (int i = 0; i < f->nparams; i++)
+    if (!vals[i]) {
+      if (!f->params[i].dflt) return fail(B, loc, "%s() missing required argument '%s'", f->name, f->params[i].name), false;
+      if (!(vals[i] = default_value(B, f->params[i].dflt))) return false;
+    }
+  return true;
+}
+
+/* A call of a function of the file: inlined, its body run with its
+ * parameters bound (tensors and Python values alike). */
+static Val *call_user(Builder *B, Func *f, Args *A, SrcLoc loc) {
+  if (B->depth >= MAX_CALL_DEPTH)
+    return fail(B, loc, "calls nested more than %d deep (is '%s' recursive without an end?): coil inlines every call "
+                        "of the file's functions when compiling", MAX_CALL_DEPTH, f->name);
+  if (!f->body) {
+    CoilErr *e = parse_body(B->a, (Module *)B->m, f);
+    if (e) {
+      B->err = e;
+      return NULL;
+    }
+  }
+  Val **vals = ARENA_ARRAY(B->a, Val *, f->nparams + 1);
+  if (!bind_args(B, f, A, loc, vals)) return NULL;
+  B->depth++;
+  Frame fr;
+  Val *r = run_frame(B, f, vals, &fr);
+  B->depth--;
+  return r;
 }
 
 /* ------------------------------------------------------------ inputs */
@@ -2505,21 +3048,61 @@ CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
 #undef SPEC_FAIL
 }
 
+/* Every parameter is a tensor with a shape (annotated), or a Python
+ * value with a default (eps=1e-6), and at least one is a tensor. */
 static bool is_annotated(const Func *f) {
-  if (!f->nparams) return false;
-  for (int i = 0; i < f->nparams; i++)
-    if (!f->params[i].annot) return false;
-  return true;
+  int tensors = 0;
+  for (int i = 0; i < f->nparams; i++) {
+    if (!f->params[i].annot && !f->params[i].dflt) return false;
+    tensors += f->params[i].annot != NULL;
+  }
+  return tensors > 0;
 }
 
 static bool covered_by_args(const Func *f, const ArgOverride *args, int nargs) {
-  if (!f->nparams) return false;
+  int tensors = 0;
   for (int i = 0; i < f->nparams; i++) {
     bool found = f->params[i].annot != NULL;
     for (int k = 0; k < nargs && !found; k++) found = !strcmp(args[k].name, f->params[i].name);
-    if (!found) return false;
+    if (!found && !f->params[i].dflt) return false;
+    tensors += found;
   }
-  return true;
+  return tensors > 0;
+}
+
+/* Keep a failed module constant's error for its names: it is reported
+ * where a function uses one of them. */
+static void bind_undefined(Builder *B, Node *target, const char *msg, SrcLoc at) {
+  if (target->kind == ND_NAME) {
+    Val *v = mkval(B, V_UNDEF);
+    v->name = msg;
+    v->at = at;
+    bind(B, target->name, v);
+    return;
+  }
+  for (int i = 0; i < target->nitems; i++) bind_undefined(B, target->items[i], msg, at);
+}
+
+/* The module's constants, in file order, as Python runs the module before
+ * any call: compile-time values (EPS = 1e-6, SCALE = 1 / math.sqrt(64)).
+ * One that is not (a model, a device) is an error only where it is used. */
+static void eval_globals(Builder *B) {
+  for (int i = 0; i < B->m->nglobals; i++) {
+    const Global *gl = &B->m->globals[i];
+    if (gl->err) {
+      Node name = {.kind = ND_NAME, .name = gl->name};
+      bind_undefined(B, &name, gl->err, gl->err_loc);
+    } else if (exec_stmt(B, &gl->st) == FLOW_ERROR) {
+      const char *msg = B->err ? strstr(B->err->msg, "error: ") : NULL;
+      msg = msg ? msg + 7 : "invalid module constant";
+      msg = arena_printf(B->a, "module constant '%s' cannot be computed when compiling: %.*s", gl->name,
+                         (int)strcspn(msg, "\n"), msg);
+      coil_error_free(B->err);
+      B->err = NULL;
+      for (int k = 0; k < gl->st.ntargets; k++) bind_undefined(B, gl->st.targets[k], msg, B->err_loc);
+    }
+    B->nglobals = B->nenv;
+  }
 }
 
 static CoilErr *select_func(Module *m, const char *fn_name, const ArgOverride *args, int nargs, Func **out) {
@@ -2577,12 +3160,14 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
   }
   if ((e = parse_body(a, m, f))) return e;
   *g = (Graph){.fn_name = f->name};
-  Builder B = {.a = a, .m = m, .g = g};
-  g->ninputs = f->nparams;
+  Frame top = {0};
+  Builder B = {.a = a, .m = m, .g = g, .frame = &top};
+  eval_globals(&B);
   g->inputs = ARENA_ARRAY(a, InputSpec, f->nparams + 1);
+  Val **vals = ARENA_ARRAY(a, Val *, f->nparams + 1);
   for (int i = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
-    InputSpec *s = &g->inputs[i];
+    InputSpec *s = &g->inputs[g->ninputs];
     s->name = p->name;
     s->loc = p->loc;
     const char *over = NULL;
@@ -2600,52 +3185,43 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
     } else if (p->annot) {
       SrcLoc al = p->annot_loc;
       if ((e = parse_input_spec(p->annot, al, s))) return e;
+    } else if (p->dflt) {
+      /* A Python value with a default (eps=1e-6) takes it. */
+      if (!(vals[i] = default_value(&B, p->dflt))) return B.err;
+      continue;
     } else {
       return coil_error_at(p->loc, "parameter '%s' has no shape: annotate it like %s: \"f32[4, 8]\" or give --arg %s=f32[4,8]",
                            p->name, p->name, p->name);
     }
     GNode *n = new_node(&B, OP_INPUT, s->dtype, s->ndim, s->shape, p->loc);
-    n->input = i;
+    n->input = g->ninputs++;
     n->label = p->name;
-    bind(&B, p->name, mktensor(&B, n));
+    vals[i] = mktensor(&B, n);
   }
-  bool returned = false;
-  for (int i = 0; i < f->nbody && !returned; i++) {
-    Stmt *st = &f->body[i];
-    if (st->kind == ST_EXPR) continue;
-    Val *v = eval(&B, st->value);
-    if (!v) return B.err;
-    if (g->nnodes > GRAPH_MAX_NODES)
-      return coil_error_at(st->loc, "function too large: more than %d tensor ops (coil compiles fused kernels, "
-                                    "not whole programs)", GRAPH_MAX_NODES);
-    if (st->kind == ST_ASSIGN) {
-      if (st->ntargets == 1) {
-        bind(&B, st->targets[0]->name, v);
-      } else {
-        if (v->kind != V_TUPLE || v->n != st->ntargets)
-          return coil_error_at(st->loc, "cannot unpack %s into %d names", kind_name(v), st->ntargets);
-        for (int k = 0; k < st->ntargets; k++) bind(&B, st->targets[k]->name, v->items[k]);
-      }
-      continue;
-    }
-    Val **outs = v->kind == V_TUPLE ? v->items : &v;
-    int nout = v->kind == V_TUPLE ? v->n : 1;
-    if (nout == 0) return coil_error_at(st->loc, "the function must return at least one tensor");
-    g->outputs = ARENA_ARRAY(a, GNode *, nout);
-    for (int k = 0; k < nout; k++) {
-      if (outs[k]->kind != V_TENSOR) {
-        /* An element's own place when the return is a tuple written out; a
-         * tuple value from elsewhere (return x.shape) has only the statement's. */
-        const Node *rv = st->value;
-        SrcLoc l = rv->kind == ND_TUPLE && k < rv->nitems ? rv->items[k]->loc : rv->loc;
-        return coil_error_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
-      }
-      g->outputs[k] = outs[k]->t;
-    }
-    g->noutputs = nout;
-    returned = true;
+  Frame fr;
+  B.depth = 1;
+  Val *v = run_frame(&B, f, vals, &fr);
+  if (!v) return B.err;
+  const Stmt *st = fr.ret_stmt;
+  if (!st) {
+    if (!f->has_return) return coil_error_at(f->loc, "function '%s' has no return statement", f->name);
+    return coil_error_at(f->loc, "function '%s' reaches its end without a return (on the path its branches took)", f->name);
   }
-  if (!returned) return coil_error_at(f->loc, "function '%s' has no return statement", f->name);
+  Val **outs = v->kind == V_TUPLE ? v->items : &v;
+  int nout = v->kind == V_TUPLE ? v->n : 1;
+  if (nout == 0) return coil_error_at(st->loc, "the function must return at least one tensor");
+  g->outputs = ARENA_ARRAY(a, GNode *, nout);
+  for (int k = 0; k < nout; k++) {
+    if (outs[k]->kind != V_TENSOR) {
+      /* An element's own place when the return is a tuple written out; a
+       * tuple value from elsewhere (return x.shape) has only the statement's. */
+      const Node *rv = st->value;
+      SrcLoc l = !rv ? st->loc : rv->kind == ND_TUPLE && k < rv->nitems ? rv->items[k]->loc : rv->loc;
+      return coil_error_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
+    }
+    g->outputs[k] = outs[k]->t;
+  }
+  g->noutputs = nout;
   return graph_verify(g);
 }
 

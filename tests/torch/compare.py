@@ -77,14 +77,19 @@ def load_module(path):
 
 
 def annotated_params(fn):
-    """The (name, annotation) list of fn if every parameter has a string
-    annotation and there is at least one, else None."""
+    """The (name, annotation) list of fn's tensor parameters if every
+    parameter has a string annotation or a default (a Python value such as
+    eps=1e-6, which coil takes too) and at least one is annotated, else
+    None."""
     code = fn.__code__
-    names = code.co_varnames[:code.co_argcount]
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
     ann = getattr(fn, "__annotations__", {})
-    if not names or not all(isinstance(ann.get(n), str) for n in names):
+    npos = code.co_argcount
+    defaults = set(names[npos - len(fn.__defaults__ or ()):npos]) | set(fn.__kwdefaults__ or {})
+    tensors = [(n, ann[n]) for n in names if isinstance(ann.get(n), str)]
+    if not tensors or not all(isinstance(ann.get(n), str) or n in defaults for n in names):
         return None
-    return [(n, ann[n]) for n in names]
+    return tensors
 
 
 def apply_overrides(params, overrides, path):
@@ -182,7 +187,7 @@ def compare(path, d, fn_name=None, equal_nan=False, overrides=None, inputs_dir=N
     params = apply_overrides(params, overrides, path)
     inputs = [load_input(inputs_dir or d, n, a, path) for n, a in params]
     with torch.no_grad():
-        out = fn(*inputs)
+        out = fn(**{n: t for (n, _), t in zip(params, inputs)})
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     for k, o in enumerate(outs):
         if not isinstance(o, torch.Tensor):

@@ -66,7 +66,7 @@ def save_reference(file, d, fn_name=None, seed=0, corrupt=None, overrides=None):
     gen = torch.Generator().manual_seed(seed)
     inputs = [make_input(a, gen, f"{file}: {n}") for n, a in params]
     with torch.no_grad():
-        out = fn(*inputs)
+        out = fn(**{n: t for (n, _), t in zip(params, inputs)})
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     os.makedirs(d, exist_ok=True)
     for (n, _), t in zip(params, inputs):
