@@ -494,7 +494,7 @@ static CoilErr *parse_def(Parser *P, Func *f) {
 
 CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
   *m = (Module){.file = file, .text = text};
-  CoilErr *e = lex_file(a, file, text, &m->toks, &m->ntoks);
+  CoilErr *e = lex_file(a, file, text, LEX_LENIENT, &m->toks, &m->ntoks);
   if (e) return e;
   Parser P = {.arena = a, .m = m, .end = m->ntoks - 1};
   int cap = 0;
