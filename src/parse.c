@@ -884,7 +884,7 @@ static void parse_global(Parser *P) {
 
 CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
   *m = (Module){.file = file, .text = text};
-  CoilErr *e = lex_file(a, file, text, &m->toks, &m->ntoks);
+  CoilErr *e = lex_file(a, file, text, LEX_LENIENT, &m->toks, &m->ntoks);
   if (e) return e;
   Parser P = {.arena = a, .m = m, .end = m->ntoks - 1};
   int cap = 0;

@@ -17,7 +17,7 @@
 typedef struct Parser {
   TxModule *m;
   Arena *a;
-  TxTok *toks;
+  Token *toks;
   int pos, end;
   jmp_buf jb;
   CoilErr *err;
@@ -25,72 +25,68 @@ typedef struct Parser {
   int nlocals, caplocals;
 } Parser;
 
-static SrcLoc tok_loc(Parser *P, const TxTok *t) {
-  return (SrcLoc){P->m->file, P->m->src, t->line, t->col};
-}
-
-static _Noreturn void perr(Parser *P, const TxTok *t, const char *fmt, ...)
+static _Noreturn void perr(Parser *P, const Token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static _Noreturn void perr(Parser *P, const TxTok *t, const char *fmt, ...) {
+static _Noreturn void perr(Parser *P, const Token *t, const char *fmt, ...) {
   char buf[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  P->err = coil_error_at(tok_loc(P, t), "%s", buf);
+  P->err = coil_error_at(t->loc, "%s", buf);
   longjmp(P->jb, 1);
 }
 
-static TxTok *peek(Parser *P) { return &P->toks[P->pos < P->end ? P->pos : P->end]; }
-static TxTok *peek2(Parser *P) {
+static Token *peek(Parser *P) { return &P->toks[P->pos < P->end ? P->pos : P->end]; }
+static Token *peek2(Parser *P) {
   return &P->toks[P->pos + 1 < P->end ? P->pos + 1 : P->end];
 }
-static TxTok *next(Parser *P) {
-  TxTok *t = peek(P);
+static Token *next(Parser *P) {
+  Token *t = peek(P);
   if (P->pos < P->end) P->pos++;
   return t;
 }
-static bool is(Parser *P, const char *s) { return tx_tok_is(peek(P), s); }
+static bool is(Parser *P, const char *s) { return tok_is(peek(P), s); }
 static bool accept(Parser *P, const char *s) {
   if (!is(P, s)) return false;
   P->pos++;
   return true;
 }
-static const char *tok_desc(Parser *P, const TxTok *t) {
+static const char *tok_desc(Parser *P, const Token *t) {
   switch (t->kind) {
-  case TXT_NEWLINE: return "end of line";
-  case TXT_INDENT: return "indent";
-  case TXT_DEDENT: return "dedent";
-  case TXT_EOF: return "end of file";
-  default: return arena_printf(P->a, "'%.*s'", t->len, t->p);
+  case TK_NEWLINE: return "end of line";
+  case TK_INDENT: return "indent";
+  case TK_DEDENT: return "dedent";
+  case TK_EOF: return "end of file";
+  default: return arena_printf(P->a, "'%.*s'", t->len, t->start);
   }
 }
-static TxTok *expect(Parser *P, const char *s) {
+static Token *expect(Parser *P, const char *s) {
   if (!is(P, s)) perr(P, peek(P), "expected '%s', found %s", s, tok_desc(P, peek(P)));
   return next(P);
 }
-static TxTok *expect_kind(Parser *P, TxTokKind k, const char *what) {
+static Token *expect_kind(Parser *P, TokKind k, const char *what) {
   if (peek(P)->kind != k) perr(P, peek(P), "expected %s, found %s", what, tok_desc(P, peek(P)));
   return next(P);
 }
 
-static bool is_keyword(const TxTok *t) {
+static bool is_keyword(const Token *t) {
   static const char *kw[] = {"if", "else", "elif", "for", "while", "in", "not",
                              "and", "or", "is", "def", "return", "pass",
                              "break", "continue", "lambda", "import", "from",
                              "as", "None", "True", "False", "assert", "with",
                              "class", "global", "nonlocal", "yield", "del",
                              "try", "except", "finally", "raise"};
-  if (t->kind != TXT_NAME) return false;
+  if (t->kind != TK_NAME) return false;
   for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
-    if (tx_tok_is(t, kw[i])) return true;
+    if (tok_is(t, kw[i])) return true;
   return false;
 }
 
-static TxNode *new_node(Parser *P, TxNodeKind k, const TxTok *t) {
+static TxNode *new_node(Parser *P, TxNodeKind k, const Token *t) {
   TxNode *n = ARENA_NEW(P->a, TxNode);
   n->kind = k;
-  n->loc = tok_loc(P, t);
+  n->loc = t->loc;
   n->slot = -1;
   return n;
 }
@@ -128,15 +124,15 @@ static TxNode *parse_or_expr(Parser *P);
 
 /* testlist: test (',' test)* [','] -- a tuple when there is a comma. */
 static TxNode *parse_testlist(Parser *P, TxNode *(*item)(Parser *)) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   TxNode *first = item(P);
   if (!is(P, ",")) return first;
   NodeList l = {0};
   nl_push(P, &l, first);
   while (accept(P, ",")) {
-    TxTok *n = peek(P);
-    if (n->kind == TXT_NEWLINE || tx_tok_is(n, "=") || tx_tok_is(n, ")") ||
-        tx_tok_is(n, ":") || n->kind == TXT_EOF || tx_tok_is(n, "in"))
+    Token *n = peek(P);
+    if (n->kind == TK_NEWLINE || tok_is(n, "=") || tok_is(n, ")") ||
+        tok_is(n, ":") || n->kind == TK_EOF || tok_is(n, "in"))
       break;
     nl_push(P, &l, item(P));
   }
@@ -149,7 +145,7 @@ static TxNode *parse_testlist(Parser *P, TxNode *(*item)(Parser *)) {
 /* subscript: test | [test] ':' [test] [':' [test]] -- only ':' is allowed
  * with nothing around it (Triton has no strided slices of blocks). */
 static TxNode *parse_subscript(Parser *P) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   if (is(P, ":")) {
     next(P);
     if (!is(P, ",") && !is(P, "]"))
@@ -164,7 +160,7 @@ static TxNode *parse_subscript(Parser *P) {
 /* atom: '(' [testlist] ')' | '[' [testlist] ']' | NAME | NUMBER | STRING+
  *       | None | True | False */
 static TxNode *parse_atom(Parser *P) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   if (accept(P, "(")) {
     if (accept(P, ")")) {
       TxNode *n = new_node(P, TN_TUPLE, t);
@@ -197,38 +193,38 @@ static TxNode *parse_atom(Parser *P) {
     n->nkids = l.n;
     return n;
   }
-  if (t->kind == TXT_INT || t->kind == TXT_FLOAT) {
+  if (t->kind == TK_INT || t->kind == TK_FLOAT) {
     next(P);
     TxNode *n = new_node(P, TN_CONST, t);
-    if (t->kind == TXT_INT) n->val = (TxVal){.kind = TV_INT, .i = t->ival};
+    if (t->kind == TK_INT) n->val = (TxVal){.kind = TV_INT, .i = t->ival};
     else n->val = (TxVal){.kind = TV_FLOAT, .f = t->fval};
     return n;
   }
-  if (t->kind == TXT_STR) {
+  if (t->kind == TK_STR) {
     StrBuf sb = {0};
     sb_puts(&sb, "");
-    while (peek(P)->kind == TXT_STR) sb_puts(&sb, next(P)->str);
+    while (peek(P)->kind == TK_STR) sb_puts(&sb, next(P)->str);
     TxNode *n = new_node(P, TN_CONST, t);
     n->val = (TxVal){.kind = TV_STR, .s = arena_strdup(P->a, sb.data)};
     sb_free(&sb);
     return n;
   }
-  if (t->kind == TXT_NAME) {
+  if (t->kind == TK_NAME) {
     if (accept(P, "None")) {
       TxNode *n = new_node(P, TN_CONST, t);
       n->val.kind = TV_NONE;
       return n;
     }
-    if (tx_tok_is(t, "True") || tx_tok_is(t, "False")) {
+    if (tok_is(t, "True") || tok_is(t, "False")) {
       next(P);
       TxNode *n = new_node(P, TN_CONST, t);
-      n->val = (TxVal){.kind = TV_BOOL, .i = tx_tok_is(t, "True")};
+      n->val = (TxVal){.kind = TV_BOOL, .i = tok_is(t, "True")};
       return n;
     }
-    if (is_keyword(t)) perr(P, t, "unexpected keyword '%.*s'", t->len, t->p);
+    if (is_keyword(t)) perr(P, t, "unexpected keyword '%.*s'", t->len, t->start);
     next(P);
     TxNode *n = new_node(P, TN_NAME, t);
-    n->name = arena_strndup(P->a, t->p, (size_t)t->len);
+    n->name = arena_strndup(P->a, t->start, (size_t)t->len);
     return n;
   }
   perr(P, t, "expected an expression, found %s", tok_desc(P, t));
@@ -239,16 +235,16 @@ static TxNode *parse_atom(Parser *P) {
 static TxNode *parse_atom_expr(Parser *P) {
   TxNode *e = parse_atom(P);
   for (;;) {
-    TxTok *t = peek(P);
+    Token *t = peek(P);
     if (accept(P, "(")) {
       NodeList l = {0};
       const char **kw = NULL;
       int nkw_cap = 0;
       while (!is(P, ")")) {
         const char *name = NULL;
-        if (peek(P)->kind == TXT_NAME && tx_tok_is(peek2(P), "=")) {
-          TxTok *nt = next(P);
-          name = arena_strndup(P->a, nt->p, (size_t)nt->len);
+        if (peek(P)->kind == TK_NAME && tok_is(peek2(P), "=")) {
+          Token *nt = next(P);
+          name = arena_strndup(P->a, nt->start, (size_t)nt->len);
           next(P);
         } else if (is(P, "*") || is(P, "**")) {
           perr(P, peek(P), "*args and **kwargs are not supported");
@@ -289,11 +285,11 @@ static TxNode *parse_atom_expr(Parser *P) {
       x->nkids = l.n;
       e = x;
     } else if (accept(P, ".")) {
-      TxTok *nt = expect_kind(P, TXT_NAME, "an attribute name");
+      Token *nt = expect_kind(P, TK_NAME, "an attribute name");
       TxNode *x = new_node(P, TN_ATTR, nt);
       x->loc = e->loc; /* as Python's AST: where the expression starts */
       x->lhs = e;
-      x->name = arena_strndup(P->a, nt->p, (size_t)nt->len);
+      x->name = arena_strndup(P->a, nt->start, (size_t)nt->len);
       e = x;
     } else {
       return e;
@@ -303,14 +299,14 @@ static TxNode *parse_atom_expr(Parser *P) {
 
 /* factor: ('+'|'-'|'~') factor | power;  power: atom_expr ['**' factor] */
 static TxNode *parse_factor(Parser *P) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   TxOp op;
-  if (tx_tok_is(t, "-")) op = TXO_NEG;
-  else if (tx_tok_is(t, "+")) op = TXO_POS;
-  else if (tx_tok_is(t, "~")) op = TXO_INVERT;
+  if (tok_is(t, "-")) op = TXO_NEG;
+  else if (tok_is(t, "+")) op = TXO_POS;
+  else if (tok_is(t, "~")) op = TXO_INVERT;
   else {
     TxNode *e = parse_atom_expr(P);
-    TxTok *pt = peek(P);
+    Token *pt = peek(P);
     if (accept(P, "**")) {
       TxNode *b = new_node(P, TN_BINOP, pt);
       b->op = TXO_POW;
@@ -327,7 +323,7 @@ static TxNode *parse_factor(Parser *P) {
       (operand->val.kind == TV_INT || operand->val.kind == TV_FLOAT)) {
     if (operand->val.kind == TV_INT) operand->val.i = -operand->val.i;
     else operand->val.f = -operand->val.f;
-    operand->loc = tok_loc(P, t);
+    operand->loc = t->loc;
     return operand;
   }
   TxNode *u = new_node(P, TN_UNOP, t);
@@ -354,12 +350,12 @@ static TxNode *parse_level(Parser *P, int lv) {
   if (lv == (int)(sizeof levels / sizeof *levels)) return parse_factor(P);
   TxNode *e = parse_level(P, lv + 1);
   for (;;) {
-    TxTok *t = peek(P);
+    Token *t = peek(P);
     int k = -1;
     for (int i = 0; i < 4 && levels[lv].spell[i]; i++)
-      if (tx_tok_is(t, levels[lv].spell[i])) k = i;
+      if (tok_is(t, levels[lv].spell[i])) k = i;
     if (k < 0) {
-      if (tx_tok_is(t, "@")) perr(P, t, "the matrix product '@' is not supported; use tl.dot");
+      if (tok_is(t, "@")) perr(P, t, "the matrix product '@' is not supported; use tl.dot");
       return e;
     }
     next(P);
@@ -375,22 +371,22 @@ static TxNode *parse_or_expr(Parser *P) { return parse_level(P, 0); }
 
 /* comparison: or_expr (comp_op or_expr)* */
 static TxNode *parse_comparison(Parser *P) {
-  TxTok *t0 = peek(P);
+  Token *t0 = peek(P);
   TxNode *e = parse_or_expr(P);
   NodeList l = {0};
   TxOp ops[16];
   int nops = 0;
   for (;;) {
-    TxTok *t = peek(P);
+    Token *t = peek(P);
     TxOp op;
-    if (tx_tok_is(t, "<")) op = TXO_LT;
-    else if (tx_tok_is(t, "<=")) op = TXO_LE;
-    else if (tx_tok_is(t, ">")) op = TXO_GT;
-    else if (tx_tok_is(t, ">=")) op = TXO_GE;
-    else if (tx_tok_is(t, "==")) op = TXO_EQ;
-    else if (tx_tok_is(t, "!=")) op = TXO_NE;
-    else if (tx_tok_is(t, "is")) op = tx_tok_is(peek2(P), "not") ? TXO_ISNOT : TXO_IS;
-    else if (tx_tok_is(t, "in") || (tx_tok_is(t, "not") && tx_tok_is(peek2(P), "in")))
+    if (tok_is(t, "<")) op = TXO_LT;
+    else if (tok_is(t, "<=")) op = TXO_LE;
+    else if (tok_is(t, ">")) op = TXO_GT;
+    else if (tok_is(t, ">=")) op = TXO_GE;
+    else if (tok_is(t, "==")) op = TXO_EQ;
+    else if (tok_is(t, "!=")) op = TXO_NE;
+    else if (tok_is(t, "is")) op = tok_is(peek2(P), "not") ? TXO_ISNOT : TXO_IS;
+    else if (tok_is(t, "in") || (tok_is(t, "not") && tok_is(peek2(P), "in")))
       perr(P, t, "the 'in' operator is not supported in a kernel");
     else break;
     next(P);
@@ -403,7 +399,7 @@ static TxNode *parse_comparison(Parser *P) {
   if (!nops) return e;
   TxNode *c = new_node(P, TN_CMP, t0);
   /* Report a single comparison at its operator, as for other binary ops. */
-  c->loc = tok_loc(P, t0);
+  c->loc = t0->loc;
   c->kids = l.v;
   c->nkids = l.n;
   c->ops = ARENA_ARRAY(P->a, TxOp, nops);
@@ -413,7 +409,7 @@ static TxNode *parse_comparison(Parser *P) {
 
 /* not_test: 'not' not_test | comparison */
 static TxNode *parse_not(Parser *P) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   if (accept(P, "not")) {
     TxNode *n = new_node(P, TN_NOT, t);
     n->lhs = parse_not(P);
@@ -426,7 +422,7 @@ static TxNode *parse_not(Parser *P) {
 static TxNode *parse_and(Parser *P) {
   TxNode *e = parse_not(P);
   while (is(P, "and")) {
-    TxTok *t = next(P);
+    Token *t = next(P);
     TxNode *n = new_node(P, TN_AND, t);
     n->lhs = e;
     n->rhs = parse_not(P);
@@ -437,7 +433,7 @@ static TxNode *parse_and(Parser *P) {
 static TxNode *parse_or(Parser *P) {
   TxNode *e = parse_and(P);
   while (is(P, "or")) {
-    TxTok *t = next(P);
+    Token *t = next(P);
     TxNode *n = new_node(P, TN_OR, t);
     n->lhs = e;
     n->rhs = parse_and(P);
@@ -451,7 +447,7 @@ static TxNode *parse_test(Parser *P) {
   if (is(P, "lambda")) perr(P, peek(P), "lambda is not supported in a kernel");
   TxNode *e = parse_or(P);
   if (is(P, "if")) {
-    TxTok *t = next(P);
+    Token *t = next(P);
     TxNode *n = new_node(P, TN_IFEXP, t);
     n->lhs = e;
     n->cond = parse_or(P);
@@ -487,11 +483,10 @@ static void check_target(Parser *P, TxNode *t) {
     for (int i = 0; i < t->nkids; i++) check_target(P, t->kids[i]);
     return;
   }
+  /* perr reports at a token: one standing for the target's position. */
   if (t->kind == TN_INDEX)
-    perr(P, &(TxTok){.line = t->loc.line, .col = t->loc.col},
-         "cannot assign to an element of a block (blocks are immutable)");
-  perr(P, &(TxTok){.line = t->loc.line, .col = t->loc.col},
-       "cannot assign to this expression");
+    perr(P, &(Token){.loc = t->loc}, "cannot assign to an element of a block (blocks are immutable)");
+  perr(P, &(Token){.loc = t->loc}, "cannot assign to this expression");
 }
 
 static void parse_block(Parser *P, NodeList *out);
@@ -500,11 +495,11 @@ static void parse_block(Parser *P, NodeList *out);
 static void parse_suite(Parser *P, TxNode ***body, int *n) {
   NodeList l = {0};
   expect(P, ":");
-  if (peek(P)->kind == TXT_NEWLINE) {
+  if (peek(P)->kind == TK_NEWLINE) {
     next(P);
-    expect_kind(P, TXT_INDENT, "an indented block");
-    while (peek(P)->kind != TXT_DEDENT && peek(P)->kind != TXT_EOF) parse_block(P, &l);
-    expect_kind(P, TXT_DEDENT, "dedent");
+    expect_kind(P, TK_INDENT, "an indented block");
+    while (peek(P)->kind != TK_DEDENT && peek(P)->kind != TK_EOF) parse_block(P, &l);
+    expect_kind(P, TK_DEDENT, "dedent");
   } else {
     parse_block(P, &l);
   }
@@ -513,13 +508,13 @@ static void parse_suite(Parser *P, TxNode ***body, int *n) {
 }
 
 static TxNode *parse_small(Parser *P) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   if (accept(P, "pass")) return new_node(P, TN_PASS, t);
   if (accept(P, "break")) return new_node(P, TN_BREAK, t);
   if (accept(P, "continue")) return new_node(P, TN_CONTINUE, t);
   if (accept(P, "return")) {
     TxNode *n = new_node(P, TN_RETURN, t);
-    if (peek(P)->kind != TXT_NEWLINE && !is(P, ";")) n->lhs = parse_testlist(P, parse_test);
+    if (peek(P)->kind != TK_NEWLINE && !is(P, ";")) n->lhs = parse_testlist(P, parse_test);
     return n;
   }
   if (accept(P, "assert")) {
@@ -533,7 +528,7 @@ static TxNode *parse_small(Parser *P) {
   if (is(P, "global") || is(P, "nonlocal") || is(P, "del") || is(P, "raise") ||
       is(P, "yield") || is(P, "with") || is(P, "try") || is(P, "class") ||
       is(P, "def"))
-    perr(P, t, "'%.*s' is not supported in a kernel", t->len, t->p);
+    perr(P, t, "'%.*s' is not supported in a kernel", t->len, t->start);
   TxNode *e = parse_testlist(P, parse_test);
   /* Annotated assignment: NAME ':' annotation ['=' value] */
   if (e->kind == TN_NAME && is(P, ":")) {
@@ -550,7 +545,7 @@ static TxNode *parse_small(Parser *P) {
       {"|=", TXO_OR}, {"^=", TXO_XOR}, {"<<=", TXO_SHL}, {">>=", TXO_SHR}};
   for (size_t i = 0; i < sizeof aug / sizeof *aug; i++) {
     if (is(P, aug[i].s)) {
-      TxTok *ot = next(P);
+      Token *ot = next(P);
       if (e->kind != TN_NAME) perr(P, ot, "augmented assignment needs a name on its left");
       check_target(P, e);
       TxNode *n = new_node(P, TN_AUGASSIGN, ot);
@@ -582,7 +577,7 @@ static TxNode *parse_small(Parser *P) {
 
 /* stmt: if | for | while | simple_stmt (';' simple_stmt)* NEWLINE */
 static void parse_block(Parser *P, NodeList *out) {
-  TxTok *t = peek(P);
+  Token *t = peek(P);
   if (is(P, "if")) {
     next(P);
     TxNode *n = new_node(P, TN_IF, t);
@@ -591,7 +586,7 @@ static void parse_block(Parser *P, NodeList *out) {
     nl_push(P, out, n);
     /* elif chains nest as if/else */
     while (is(P, "elif")) {
-      TxTok *et = next(P);
+      Token *et = next(P);
       TxNode *m = new_node(P, TN_IF, et);
       m->cond = parse_test(P);
       parse_suite(P, &m->body, &m->nbody);
@@ -627,9 +622,9 @@ static void parse_block(Parser *P, NodeList *out) {
   for (;;) {
     nl_push(P, out, parse_small(P));
     if (!accept(P, ";")) break;
-    if (peek(P)->kind == TXT_NEWLINE) break;
+    if (peek(P)->kind == TK_NEWLINE) break;
   }
-  if (peek(P)->kind != TXT_EOF) expect_kind(P, TXT_NEWLINE, "end of line");
+  if (peek(P)->kind != TK_EOF) expect_kind(P, TK_NEWLINE, "end of line");
 }
 
 /* ------------------------------------------------------ name resolution */
@@ -790,14 +785,14 @@ static void resolve_stmts(Parser *P, TxNode **v, int n) {
 
 /* The index one past the end of the statement starting at i: its logical
  * line, plus the indented block after it, if any. */
-static int stmt_end(TxTok *toks, int n, int i) {
-  while (i < n && toks[i].kind != TXT_NEWLINE && toks[i].kind != TXT_EOF) i++;
-  if (i < n && toks[i].kind == TXT_NEWLINE) i++;
-  if (i < n && toks[i].kind == TXT_INDENT) {
+static int stmt_end(Token *toks, int n, int i) {
+  while (i < n && toks[i].kind != TK_NEWLINE && toks[i].kind != TK_EOF) i++;
+  if (i < n && toks[i].kind == TK_NEWLINE) i++;
+  if (i < n && toks[i].kind == TK_INDENT) {
     int depth = 0;
     for (; i < n; i++) {
-      if (toks[i].kind == TXT_INDENT) depth++;
-      else if (toks[i].kind == TXT_DEDENT && --depth == 0) return i + 1;
+      if (toks[i].kind == TK_INDENT) depth++;
+      else if (toks[i].kind == TK_DEDENT && --depth == 0) return i + 1;
     }
   }
   return i;
@@ -805,11 +800,11 @@ static int stmt_end(TxTok *toks, int n, int i) {
 
 /* a.b.c, built in the arena: a parse error jumps out of here. */
 static const char *dotted(Parser *P) {
-  TxTok *t = expect_kind(P, TXT_NAME, "a module name");
-  const char *s = arena_strndup(P->a, t->p, (size_t)t->len);
+  Token *t = expect_kind(P, TK_NAME, "a module name");
+  const char *s = arena_strndup(P->a, t->start, (size_t)t->len);
   while (accept(P, ".")) {
-    t = expect_kind(P, TXT_NAME, "a module name");
-    s = arena_printf(P->a, "%s.%.*s", s, t->len, t->p);
+    t = expect_kind(P, TK_NAME, "a module name");
+    s = arena_printf(P->a, "%s.%.*s", s, t->len, t->start);
   }
   return s;
 }
@@ -835,8 +830,8 @@ static void parse_import(Parser *P) {
       const char *path = dotted(P);
       const char *name = path;
       if (accept(P, "as")) {
-        TxTok *t = expect_kind(P, TXT_NAME, "a name");
-        name = arena_strndup(P->a, t->p, (size_t)t->len);
+        Token *t = expect_kind(P, TK_NAME, "a name");
+        name = arena_strndup(P->a, t->start, (size_t)t->len);
       } else {
         const char *dot = strchr(path, '.');
         if (dot) name = arena_strndup(P->a, path, (size_t)(dot - path));
@@ -851,12 +846,12 @@ static void parse_import(Parser *P) {
     bool paren = accept(P, "(");
     do {
       if (paren && is(P, ")")) break;
-      TxTok *t = expect_kind(P, TXT_NAME, "a name");
-      const char *item = arena_strndup(P->a, t->p, (size_t)t->len);
+      Token *t = expect_kind(P, TK_NAME, "a name");
+      const char *item = arena_strndup(P->a, t->start, (size_t)t->len);
       const char *name = item;
       if (accept(P, "as")) {
-        TxTok *a = expect_kind(P, TXT_NAME, "a name");
-        name = arena_strndup(P->a, a->p, (size_t)a->len);
+        Token *a = expect_kind(P, TK_NAME, "a name");
+        name = arena_strndup(P->a, a->start, (size_t)a->len);
       }
       add_alias(P->m, name, arena_printf(P->a, "%s.%s", base, item));
     } while (accept(P, ","));
@@ -867,39 +862,39 @@ static void parse_import(Parser *P) {
  * False, or constexpr(number) however the constexpr is spelled: a global a
  * kernel may read.  Anything else at top level is not a constant. */
 static void parse_global(Parser *P, TxModule *m) {
-  TxTok *t = &P->toks[P->pos], *end = &P->toks[P->end];
-  const char *name = arena_strndup(P->a, t->p, (size_t)t->len);
+  Token *t = &P->toks[P->pos], *end = &P->toks[P->end];
+  const char *name = arena_strndup(P->a, t->start, (size_t)t->len);
   t++;
-  if (t < end && tx_tok_is(t, ":")) {
-    while (t < end && !tx_tok_is(t, "=") && t->kind != TXT_NEWLINE) t++;
+  if (t < end && tok_is(t, ":")) {
+    while (t < end && !tok_is(t, "=") && t->kind != TK_NEWLINE) t++;
   }
-  if (t >= end || !tx_tok_is(t, "=")) return;
+  if (t >= end || !tok_is(t, "=")) return;
   t++;
   int parens = 0;
-  while (t < end && t->kind == TXT_NAME && !tx_tok_is(t, "True") && !tx_tok_is(t, "False")) {
-    bool last = tx_tok_is(t, "constexpr");
+  while (t < end && t->kind == TK_NAME && !tok_is(t, "True") && !tok_is(t, "False")) {
+    bool last = tok_is(t, "constexpr");
     t++;
-    if (last && t < end && tx_tok_is(t, "(")) {
+    if (last && t < end && tok_is(t, "(")) {
       t++;
       parens = 1;
       break;
     }
-    if (t >= end || !tx_tok_is(t, ".")) return;
+    if (t >= end || !tok_is(t, ".")) return;
     t++;
   }
-  bool neg = t < end && tx_tok_is(t, "-");
+  bool neg = t < end && tok_is(t, "-");
   if (neg) t++;
   if (t >= end) return;
   TxVal v;
-  if (t->kind == TXT_INT) v = (TxVal){.kind = TV_INT, .i = neg ? -t->ival : t->ival};
-  else if (t->kind == TXT_FLOAT) v = (TxVal){.kind = TV_FLOAT, .f = neg ? -t->fval : t->fval};
-  else if (!neg && (tx_tok_is(t, "True") || tx_tok_is(t, "False")))
-    v = (TxVal){.kind = TV_BOOL, .i = tx_tok_is(t, "True")};
+  if (t->kind == TK_INT) v = (TxVal){.kind = TV_INT, .i = neg ? -t->ival : t->ival};
+  else if (t->kind == TK_FLOAT) v = (TxVal){.kind = TV_FLOAT, .f = neg ? -t->fval : t->fval};
+  else if (!neg && (tok_is(t, "True") || tok_is(t, "False")))
+    v = (TxVal){.kind = TV_BOOL, .i = tok_is(t, "True")};
   else return;
   t++;
-  if (parens && (t >= end || !tx_tok_is(t, ")"))) return;
+  if (parens && (t >= end || !tok_is(t, ")"))) return;
   t += parens;
-  if (t < end && t->kind != TXT_NEWLINE) return;
+  if (t < end && t->kind != TK_NEWLINE) return;
   TxGlobal *g = ARENA_ARRAY(&m->arena, TxGlobal, m->nglobals + 1);
   if (m->nglobals) memcpy(g, m->globals, sizeof(TxGlobal) * (size_t)m->nglobals);
   g[m->nglobals++] = (TxGlobal){name, v};
@@ -918,15 +913,15 @@ static void parse_def(Parser *P, TxFunc *f) {
     return;
   }
   expect(P, "def");
-  TxTok *nt = expect_kind(P, TXT_NAME, "a function name");
-  f->name = arena_strndup(P->a, nt->p, (size_t)nt->len);
-  f->loc = tok_loc(P, nt);
+  Token *nt = expect_kind(P, TK_NAME, "a function name");
+  f->name = arena_strndup(P->a, nt->start, (size_t)nt->len);
+  f->loc = nt->loc;
   expect(P, "(");
   int cap = 0;
   while (!is(P, ")")) {
     if (is(P, "*") || is(P, "**") || is(P, "/"))
       perr(P, peek(P), "*args, **kwargs and '/' are not supported in a kernel's parameters");
-    TxTok *pt = expect_kind(P, TXT_NAME, "a parameter name");
+    Token *pt = expect_kind(P, TK_NAME, "a parameter name");
     if (f->nparams == cap) {
       cap = cap ? cap * 2 : 16;
       TxParam *v = ARENA_ARRAY(P->a, TxParam, cap);
@@ -934,8 +929,8 @@ static void parse_def(Parser *P, TxFunc *f) {
       f->params = v;
     }
     TxParam *prm = &f->params[f->nparams++];
-    prm->name = arena_strndup(P->a, pt->p, (size_t)pt->len);
-    prm->loc = tok_loc(P, pt);
+    prm->name = arena_strndup(P->a, pt->start, (size_t)pt->len);
+    prm->loc = pt->loc;
     for (int i = 0; i < f->nparams - 1; i++)
       if (!strcmp(f->params[i].name, prm->name))
         perr(P, pt, "duplicate parameter '%s'", prm->name);
@@ -946,7 +941,7 @@ static void parse_def(Parser *P, TxFunc *f) {
       int a0 = P->pos;
       parse_test(P);
       for (int i = a0; i < P->pos; i++)
-        if (tx_tok_is(&P->toks[i], "constexpr")) prm->constexpr_ = true;
+        if (tok_is(&P->toks[i], "constexpr")) prm->constexpr_ = true;
     }
     if (accept(P, "=")) prm->dflt = parse_test(P);
     if (!accept(P, ",")) break;
@@ -974,29 +969,29 @@ static void resolve_def(Parser *P, TxFunc *f) {
 }
 
 CoilErr *tx_parse_module(TxModule *m) {
-  TxTok *toks;
+  Token *toks;
   int n;
-  CoilErr *err = tx_lex(&m->arena, m->file, m->src, &toks, &n);
+  CoilErr *err = lex_file(&m->arena, m->file, m->src, LEX_STRICT, &toks, &n);
   if (err) return err;
   Parser P = {.m = m, .a = &m->arena, .toks = toks};
   int i = 0;
   bool decorated = false;
   int cap = 0;
-  while (i < n && toks[i].kind != TXT_EOF) {
-    TxTok *t = &toks[i];
+  while (i < n && toks[i].kind != TK_EOF) {
+    Token *t = &toks[i];
     int end = stmt_end(toks, n, i);
-    if (t->kind == TXT_NEWLINE || t->kind == TXT_DEDENT || t->kind == TXT_INDENT) {
+    if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT || t->kind == TK_INDENT) {
       i++;
       continue;
     }
-    if (tx_tok_is(t, "@")) {
+    if (tok_is(t, "@")) {
       decorated = true;
-    } else if (tx_tok_is(t, "import") || tx_tok_is(t, "from")) {
+    } else if (tok_is(t, "import") || tok_is(t, "from")) {
       P.pos = i;
       P.end = end;
       parse_import(&P);
       decorated = false;
-    } else if (tx_tok_is(t, "def")) {
+    } else if (tok_is(t, "def")) {
       TxFunc *f = ARENA_NEW(&m->arena, TxFunc);
       f->jit = decorated;
       P.pos = i;
@@ -1017,7 +1012,7 @@ CoilErr *tx_parse_module(TxModule *m) {
       m->funcs[m->nfuncs++] = f;
       decorated = false;
     } else {
-      if (t->kind == TXT_NAME) {
+      if (t->kind == TK_NAME) {
         P.pos = i;
         P.end = end;
         parse_global(&P, m);

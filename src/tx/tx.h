@@ -7,8 +7,8 @@
  * `coil triton-run` command use.  The rest is shared between the tx_*.c
  * files, one section per file, as coil.h does for the compiler.
  *
- *   tx_lex.c     Python tokens, with INDENT/DEDENT
  *   tx_parse.c   the Python subset -> AST; names resolved to frame slots
+ *                (tokens from the compiler's lexer, lex.h, in LEX_STRICT)
  *   tx_tensor.c  blocks: pool, views, the N-d iteration engine, casts
  *   tx_kern.c    typed loops: arithmetic, math, where, reductions, load/store
  *   tx_sem.c     Triton's semantics on values: promotion, broadcasting
@@ -87,27 +87,6 @@ int tx_dtype_size(DType t);
 bool tx_is_int(DType t);      /* int32, int64, uint32 (not int1) */
 #define TX_MAX_TUPLE 16  /* items of a tuple or list value */
 #define TX_MAX_NUMEL 1048576 /* Triton's TRITON_MAX_TENSOR_NUMEL */
-
-/* ---------------------------------------------------------------- tx_lex.c */
-
-typedef enum TxTokKind {
-  TXT_NAME, TXT_INT, TXT_FLOAT, TXT_STR, TXT_OP,
-  TXT_NEWLINE, TXT_INDENT, TXT_DEDENT, TXT_EOF
-} TxTokKind;
-
-typedef struct TxTok {
-  TxTokKind kind;
-  const char *p; /* spelling in the source */
-  int len;
-  int line, col;
-  int64_t ival;  /* TXT_INT */
-  double fval;   /* TXT_FLOAT */
-  char *str;     /* TXT_STR: decoded contents */
-} TxTok;
-
-CoilErr *tx_lex(Arena *a, const char *file, const char *src, TxTok **out,
-                int *ntoks);
-bool tx_tok_is(const TxTok *t, const char *spelling); /* TXT_OP or TXT_NAME */
 
 /* ---------------------------------------------------------------- values */
 
@@ -358,8 +337,12 @@ typedef void (*TxLoopFn)(int64_t n, int64_t m, char **p, const int64_t *s,
     }                                                                         \
   }
 /* Loops are marked `omp simd`: at -O2 GCC vectorizes only loops whose trip
- * count it knows, and these loops are the executor's whole cost. */
-#ifdef _OPENMP
+ * count it knows, and these loops are the executor's whole cost.
+ * TX_NO_SIMD drops the request, for the sanitized fuzz build (Makefile):
+ * UBSan's checks on every load and store branch to a handler that does not
+ * return, so no loop could be vectorized there, and clang would warn about
+ * each one (-Wpass-failed). */
+#if defined(_OPENMP) && !defined(TX_NO_SIMD)
 #define TX_SIMD _Pragma("omp simd reduction(|:bad)")
 #define TX_SIMD0 _Pragma("omp simd")
 #else
