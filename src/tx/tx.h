@@ -4,17 +4,18 @@
  * step per element.
  *
  * The public part (first section) is what coil's Triton backends and the
- * `coil triton-run` command use.  The rest is shared between the tx_*.c
- * files, one section per file, as coil.h does for the compiler.
+ * `coil triton-run` command (src/cmd/triton_run.c) use.  The rest is
+ * shared between the files of src/tx/, one section per file, as coil.h
+ * does for the compiler.  The executor calls nothing of the compiler but
+ * its lexer (lex.h) and the base (util.h, dtype.h).
  *
- *   tx_parse.c   the Python subset -> AST; names resolved to frame slots
- *                (tokens from the compiler's lexer, lex.h, in LEX_STRICT)
- *   tx_tensor.c  blocks: pool, views, the N-d iteration engine, casts
- *   tx_kern.c    typed loops: arithmetic, math, where, reductions, load/store
- *   tx_sem.c     Triton's semantics on values: promotion, broadcasting
- *   tx_builtin.c tl.*, libdevice.*, tensor methods, Python builtins
- *   tx_eval.c    statements and expressions; programs over the grid
- *   tx_cli.c     the triton-run command
+ *   parse.c    the Python subset -> AST; names resolved to frame slots
+ *              (tokens from the one Python lexer, lex.h, in LEX_STRICT)
+ *   tensor.c   blocks: pool, views, the N-d iteration engine, casts
+ *   kern.c     typed loops: arithmetic, math, where, reductions, load/store
+ *   sem.c      Triton's semantics on values: promotion, broadcasting
+ *   builtin.c  tl.*, libdevice.*, tensor methods, Python builtins
+ *   eval.c     statements and expressions; programs over the grid
  */
 #ifndef COIL_TX_H
 #define COIL_TX_H
