@@ -4,8 +4,8 @@
  * Each operation is one call of the iteration engine with a loop function
  * specialised by dtype; the loop has fast paths for the stride patterns
  * of contiguous and broadcast operands, which the compiler vectorises.
- * Operands arrive with their dtypes already settled by tx_sem.c, and f16
- * and bf16 never reach the arithmetic here: tx_sem.c computes them in
+ * Operands arrive with their dtypes already settled by sem.c, and f16
+ * and bf16 never reach the arithmetic here: sem.c computes them in
  * fp32.  Checks that must stop the kernel (int32 overflow, division by
  * zero, out-of-bounds access) set a flag in the loop; only when it is set
  * is the block scanned again, in C order, to name the first bad lane. */

@@ -131,7 +131,7 @@ struct TxTuple {
   TxTuple *next_free;
 };
 
-/* -------------------------------------------------------------- tx_parse.c */
+/* ----------------------------------------------------------------- parse.c */
 
 typedef enum TxNodeKind {
   /* expressions */
@@ -230,7 +230,7 @@ struct TxModule {
 CoilErr *tx_parse_module(TxModule *m);
 TxFunc *tx_module_find(const TxModule *m, const char *name);
 
-/* ------------------------------------------------------------- tx_eval.c */
+/* ---------------------------------------------------------------- eval.c */
 
 typedef struct TxPool TxPool;
 
@@ -256,7 +256,7 @@ _Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...)
  * the result is owned.  For tl.reduce's combine functions. */
 TxVal tx_call(TxExec *ex, SrcLoc loc, TxVal fn, TxVal *args, int nargs);
 
-/* ----------------------------------------------------------- tx_tensor.c */
+/* -------------------------------------------------------------- tensor.c */
 
 /* A block.  Views (permute, broadcast, expand_dims, indexing with None,
  * reshape of a contiguous block) share the data of `base` through strides;
@@ -366,7 +366,7 @@ void tx_iter_run(TxIter *it, TxLoopFn fn, void *ctx);
 TxTensor *tx_cast(TxExec *ex, TxTensor *t, DType to);
 TxTensor *tx_bitcast(TxExec *ex, SrcLoc loc, TxTensor *t, DType to);
 
-/* ------------------------------------------------------------- tx_kern.c */
+/* ---------------------------------------------------------------- kern.c */
 
 /* a and b have one dtype and broadcast to (ndim, shape); the result is a
  * fresh block.  Int32 add/sub/mul/neg that overflow are errors at loc. */
@@ -408,7 +408,7 @@ TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
 void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
                 TxTensor *mask);
 
-/* -------------------------------------------------------------- tx_sem.c */
+/* ----------------------------------------------------------------- sem.c */
 
 const char *tx_dtype_name(DType t);  /* Triton's: "fp32", "bf16", "int1" */
 const char *tx_val_kind_name(TxVal v);
@@ -437,7 +437,7 @@ int64_t tx_sem_int(TxExec *ex, SrcLoc loc, TxVal v, const char *what);
 /* Make v a tensor (Python scalars as Triton types them); owned result. */
 TxTensor *tx_sem_tensor(TxExec *ex, SrcLoc loc, TxVal v);
 
-/* ---------------------------------------------------------- tx_builtin.c */
+/* ------------------------------------------------------------- builtin.c */
 
 typedef enum TxNs {
   NS_NONE = 0,
