@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Triton executor (issue 6): unit tests, the command line, the seed's
+# The Triton executor (src/tx/): unit tests, the command line, the seed's
 # kernels at full size, and agreement with Triton's own interpreter.
 #
 # The command is `coil triton-run` (src/cmd/triton_run.c).

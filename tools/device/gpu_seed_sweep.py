@@ -21,8 +21,8 @@ Every variant is checked against eager PyTorch (bf16 tolerances, as coil's
 harness) before it is timed; a variant that fails to compile or to match is
 reported, not timed.  Times are triton.testing.do_bench medians (rep 200 ms)
 of everything a variant launches (the partial kernel and the combine), in
-the same process, against the read bandwidth of a torch.sum over 2 GiB (the
-bar of issue 3: 90% of it) and over the seed's own 405 MB.
+the same process, against the read bandwidth of a torch.sum over 2 GiB (a
+first bar for the GPU dialect was 90% of it) and over the seed's own 405 MB.
 
 The variants (the flat reduction index r runs over (b, h, s), s innermost,
 the row of grad_out_base viewed as [B*H*S, D]; a tile is RB rows by XB
