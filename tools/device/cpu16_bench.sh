@@ -1,6 +1,6 @@
 #!/bin/sh
 # The CPU bench on the 16 cores of the lent GPU host: sh tools/device/cpu16_bench.sh [--suite]
-# The 16-core measurement (docs/bench.md, "Scaling with threads"), from the
+# The 16-core measurement (docs/bench.md, "H200 host's 16-core CPU"), from the
 # repository root:
 #
 #     sh tools/device/cpu16_bench.sh            # the seed case: coil, eager, torch.compile
