@@ -169,6 +169,7 @@ static GNode *mkconst(Builder *B, DType dt, double f, int64_t i, SrcLoc loc) {
 }
 
 static GNode *cast(Builder *B, GNode *x, DType dt, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   if (x->dtype == dt) return x;
   GNode *n = new_node(B, OP_CAST, dt, x->ndim, x->shape, loc);
   n->cdtype = dt;
@@ -268,6 +269,10 @@ static bool is_num(const Val *v) { return v->kind == V_TENSOR || v->kind == V_IN
 /* Elementwise op over broadcast operands; dt is the result dtype, cd the
  * compute dtype. */
 static GNode *pointwise(Builder *B, Op op, Val **args, int n, DType dt, DType cd, SrcLoc loc) {
+  /* Composite ops pass on the NULL of a step that failed (its error is
+   * already reported), so each step need not check the last. */
+  for (int i = 0; i < n; i++)
+    if (!args[i] || (args[i]->kind == V_TENSOR && !args[i]->t)) return NULL;
   int ndim = 0;
   int64_t shape[COIL_MAX_DIMS] = {0};
   for (int i = 0; i < n; i++) {
@@ -292,6 +297,8 @@ static GNode *float_unary(Builder *B, Op op, GNode *x, SrcLoc loc);
 
 static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
   Val *vs[2] = {a, b};
+  for (int i = 0; i < 2; i++)
+    if (!vs[i] || (vs[i]->kind == V_TENSOR && !vs[i]->t)) return NULL; /* reported already */
   for (int i = 0; i < 2; i++)
     if (!is_num(vs[i])) return fail(B, loc, "unsupported operand: %s", kind_name(vs[i]));
   /* PyTorch computes `number / tensor` as tensor.reciprocal() * number
@@ -325,6 +332,7 @@ static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
 /* Unary math that PyTorch computes in floating point (exp of an int tensor
  * gives the default float dtype). */
 static GNode *float_unary(Builder *B, Op op, GNode *x, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   DType dt = dtype_is_float(x->dtype) ? x->dtype : DT_F32;
   Val v = {.kind = V_TENSOR, .t = x};
   Val *vs[1] = {&v};
@@ -344,6 +352,7 @@ static int norm_dim(Builder *B, int64_t d, int ndim, SrcLoc loc) {
 }
 
 static GNode *reshape(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   if (ndim == x->ndim && !memcmp(shape, x->shape, sizeof(int64_t) * (size_t)ndim)) return x;
   /* A reshape of a reshape reads the same flat order: fold them. */
   if (x->op == OP_RESHAPE) x = x->in[0];
@@ -355,6 +364,7 @@ static GNode *reshape(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcL
 }
 
 static GNode *permute(Builder *B, GNode *x, const int *perm, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   bool identity = true;
   for (int i = 0; i < x->ndim; i++) identity &= perm[i] == i;
   if (identity) return x;
@@ -368,6 +378,7 @@ static GNode *permute(Builder *B, GNode *x, const int *perm, SrcLoc loc) {
 }
 
 static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   if (ndim < x->ndim)
     return fail(B, loc, "expand: the number of sizes (%d) must be at least the tensor's dimensions (%d)", ndim, x->ndim);
   int64_t out[COIL_MAX_DIMS];
@@ -396,6 +407,7 @@ static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLo
 /* A box of x: output index i of dim d reads x at start[d] + i.  The caller
  * checks that the box is inside x. */
 static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   bool whole = true;
   for (int d = 0; d < x->ndim; d++) whole &= start[d] == 0 && shape[d] == x->shape[d];
   if (whole) return x;
@@ -409,6 +421,7 @@ static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *s
 /* ------------------------------------------------------------ reductions */
 
 static GNode *reduce(Builder *B, Op op, GNode *x, uint32_t mask, bool keepdim, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
   DType acc;
   if (op == OP_SUM || op == OP_PROD) acc = dtype_is_float(x->dtype) ? opmath(x->dtype) : DT_I64;
   else acc = x->dtype;
@@ -1110,16 +1123,19 @@ static GNode *ct(Builder *B, Op op, double c, GNode *a, SrcLoc loc) {
   return arith(B, op, &vc, &va, loc);
 }
 static GNode *tneg(Builder *B, GNode *a, SrcLoc loc) {
+  if (!a) return NULL;
   Val va = {.kind = V_TENSOR, .t = a};
   Val *vs[1] = {&va};
   return pointwise(B, OP_NEG, vs, 1, a->dtype, a->dtype, loc);
 }
 static GNode *tabs(Builder *B, GNode *a, SrcLoc loc) {
+  if (!a) return NULL;
   Val va = {.kind = V_TENSOR, .t = a};
   Val *vs[1] = {&va};
   return pointwise(B, OP_ABS, vs, 1, a->dtype, a->dtype, loc);
 }
 static GNode *twhere(Builder *B, GNode *c, GNode *a, GNode *b, SrcLoc loc) {
+  if (!c || !a || !b) return NULL;
   Val vc = {.kind = V_TENSOR, .t = c}, va = {.kind = V_TENSOR, .t = a}, vb = {.kind = V_TENSOR, .t = b};
   Val *vs[3] = {&vc, &va, &vb};
   return pointwise(B, OP_WHERE, vs, 3, a->dtype, a->dtype, loc);
