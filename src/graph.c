@@ -1724,6 +1724,177 @@ static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
   return r ? mktensor(B, r) : NULL;
 }
 
+/* ------------------------------------------------------------ pieces, repeats */
+
+/* A tuple of n items, to be filled. */
+static Val *tuple_of(Builder *B, int n) {
+  Val *t = mkval(B, V_TUPLE);
+  t->n = n;
+  t->items = ARENA_ARRAY(B->a, Val *, n + 1);
+  return t;
+}
+
+/* x[..., start:start+len, ...] along dim, a view. */
+static GNode *narrow_dim(Builder *B, GNode *x, int dim, int64_t start, int64_t len, SrcLoc loc) {
+  int64_t st[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  st[dim] = start;
+  shape[dim] = len;
+  return slice(B, x, st, shape, loc);
+}
+
+/* x with dim (of size 1) dropped. */
+static GNode *drop_dim(Builder *B, GNode *x, int dim, SrcLoc loc) {
+  int64_t shape[COIL_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (d != dim) shape[n++] = x->shape[d];
+  return reshape(B, x, n, shape, loc);
+}
+
+static bool dim_arg(Builder *B, Args *A, int i, GNode *x, int64_t dflt, int *out) {
+  int64_t d = dflt;
+  Val *v = arg(A, i, "dim");
+  if (v && !get_int(B, v, arg_loc(A, i, "dim"), "dim", &d)) return false;
+  if (x->ndim == 0) return fail(B, arg_loc(A, i, "dim"), "dimension specified as %lld but tensor has no dimensions", (long long)d), false;
+  *out = norm_dim(B, d, x->ndim, arg_loc(A, i, "dim"));
+  return *out >= 0;
+}
+
+/* select(dim, index): x[..., index, ...], the dim dropped. */
+static Val *b_select(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dim;
+  int64_t i;
+  if (!dim_arg(B, A, 0, x, 0, &dim) || !get_int(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), "index", &i) || !check_args(B, A, s->name, 2))
+    return NULL;
+  int64_t n = x->shape[dim];
+  if (i < -n || i >= n)
+    return fail(B, arg_loc(A, 1, "index"), "select(): index %lld out of range for tensor of size %lld at dimension %d", (long long)i, (long long)n, dim);
+  return mktensor(B, drop_dim(B, narrow_dim(B, x, dim, i < 0 ? i + n : i, 1, loc), dim, loc));
+}
+
+/* unbind(dim=0): every index of dim, as select gives it. */
+static Val *b_unbind(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim) || !check_args(B, A, s->name, 1)) return NULL;
+  int64_t n = x->shape[dim];
+  if (n > 256) return fail(B, loc, "unbind into %lld tensors: at most 256 outputs are supported", (long long)n);
+  Val *t = tuple_of(B, (int)n);
+  for (int64_t i = 0; i < n; i++)
+    if (!(t->items[i] = mktensor(B, drop_dim(B, narrow_dim(B, x, dim, i, 1, loc), dim, loc)))) return NULL;
+  return t;
+}
+
+/* chunk(chunks, dim=0) and split(split_size_or_sections, dim=0): views of
+ * consecutive pieces, as PyTorch sizes them. */
+static Val *b_pieces(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool chunk = !strcmp(s->name, "chunk");
+  Val *sv = arg(A, 0, chunk ? "chunks" : "split_size_or_sections");
+  if (!sv && !chunk) sv = arg(A, 0, "split_size");
+  int dim;
+  if (!sv) return fail(B, loc, "%s needs %s", s->name, chunk ? "chunks" : "a size or a list of sizes");
+  if (!dim_arg(B, A, 1, x, 0, &dim) || !check_args(B, A, s->name, 2)) return NULL;
+  int64_t len = x->shape[dim], sizes[257];
+  int n = 0;
+  SrcLoc sl = arg_loc(A, 0, NULL);
+  if (sv->kind == V_TUPLE && !chunk) {
+    int64_t total = 0;
+    if (sv->n > 256) return fail(B, sl, "split into %d pieces: at most 256 are supported", sv->n);
+    for (int i = 0; i < sv->n; i++) {
+      if (!get_int(B, sv->items[i], sl, "a split size", &sizes[n])) return NULL;
+      if (sizes[n] < 0) return fail(B, sl, "split: negative size %lld", (long long)sizes[n]);
+      total += sizes[n++];
+    }
+    if (total != len)
+      return fail(B, sl, "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension %d), but got split_sizes=%s",
+                  (long long)len, dim, shape_fmt(B->a, n, sizes));
+  } else {
+    int64_t k;
+    if (!get_int(B, sv, sl, chunk ? "chunks" : "split_size", &k)) return NULL;
+    if (k <= 0 && (chunk || len > 0)) return fail(B, sl, "%s expects a positive %s, got %lld", s->name, chunk ? "chunks" : "split_size", (long long)k);
+    int64_t piece = chunk ? (len + k - 1) / k : k;
+    if (chunk && piece == 0) piece = 1;
+    int64_t count = piece ? (len + piece - 1) / piece : 1;
+    if (count == 0) count = 1;
+    if (count > 256) return fail(B, sl, "%s into %lld pieces: at most 256 are supported", s->name, (long long)count);
+    for (int64_t at = 0; n < count; at += piece) sizes[n++] = at + piece <= len ? piece : len - at;
+  }
+  Val *t = tuple_of(B, n);
+  for (int i = 0, at = 0; i < n; at += (int)sizes[i], i++)
+    if (!(t->items[i] = mktensor(B, narrow_dim(B, x, dim, at, sizes[i], loc)))) return NULL;
+  return t;
+}
+
+/* repeat(*sizes) and tile(dims): x[i % n] in every dim, as a view (an
+ * expand between reshapes), never a copy. */
+static Val *b_repeat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t reps[COIL_MAX_DIMS];
+  SrcLoc rl;
+  int n = get_int_list(B, A, 0, !strcmp(s->name, "tile") ? "dims" : "repeats", reps, &rl);
+  if (n < 0 || !check_args(B, A, s->name, A->npos)) return NULL;
+  bool tile = !strcmp(s->name, "tile");
+  if (!tile && n < x->ndim)
+    return fail(B, rl, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  if (tile && n < x->ndim) { /* tile pads the repeats with leading 1s */
+    memmove(reps + (x->ndim - n), reps, sizeof(int64_t) * (size_t)n);
+    for (int i = 0; i < x->ndim - n; i++) reps[i] = 1;
+    n = x->ndim;
+  }
+  if (2 * n > COIL_MAX_DIMS) return fail(B, rl, "repeat over %d dims: at most %d are supported", n, COIL_MAX_DIMS / 2);
+  int64_t in[COIL_MAX_DIMS], wide[COIL_MAX_DIMS], out[COIL_MAX_DIMS];
+  int off = n - x->ndim;
+  for (int d = 0; d < n; d++) {
+    if (reps[d] < 0) return fail(B, rl, "%s: negative repeat %lld", s->name, (long long)reps[d]);
+    int64_t size = d < off ? 1 : x->shape[d - off];
+    in[2 * d] = 1, in[2 * d + 1] = size;
+    wide[2 * d] = reps[d], wide[2 * d + 1] = size;
+    out[d] = reps[d] * size;
+  }
+  GNode *r = reshape(B, expand(B, reshape(B, x, 2 * n, in, loc), 2 * n, wide, loc), n, out, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* movedim(source, destination) and moveaxis: a permutation. */
+static Val *b_movedim(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "source"), *dv = arg(A, 1, "destination");
+  if (!sv || !dv) return fail(B, loc, "%s needs source and destination", s->name);
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  Val **ss = &sv, **ds = &dv;
+  int ns = 1, nd = 1;
+  if (sv->kind == V_TUPLE) ss = sv->items, ns = sv->n;
+  if (dv->kind == V_TUPLE) ds = dv->items, nd = dv->n;
+  if (ns != nd) return fail(B, loc, "movedim: Invalid source or destination dims: source (%d dims) should contain the same number of dims as destination (%d dims)", ns, nd);
+  int perm[COIL_MAX_DIMS], src[COIL_MAX_DIMS], dst[COIL_MAX_DIMS];
+  bool used_src[COIL_MAX_DIMS] = {0}, used_dst[COIL_MAX_DIMS] = {0};
+  for (int i = 0; i < ns; i++) {
+    int64_t a, b;
+    if (!get_int(B, ss[i], arg_loc(A, 0, "source"), "source", &a) || !get_int(B, ds[i], arg_loc(A, 1, "destination"), "destination", &b)) return NULL;
+    if ((src[i] = norm_dim(B, a, x->ndim, arg_loc(A, 0, "source"))) < 0 || (dst[i] = norm_dim(B, b, x->ndim, arg_loc(A, 1, "destination"))) < 0)
+      return NULL;
+    if (used_src[src[i]] || used_dst[dst[i]]) return fail(B, loc, "movedim: repeated dim");
+    used_src[src[i]] = used_dst[dst[i]] = true;
+  }
+  for (int d = 0; d < x->ndim; d++) perm[d] = -1;
+  for (int i = 0; i < ns; i++) perm[dst[i]] = src[i];
+  for (int d = 0, next = 0; d < x->ndim; d++) {
+    if (perm[d] >= 0) continue;
+    while (used_src[next]) next++;
+    perm[d] = next++;
+  }
+  return mktensor(B, permute(B, x, perm, loc));
+}
+
+/* view_as(other) and reshape_as(other). */
+static Val *b_view_as(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *o = arg(A, 0, "other");
+  if (!o || o->kind != V_TENSOR) return fail(B, loc, "%s needs a tensor", s->name);
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  if (shape_numel(o->t->ndim, o->t->shape) != shape_numel(x->ndim, x->shape))
+    return fail(B, loc, "%s: shape %s is invalid for input of size %lld", s->name, shape_fmt(B->a, o->t->ndim, o->t->shape),
+                (long long)shape_numel(x->ndim, x->shape));
+  return mktensor(B, reshape(B, x, o->t->ndim, o->t->shape, loc));
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG };
 
 static const Spelling spellings[] = {
@@ -1831,6 +2002,16 @@ static const Spelling spellings[] = {
     {"expand", METHOD, b_expand, 0, 0, "all"},
     {"expand_as", METHOD, b_expand_to, 0, 0, "all"},
     {"broadcast_to", BOTH, b_expand_to, 0, 0, "all"},
+    {"select", BOTH, b_select, 0, 0, "all"},
+    {"unbind", BOTH, b_unbind, 0, 0, "all"},
+    {"chunk", BOTH, b_pieces, 0, 0, "all"},
+    {"split", BOTH, b_pieces, 0, 0, "all"},
+    {"repeat", METHOD, b_repeat, 0, 0, "all"},
+    {"tile", BOTH, b_repeat, 0, 0, "all"},
+    {"movedim", BOTH, b_movedim, 0, 0, "all"},
+    {"moveaxis", BOTH, b_movedim, 0, 0, "all"},
+    {"view_as", METHOD, b_view_as, 0, 0, "all"},
+    {"reshape_as", METHOD, b_view_as, 0, 0, "all"},
     {"contiguous", METHOD, b_identity, 0, 0, "all"},
     {"clone", BOTH, b_identity, 0, 0, "all"},
     {"detach", BOTH, b_identity, 0, 0, "all"},

@@ -112,3 +112,17 @@ def fills(x: "f32[4, 6]", m: "bool[4, 6]", r: "bool[6]"):
 def interpolation(a: "f32[3, 40]", b: "f32[3, 40]", w: "f32[40] uniform(-0.5, 1.5)"):
     return (torch.lerp(a, b, 0.3), a.lerp(b, w), torch.addcmul(a, a, b, value=0.5), a.addcdiv(b, w + 2.0),
             torch.lerp(a.bfloat16(), b.bfloat16(), 0.75))
+
+
+def pieces(x: "f32[6, 10, 4]"):
+    a, b, c = x.chunk(3, dim=1)  # 4, 4, 2
+    p, q = torch.split(x, [2, 4])
+    r = x.split(4, dim=1)
+    rows = x.unbind(2)
+    return (a.sum(1), b * 2, c, p, q.amax(0), r[2], rows[0] - rows[3], x.select(1, -1), torch.select(x, 0, 2),
+            torch.chunk(x, 4, dim=2)[3])
+
+
+def repeats(x: "f32[3, 5]", v: "bf16[4]"):
+    return (x.repeat(2, 3), x.repeat(2, 1, 2), torch.tile(x, (2,)), v.tile((3, 2)), x.movedim(0, 1),
+            torch.moveaxis(x.unsqueeze(0), (0, 1), (2, 0)), x.view_as(x.t()), x.reshape_as(torch.zeros(15)))
