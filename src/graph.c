@@ -2338,7 +2338,7 @@ static Val *call_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
     for (int i = 0; i < n; i++) {
       double v;
       if (items[i]->kind == V_TENSOR)
-        return fail(B, loc, "%s() of tensors is not in coil's subset: use torch.%s(x, dim) or torch.%simum(a, b)", name, name,
+        return fail(B, loc, "%s() of tensors is not in coil's subset: use x.a%s(dim) or torch.%simum(a, b)", name, name,
                     name);
       if (!num_value(B, items[i], arg_loc(A, i, NULL), name, &v)) return NULL;
       if (!best || (name[1] == 'a' ? v > bv : v < bv)) best = items[i], bv = v;
