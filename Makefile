@@ -14,8 +14,12 @@ LIBOBJ  = $(LIBSRC:src/%.c=$(BUILD)/obj/%.o)
 HDRS    = $(wildcard src/*.h src/*/*.h)
 TESTSRC = $(wildcard tests/unit/*.c)
 TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/test/%)
+# Programs of the public API (include/coil.h) see only that header, as a
+# user's program does: built without -Isrc.
+APICFLAGS = $(OPT) $(SAN) -Iinclude -std=c11 -Wall -Wextra -Wpedantic -pthread
+APIBIN  = $(BUILD)/test/api_test $(BUILD)/examples/rms_grad
 
-all: $(BUILD)/coil $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(TESTBIN)
+all: $(BUILD)/coil $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(TESTBIN) $(APIBIN)
 
 $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -34,6 +38,14 @@ $(BUILD)/coil: $(BUILD)/obj/cmd/main.o $(BUILD)/libcoil.a
 $(BUILD)/test/%: tests/unit/%.c $(BUILD)/libcoil.a $(HDRS) tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcoil.a $(LDLIBS)
+
+$(BUILD)/test/api_test: tests/api/api_test.c include/coil.h $(BUILD)/libcoil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(APICFLAGS) -o $@ $< $(BUILD)/libcoil.a -fopenmp $(LDLIBS)
+
+$(BUILD)/examples/%: examples/api/%.c include/coil.h $(BUILD)/libcoil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(APICFLAGS) -o $@ $< $(BUILD)/libcoil.a -fopenmp $(LDLIBS)
 
 check: all
 	@sh tests/run.sh $(BUILD)
@@ -72,9 +84,10 @@ bench: all
 	@sh bench/run.sh $(BUILD) $(BENCH_ARGS)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(BUILD)/coil $(DESTDIR)$(PREFIX)/bin/coil
 	install -m 644 $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/coil.h $(DESTDIR)$(PREFIX)/include/coil.h
 
 clean:
 	rm -rf build

@@ -209,7 +209,7 @@ void graph_dump(StrBuf *sb, const Graph *g);
 bool graph_nonpositive(const GNode *n);
 /* The spellings the builder accepts, one row each (graph.c's table):
  * i-th row into *out, false past the last.  `coil ops` prints them. */
-typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4, SP_LINALG = 8 } SpellingForm;
+typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4, SP_LINALG = 8, SP_ATEN = 16 } SpellingForm;
 typedef struct SpellingInfo {
   const char *name;
   unsigned forms;     /* SP_TENSOR: x.NAME(...); SP_TORCH: torch.NAME(x, ...); SP_F: F.NAME(x, ...);
@@ -522,6 +522,7 @@ struct Compiled {
 
 typedef struct CompileOptions {
   const char *file;
+  const char *text;   /* the source itself (file then only names it), or NULL: read file */
   const char *fn;
   ArgOverride *args;
   int nargs;

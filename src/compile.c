@@ -67,11 +67,17 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   Arena *a = &c->arena;
   size_t len;
   CoilErr *e = NULL;
-  char *text = coil_read_file(o->file, &len, &e);
-  if (!text) return e;
-  char *src = arena_strndup(a, text, len);
-  free(text);
-  if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
+  char *src;
+  if (o->text) {
+    len = strlen(o->text);
+    src = arena_strndup(a, o->text, len);
+  } else {
+    char *text = coil_read_file(o->file, &len, &e);
+    if (!text) return e;
+    src = arena_strndup(a, text, len);
+    free(text);
+  }
+  if (memchr(src, 0, len)) return coil_err("%s: the file contains a NUL byte; it is not Python source", o->file);
   double t0 = coil_now_ms();
 
   if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;

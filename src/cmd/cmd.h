@@ -4,15 +4,9 @@
 #ifndef COIL_CMD_H
 #define COIL_CMD_H
 
+#include "api/api.h"
 #include "coil.h"
 #include "cpu/cpu.h"
-
-/* -------------------------------------------------------------- targets.c */
-
-/* Every target, by name; NULL: no such target. */
-const Target *target_find(const char *name);
-/* "c, triton-npu, triton-gpu", for messages. */
-const char *target_names(void);
 
 /* ------------------------------------------------------------------ run.c */
 

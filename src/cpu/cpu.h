@@ -170,11 +170,14 @@ CoilErr *jit_cache_dir(char *out, size_t n);
 /* --------------------------------------------------------------- target.c */
 
 /* The C target's plan of one compiled program (Compiled.plan). */
+typedef void (*CpuKernelFn)(void *const *bufs);
+
 typedef struct CpuPlan {
   Program program; /* the kernels as scheduled (an r axis may be tiled) */
   CSched *sched;   /* per kernel */
   CChains chains;
   JitLib lib;      /* built on the first run */
+  CpuKernelFn *fns; /* per kernel, found in lib when it is built */
   bool built;
 } CpuPlan;
 

@@ -56,26 +56,31 @@ static CoilErr *cpu_emit(StrBuf *out, const Compiled *c) {
   return NULL;
 }
 
-typedef void (*KernelFn)(void *const *bufs);
-
+/* The first run builds (or loads) the library and finds its kernels; a
+ * run after that allocates nothing, so runs of one built program may go
+ * on in several threads at once (the API serialises the first). */
 static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
   CpuPlan *cp = cpu_plan(c);
+  const Program *p = &cp->program;
   CoilErr *e;
   if (!cp->built) {
     if ((e = jit_compile(c->code.data, &cp->lib))) return e;
+    cp->fns = ARENA_ARRAY(&c->arena, CpuKernelFn, p->nkernels + 1);
+    for (int i = 0; i < p->nkernels; i++) {
+      void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
+      if (!sym) {
+        e = coil_err("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
+        jit_close(&cp->lib);
+        return e;
+      }
+      memcpy(&cp->fns[i], &sym, sizeof sym);
+    }
     cp->built = true;
     c->built = cp->lib.cached ? "cached" : "cc";
     c->build_ms = cp->lib.compile_ms;
   }
-  const Program *p = &cp->program;
-  KernelFn *fns = ARENA_ARRAY(&c->arena, KernelFn, p->nkernels + 1);
-  for (int i = 0; i < p->nkernels; i++) {
-    void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
-    if (!sym) return coil_error("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
-    memcpy(&fns[i], &sym, sizeof sym);
-  }
   double t0 = coil_now_ms();
-  for (int i = 0; i < p->nkernels; i++) fns[i](bufs);
+  for (int i = 0; i < p->nkernels; i++) cp->fns[i](bufs);
   if (ms) *ms = coil_now_ms() - t0;
   return NULL;
 }
