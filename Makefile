@@ -18,8 +18,16 @@ TESTBIN = $(TESTSRC:tests/unit/%.c=$(BUILD)/test/%)
 # user's program does: built without -Isrc.
 APICFLAGS = $(OPT) $(SAN) -Iinclude -std=c11 -Wall -Wextra -Wpedantic -pthread
 APIBIN  = $(BUILD)/test/api_test $(BUILD)/examples/rms_grad
+# The Python package, importable from $(BUILD)/python for the tests (`pip
+# install .` builds the same extension through setup.py).  Built where a
+# python3 with its headers is found.
+PYTHON  ?= python3
+PYINC   := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])" 2>/dev/null)
+PYEXT   := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
+PYSRC   = $(wildcard python/coil/*.py)
+PYPKG   = $(if $(and $(PYEXT),$(wildcard $(PYINC)/Python.h)),$(BUILD)/python/coil/_C$(PYEXT) $(PYSRC:python/%=$(BUILD)/python/%))
 
-all: $(BUILD)/coil $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(TESTBIN) $(APIBIN)
+all: $(BUILD)/coil $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(TESTBIN) $(APIBIN) $(PYPKG)
 
 $(BUILD)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -46,6 +54,14 @@ $(BUILD)/test/api_test: tests/api/api_test.c include/coil.h $(BUILD)/libcoil.a
 $(BUILD)/examples/%: examples/api/%.c include/coil.h $(BUILD)/libcoil.a
 	@mkdir -p $(dir $@)
 	$(CC) $(APICFLAGS) -o $@ $< $(BUILD)/libcoil.a -fopenmp $(LDLIBS)
+
+$(BUILD)/python/coil/_C$(PYEXT): python/coil/_C.c include/coil.h $(BUILD)/libcoil.a
+	@mkdir -p $(dir $@)
+	$(CC) $(APICFLAGS) -Wno-unused-parameter -I$(PYINC) -fPIC -shared -o $@ $< $(BUILD)/libcoil.a -fopenmp $(LDLIBS)
+
+$(BUILD)/python/coil/%.py: python/coil/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 check: all
 	@sh tests/run.sh $(BUILD)

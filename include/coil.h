@@ -73,6 +73,11 @@ typedef struct coil_options {
   /* Comma-separated stage names ("graph,kernel,c"; "all") whose IR
    * coil_program_dump() returns.  NULL: none kept. */
   const char *dump;
+  /* Parameters' dtypes and shapes, given or overriding their annotations,
+   * one "NAME=DTYPE[d0, ...]" each (the syntax of annotations, and of
+   * `coil run --arg`), or NULL. */
+  const char *const *args;
+  int nargs;
 } coil_options;
 
 /* ------------------------------------------------------------ programs */

@@ -130,9 +130,28 @@ static coil_status compile_text(const char *file, const char *text, const coil_o
   if (!t) return fail(err, COIL_ERROR_USAGE, "unknown target '%s' (targets: %s)", opts->target, target_names());
   coil_program *p = calloc(1, sizeof *p);
   if (!p) return fail(err, COIL_ERROR_SYSTEM, "out of memory");
-  CompileOptions co = {.file = file ? file : "<source>", .text = text, .fn = opts->fn, .target = t,
-                       .dump = opts->dump, .dump_out = opts->dump ? &p->dump : NULL};
-  CoilErr *e = compile_source(&co, &p->c);
+  if (opts->nargs < 0 || (opts->nargs && !opts->args)) {
+    free(p);
+    return fail(err, COIL_ERROR_USAGE, "coil_options: nargs %d without args", opts->nargs);
+  }
+  ArgOverride *over = calloc((size_t)opts->nargs + 1, sizeof *over);
+  char **names = calloc((size_t)opts->nargs + 1, sizeof *names);
+  for (int i = 0; over && names && i < opts->nargs; i++) {
+    const char *eq = opts->args[i] ? strchr(opts->args[i], '=') : NULL;
+    if (!eq || eq == opts->args[i]) {
+      for (int j = 0; j < i; j++) free(names[j]);
+      free(over), free(names), free(p);
+      return fail(err, COIL_ERROR_USAGE, "coil_options.args[%d]: '%s' is not NAME=DTYPE[d0, ...]", i,
+                  opts->args[i] ? opts->args[i] : "(null)");
+    }
+    names[i] = strndup(opts->args[i], (size_t)(eq - opts->args[i]));
+    over[i] = (ArgOverride){names[i], eq + 1};
+  }
+  CompileOptions co = {.file = file ? file : "<source>", .text = text, .fn = opts->fn, .args = over,
+                       .nargs = opts->nargs, .target = t, .dump = opts->dump, .dump_out = opts->dump ? &p->dump : NULL};
+  CoilErr *e = over && names ? compile_source(&co, &p->c) : coil_err("out of memory");
+  for (int i = 0; names && i < opts->nargs; i++) free(names[i]);
+  free(over), free(names);
   if (e) {
     compiled_free(&p->c);
     sb_free(&p->dump);

@@ -23,7 +23,7 @@ for f in examples/*.py; do
     continue
   fi
   if [ $have_torch -eq 0 ]; then
-    echo "ok $name # torch not installed: coil run only"
+    echo "skip $name: torch not installed (coil ran; nothing compared it with PyTorch)"
     continue
   fi
   echo "$f $d" >>"$tmp/list"

@@ -56,7 +56,7 @@ while read -r f fn d; do
     why=$(grep -m 1 -i 'error' "$d.log" || tail -n 1 "$d.log")
     echo "FAIL $name: coil run exited $rc: $(echo "$why" | cut -c1-300)"
   elif [ $have_torch -eq 0 ]; then
-    echo "ok $name # torch not installed: coil run only"
+    echo "skip $name: torch not installed (coil ran; nothing compared it with PyTorch)"
   else
     echo "$f $d --fn $fn" >>"$tmp/list"
   fi
@@ -93,7 +93,7 @@ while IFS='|' read -r name f opts; do
   d="$tmp/cli_$name"
   in=
   case $name in inputs_*)
-    [ $have_torch -eq 1 ] || { echo "ok $name # torch not installed: skipped"; continue; }
+    [ $have_torch -eq 1 ] || { echo "skip $name: torch not installed"; continue; }
     in="--inputs $d.in";;
   esac
   eval "\"\$COIL\" run \"\$f\" $opts $in --save \"\$d\"" >"$d.log" 2>&1
@@ -102,7 +102,7 @@ while IFS='|' read -r name f opts; do
     why=$(grep -m 1 -i 'error' "$d.log" || tail -n 1 "$d.log")
     echo "FAIL $name: coil run $opts exited $rc: $(echo "$why" | cut -c1-300)"
   elif [ $have_torch -eq 0 ]; then
-    echo "ok $name # torch not installed: coil run only"
+    echo "skip $name: torch not installed (coil ran; nothing compared it with PyTorch)"
   else
     echo "$f $d $opts $in --name $name" >>"$tmp/list"
   fi

@@ -1,0 +1,504 @@
+/* coil._C: the CPython binding of libcoil, over the public C API
+ * (include/coil.h) only.  Python holds the torch.fx and Dynamo glue
+ * (coil/backend.py); everything that compiles or runs is here, in C.
+ *
+ *   compile_source(file, text, target="c", fn=None, dump=None, args=None) -> Program
+ *                (args: ["x=f32[2, 3]", ...], as coil_options.args)
+ *   Graph(name): .input(name, dtype, shape, strides=None) -> int
+ *                .call(op, args, kwargs, origin=None) -> int
+ *                .item(value, index) -> int, .output(values), .source(),
+ *                .compile(target="c", dump=None) -> Program
+ *   Program: .run(inputs, outputs) on objects with __dlpack__ (torch
+ *            tensors, numpy arrays), .inputs, .outputs, .code, .dump,
+ *            .num_kernels, .compile_ms
+ *   has_op(op), set_num_threads(n)
+ *
+ * Arguments of Graph.call are tagged tuples, so a value and an int never
+ * look alike: ("v", id), ("i", int), ("f", float), ("b", bool), ("n",),
+ * ("d", dtype name), ("s", str), ("I", [ints]), ("V", [ids]).
+ * Dtype names are PyTorch's: "float32", "bfloat16", "int64", "bool"...
+ *
+ * Errors: coil.ProgramError (not in coil's subset, or wrong: a
+ * "file:line:col: error:" message), coil.TensorError (a tensor that does
+ * not match what was compiled; also a ValueError), coil.CoilError (the
+ * base; also the system compiler or memory). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <coil.h>
+#include <string.h>
+
+static PyObject *CoilError, *ProgramError, *TensorError;
+
+static PyObject *raise(coil_error *err) {
+  coil_status st = coil_error_status(err);
+  PyObject *type = st == COIL_ERROR_PROGRAM ? ProgramError : st == COIL_ERROR_TENSOR ? TensorError : CoilError;
+  PyErr_SetString(type, coil_error_message(err));
+  coil_error_free(err);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ dtypes */
+
+static const struct {
+  const char *name;
+  DLDataType dl;
+} dtypes[] = {
+    {"bool", {6, 8, 1}},        /* kDLBool in DLPack 0.8 */
+    {"int32", {kDLInt, 32, 1}}, {"int64", {kDLInt, 64, 1}}, {"float16", {kDLFloat, 16, 1}},
+    {"bfloat16", {kDLBfloat, 16, 1}}, {"float32", {kDLFloat, 32, 1}}, {"float64", {kDLFloat, 64, 1}},
+};
+
+static bool dtype_from_name(const char *name, DLDataType *out) {
+  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+    if (!strcmp(dtypes[i].name, name)) { *out = dtypes[i].dl; return true; }
+  return false;
+}
+
+static const char *dtype_to_name(DLDataType d) {
+  for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
+    if (dtypes[i].dl.code == d.code && dtypes[i].dl.bits == d.bits && d.lanes == 1) return dtypes[i].name;
+  return "unknown";
+}
+
+/* ------------------------------------------------------------ Program */
+
+typedef struct {
+  PyObject_HEAD
+  coil_program *p;
+} Program;
+
+static PyTypeObject ProgramType;
+
+static PyObject *wrap_program(coil_program *p) {
+  Program *o = PyObject_New(Program, &ProgramType);
+  if (!o) { coil_program_free(p); return NULL; }
+  o->p = p;
+  return (PyObject *)o;
+}
+
+static void program_dealloc(Program *o) {
+  coil_program_free(o->p);
+  PyObject_Free(o);
+}
+
+static PyObject *ints_tuple(int n, const int64_t *v) {
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
+  return t;
+}
+
+static PyObject *info_list(Program *o, bool outputs) {
+  int n = outputs ? coil_program_num_outputs(o->p) : coil_program_num_inputs(o->p);
+  PyObject *l = PyList_New(n);
+  for (int i = 0; l && i < n; i++) {
+    coil_tensor_info in;
+    if (outputs) coil_program_output(o->p, i, &in);
+    else coil_program_input(o->p, i, &in);
+    PyObject *t = Py_BuildValue("(ssNN)", in.name, dtype_to_name(in.dtype), ints_tuple(in.ndim, in.shape),
+                                ints_tuple(in.ndim, in.strides));
+    if (!t) { Py_DECREF(l); return NULL; }
+    PyList_SET_ITEM(l, i, t);
+  }
+  return l;
+}
+
+static PyObject *program_inputs(Program *o, void *unused) { return info_list(o, false); }
+static PyObject *program_outputs(Program *o, void *unused) { return info_list(o, true); }
+static PyObject *program_code(Program *o, void *unused) { return PyUnicode_FromString(coil_program_code(o->p)); }
+static PyObject *program_dump(Program *o, void *unused) { return PyUnicode_FromString(coil_program_dump(o->p)); }
+static PyObject *program_kernels(Program *o, void *unused) { return PyLong_FromLong(coil_program_num_kernels(o->p)); }
+static PyObject *program_ms(Program *o, void *unused) { return PyFloat_FromDouble(coil_program_compile_ms(o->p)); }
+
+/* The DLTensor behind obj.__dlpack__(): a "dltensor" capsule, kept in
+ * *capsule until the run ends (its destructor gives the tensor back). */
+static bool borrow(PyObject *obj, const char *what, Py_ssize_t i, PyObject **capsule, DLTensor *out) {
+  *capsule = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  if (!*capsule) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *msg = value ? PyObject_Str(value) : NULL;
+    PyErr_Format(TensorError, "%s %zd: cannot be read through DLPack (__dlpack__): %s", what, i,
+                 msg ? PyUnicode_AsUTF8(msg) : "no __dlpack__");
+    Py_XDECREF(msg);
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+    return false;
+  }
+  DLManagedTensor *m = PyCapsule_GetPointer(*capsule, "dltensor");
+  if (!m) {
+    PyErr_Clear();
+    PyErr_Format(TensorError, "%s %zd: __dlpack__ gave no 'dltensor' capsule (a versioned DLPack 1.x capsule "
+                 "is not read by this build)", what, i);
+    return false;
+  }
+  *out = m->dl_tensor;
+  return true;
+}
+
+static PyObject *program_run(Program *o, PyObject *args) {
+  PyObject *ins, *outs;
+  if (!PyArg_ParseTuple(args, "OO:run", &ins, &outs)) return NULL;
+  PyObject *inseq = PySequence_Fast(ins, "run: inputs must be a sequence");
+  if (!inseq) return NULL;
+  PyObject *outseq = PySequence_Fast(outs, "run: outputs must be a sequence");
+  if (!outseq) { Py_DECREF(inseq); return NULL; }
+  Py_ssize_t ni = PySequence_Fast_GET_SIZE(inseq), no = PySequence_Fast_GET_SIZE(outseq);
+  PyObject *result = NULL;
+  PyObject **caps = PyMem_Calloc((size_t)(ni + no + 1), sizeof *caps);
+  DLTensor *t = PyMem_Calloc((size_t)(ni + no + 1), sizeof *t);
+  if (!caps || !t) { PyErr_NoMemory(); goto done; }
+  for (Py_ssize_t i = 0; i < ni; i++)
+    if (!borrow(PySequence_Fast_GET_ITEM(inseq, i), "input", i, &caps[i], &t[i])) goto done;
+  for (Py_ssize_t k = 0; k < no; k++)
+    if (!borrow(PySequence_Fast_GET_ITEM(outseq, k), "output", k, &caps[ni + k], &t[ni + k])) goto done;
+  coil_error *err = NULL;
+  coil_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = coil_run(o->p, (int)ni, t, (int)no, t + ni, &err);
+  Py_END_ALLOW_THREADS
+  if (st) { raise(err); goto done; }
+  result = Py_NewRef(Py_None);
+done:
+  for (Py_ssize_t i = 0; caps && i < ni + no; i++) Py_XDECREF(caps[i]);
+  PyMem_Free(caps);
+  PyMem_Free(t);
+  Py_DECREF(inseq);
+  Py_DECREF(outseq);
+  return result;
+}
+
+static PyMethodDef program_methods[] = {
+    {"run", (PyCFunction)program_run, METH_VARARGS,
+     "run(inputs, outputs): run the kernels; tensors through __dlpack__, outputs contiguous and written in place"},
+    {NULL},
+};
+
+static PyGetSetDef program_getset[] = {
+    {"inputs", (getter)program_inputs, NULL, "[(name, dtype, shape, strides)] of the parameters", NULL},
+    {"outputs", (getter)program_outputs, NULL, "[(name, dtype, shape, strides)] of the results", NULL},
+    {"code", (getter)program_code, NULL, "the target's code", NULL},
+    {"dump", (getter)program_dump, NULL, "the IR dumps asked for", NULL},
+    {"num_kernels", (getter)program_kernels, NULL, "kernels the program runs", NULL},
+    {"compile_ms", (getter)program_ms, NULL, "milliseconds from source to code", NULL},
+    {NULL},
+};
+
+static PyTypeObject ProgramType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coil._C.Program",
+    .tp_basicsize = sizeof(Program),
+    .tp_dealloc = (destructor)program_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A compiled coil program.",
+    .tp_methods = program_methods,
+    .tp_getset = program_getset,
+};
+
+static PyObject *compile_source(PyObject *self, PyObject *args, PyObject *kw) {
+  static char *names[] = {"file", "text", "target", "fn", "dump", "args", NULL};
+  const char *file, *text, *target = "c", *fn = NULL, *dump = NULL;
+  PyObject *specs = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|szzO:compile_source", names, &file, &text, &target, &fn, &dump,
+                                   &specs))
+    return NULL;
+  PyObject *seq = specs == Py_None ? PyTuple_New(0) : PySequence_Fast(specs, "compile_source: args is a list of str");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  const char **argv = PyMem_Calloc((size_t)n + 1, sizeof *argv);
+  if (!argv) { Py_DECREF(seq); return PyErr_NoMemory(); }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+    if (!PyUnicode_Check(item) || !(argv[i] = PyUnicode_AsUTF8(item))) {
+      PyMem_Free(argv);
+      Py_DECREF(seq);
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "compile_source: args is a list of str");
+      return NULL;
+    }
+  }
+  coil_options opts = {.target = target, .fn = fn, .dump = dump, .args = argv, .nargs = (int)n};
+  coil_program *p = NULL;
+  coil_error *err = NULL;
+  coil_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = coil_compile_source(file, text, &opts, &p, &err);
+  Py_END_ALLOW_THREADS
+  PyMem_Free(argv);
+  Py_DECREF(seq);
+  if (st) return raise(err);
+  return wrap_program(p);
+}
+
+/* ------------------------------------------------------------ Graph */
+
+typedef struct {
+  PyObject_HEAD
+  coil_graph *g;
+} Graph;
+
+static int graph_init(Graph *o, PyObject *args, PyObject *kw) {
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s:Graph", &name)) return -1;
+  coil_graph_free(o->g);
+  if (!(o->g = coil_graph_new(name))) {
+    PyErr_Format(PyExc_ValueError, "Graph: '%s' is not a name a function can have", name);
+    return -1;
+  }
+  return 0;
+}
+
+static void graph_dealloc(Graph *o) {
+  coil_graph_free(o->g);
+  Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static bool int64_seq(PyObject *seq, int64_t *out, int max, int *n, const char *what) {
+  PyObject *f = PySequence_Fast(seq, what);
+  if (!f) return false;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(f);
+  if (len > max) {
+    Py_DECREF(f);
+    PyErr_Format(PyExc_ValueError, "%s: at most %d entries", what, max);
+    return false;
+  }
+  for (Py_ssize_t i = 0; i < len; i++) {
+    out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+    if (out[i] == -1 && PyErr_Occurred()) { Py_DECREF(f); return false; }
+  }
+  *n = (int)len;
+  Py_DECREF(f);
+  return true;
+}
+
+static PyObject *graph_input(Graph *o, PyObject *args) {
+  const char *name, *dtype;
+  PyObject *shape, *strides = Py_None;
+  if (!PyArg_ParseTuple(args, "ssO|O:input", &name, &dtype, &shape, &strides)) return NULL;
+  DLDataType dt;
+  if (!dtype_from_name(dtype, &dt)) return PyErr_Format(ProgramError, "parameter %s: dtype %s is not one coil compiles", name, dtype);
+  int64_t sh[64], st[64];
+  int n, ns = 0;
+  if (!int64_seq(shape, sh, 64, &n, "input: shape")) return NULL;
+  if (strides != Py_None) {
+    if (!int64_seq(strides, st, 64, &ns, "input: strides")) return NULL;
+    if (ns != n) return PyErr_Format(PyExc_ValueError, "input %s: %d strides for %d dims", name, ns, n);
+  }
+  coil_value v;
+  coil_error *err = NULL;
+  if (coil_graph_input(o->g, name, dt, n, sh, strides == Py_None ? NULL : st, &v, &err)) return raise(err);
+  return PyLong_FromLong(v);
+}
+
+/* The tagged tuples of the module's comment, into coil_args.  Lists'
+ * storage lives in the arrays handed in (freed by the caller). */
+typedef struct ArgStore {
+  int64_t *ints;
+  coil_value *vals;
+  const char **strs; /* borrowed UTF-8 of the tuples, alive while they are */
+} ArgStore;
+
+static bool to_arg(PyObject *tag, coil_arg *a, ArgStore *st, int slot) {
+  if (!PyTuple_Check(tag) || PyTuple_GET_SIZE(tag) < 1 || !PyUnicode_Check(PyTuple_GET_ITEM(tag, 0))) {
+    PyErr_SetString(PyExc_TypeError, "Graph.call: each argument is a tagged tuple such as ('v', 3) or ('f', 1.0)");
+    return false;
+  }
+  const char *k = PyUnicode_AsUTF8(PyTuple_GET_ITEM(tag, 0));
+  PyObject *x = PyTuple_GET_SIZE(tag) > 1 ? PyTuple_GET_ITEM(tag, 1) : Py_None;
+  if (!k) return false;
+  switch (k[0]) {
+  case 'v': a->kind = COIL_ARG_VALUE; a->value = (coil_value)PyLong_AsLong(x); break;
+  case 'i': a->kind = COIL_ARG_INT; a->i = PyLong_AsLongLong(x); break;
+  case 'b': a->kind = COIL_ARG_BOOL; a->i = PyObject_IsTrue(x); break;
+  case 'f': a->kind = COIL_ARG_FLOAT; a->f = PyFloat_AsDouble(x); break;
+  case 'n': a->kind = COIL_ARG_NONE; break;
+  case 'd': {
+    const char *name = PyUnicode_Check(x) ? PyUnicode_AsUTF8(x) : NULL;
+    if (!name || !dtype_from_name(name, &a->dtype)) {
+      PyErr_Format(ProgramError, "dtype %S is not one coil compiles", x);
+      return false;
+    }
+    a->kind = COIL_ARG_DTYPE;
+    break;
+  }
+  case 's':
+    if (!PyUnicode_Check(x)) { PyErr_SetString(PyExc_TypeError, "Graph.call: ('s', str)"); return false; }
+    a->kind = COIL_ARG_STRING;
+    a->s = st->strs[slot] = PyUnicode_AsUTF8(x);
+    if (!a->s) return false;
+    break;
+  case 'I':
+  case 'V': {
+    PyObject *f = PySequence_Fast(x, "Graph.call: a list argument");
+    if (!f) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > 64) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "Graph.call: lists of at most 64"); return false; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+      long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+      if (k[0] == 'I') st->ints[slot * 64 + i] = v;
+      else st->vals[slot * 64 + i] = (coil_value)v;
+    }
+    Py_DECREF(f);
+    if (k[0] == 'I') { a->kind = COIL_ARG_INTS; a->ints.data = st->ints + slot * 64; a->ints.n = (int)n; }
+    else { a->kind = COIL_ARG_VALUES; a->values.data = st->vals + slot * 64; a->values.n = (int)n; }
+    break;
+  }
+  default:
+    PyErr_Format(PyExc_TypeError, "Graph.call: unknown argument tag '%s'", k);
+    return false;
+  }
+  return !PyErr_Occurred();
+}
+
+static PyObject *graph_call(Graph *o, PyObject *args) {
+  const char *op, *origin = NULL;
+  PyObject *pos, *kw;
+  if (!PyArg_ParseTuple(args, "sOO|z:call", &op, &pos, &kw, &origin)) return NULL;
+  PyObject *posf = PySequence_Fast(pos, "Graph.call: args must be a sequence");
+  if (!posf) return NULL;
+  if (!PyDict_Check(kw)) { Py_DECREF(posf); PyErr_SetString(PyExc_TypeError, "Graph.call: kwargs must be a dict"); return NULL; }
+  Py_ssize_t np = PySequence_Fast_GET_SIZE(posf), nk = PyDict_Size(kw), n = np + nk;
+  PyObject *result = NULL;
+  coil_arg *a = PyMem_Calloc((size_t)n + 1, sizeof *a);
+  const char **kwn = PyMem_Calloc((size_t)nk + 1, sizeof *kwn);
+  ArgStore st = {PyMem_Calloc((size_t)(n + 1) * 64, sizeof(int64_t)), PyMem_Calloc((size_t)(n + 1) * 64, sizeof(coil_value)),
+                 PyMem_Calloc((size_t)n + 1, sizeof(char *))};
+  if (!a || !kwn || !st.ints || !st.vals || !st.strs) { PyErr_NoMemory(); goto done; }
+  for (Py_ssize_t i = 0; i < np; i++)
+    if (!to_arg(PySequence_Fast_GET_ITEM(posf, i), &a[i], &st, (int)i)) goto done;
+  PyObject *key, *val;
+  Py_ssize_t it = 0, j = 0;
+  while (PyDict_Next(kw, &it, &key, &val)) {
+    if (!PyUnicode_Check(key) || !(kwn[j] = PyUnicode_AsUTF8(key))) {
+      PyErr_SetString(PyExc_TypeError, "Graph.call: keyword names are strings");
+      goto done;
+    }
+    if (!to_arg(val, &a[np + j], &st, (int)(np + j))) goto done;
+    j++;
+  }
+  coil_value v;
+  coil_error *err = NULL;
+  if (coil_graph_call(o->g, op, (int)np, a, (int)nk, kwn, a + np, origin, &v, &err)) { raise(err); goto done; }
+  result = PyLong_FromLong(v);
+done:
+  PyMem_Free(a);
+  PyMem_Free(kwn);
+  PyMem_Free(st.ints);
+  PyMem_Free(st.vals);
+  PyMem_Free(st.strs);
+  Py_DECREF(posf);
+  return result;
+}
+
+static PyObject *graph_item(Graph *o, PyObject *args) {
+  int v, i;
+  if (!PyArg_ParseTuple(args, "ii:item", &v, &i)) return NULL;
+  coil_value out;
+  coil_error *err = NULL;
+  if (coil_graph_item(o->g, v, i, &out, &err)) return raise(err);
+  return PyLong_FromLong(out);
+}
+
+static PyObject *graph_output(Graph *o, PyObject *args) {
+  PyObject *vals;
+  if (!PyArg_ParseTuple(args, "O:output", &vals)) return NULL;
+  int64_t v[256];
+  int n;
+  if (!int64_seq(vals, v, 256, &n, "output: values")) return NULL;
+  coil_value cv[256];
+  for (int i = 0; i < n; i++) cv[i] = (coil_value)v[i];
+  coil_error *err = NULL;
+  if (coil_graph_output(o->g, n, cv, &err)) return raise(err);
+  Py_RETURN_NONE;
+}
+
+static PyObject *graph_source(Graph *o, PyObject *unused) { return PyUnicode_FromString(coil_graph_source(o->g)); }
+
+static PyObject *graph_compile(Graph *o, PyObject *args, PyObject *kw) {
+  static char *names[] = {"target", "dump", NULL};
+  const char *target = "c", *dump = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sz:compile", names, &target, &dump)) return NULL;
+  coil_options opts = {.target = target, .dump = dump};
+  coil_program *p = NULL;
+  coil_error *err = NULL;
+  coil_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = coil_compile_graph(o->g, &opts, &p, &err);
+  Py_END_ALLOW_THREADS
+  if (st) return raise(err);
+  return wrap_program(p);
+}
+
+static PyMethodDef graph_methods[] = {
+    {"input", (PyCFunction)graph_input, METH_VARARGS, "input(name, dtype, shape, strides=None) -> value"},
+    {"call", (PyCFunction)graph_call, METH_VARARGS, "call(op, args, kwargs, origin=None) -> value"},
+    {"item", (PyCFunction)graph_item, METH_VARARGS, "item(value, index) -> value"},
+    {"output", (PyCFunction)graph_output, METH_VARARGS, "output(values)"},
+    {"source", (PyCFunction)graph_source, METH_NOARGS, "the program as coil's Python subset"},
+    {"compile", (PyCFunction)(void (*)(void))graph_compile, METH_VARARGS | METH_KEYWORDS,
+     "compile(target='c', dump=None) -> Program"},
+    {NULL},
+};
+
+static PyTypeObject GraphType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coil._C.Graph",
+    .tp_basicsize = sizeof(Graph),
+    .tp_dealloc = (destructor)graph_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A coil graph built node by node (include/coil.h).",
+    .tp_methods = graph_methods,
+    .tp_init = (initproc)graph_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ------------------------------------------------------------ module */
+
+static PyObject *has_op(PyObject *self, PyObject *args) {
+  const char *op;
+  if (!PyArg_ParseTuple(args, "s:has_op", &op)) return NULL;
+  return PyBool_FromLong(coil_has_op(op));
+}
+
+static PyObject *set_num_threads(PyObject *self, PyObject *args) {
+  int n;
+  if (!PyArg_ParseTuple(args, "i:set_num_threads", &n)) return NULL;
+  coil_set_num_threads(n);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"compile_source", (PyCFunction)(void (*)(void))compile_source, METH_VARARGS | METH_KEYWORDS,
+     "compile_source(file, text, target='c', fn=None, dump=None, args=None) -> Program"},
+    {"has_op", has_op, METH_VARARGS, "has_op(op) -> bool: a spelling coil compiles ('aten.add.Tensor')"},
+    {"set_num_threads", set_num_threads, METH_VARARGS, "the OpenMP threads this thread's runs use"},
+    {NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "coil._C",
+    .m_doc = "libcoil's binding (include/coil.h).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__C(void) {
+  if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&GraphType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module);
+  if (!m) return NULL;
+  CoilError = PyErr_NewExceptionWithDoc("coil.CoilError", "An error from libcoil.", NULL, NULL);
+  ProgramError = PyErr_NewExceptionWithDoc("coil.ProgramError",
+                                           "A program not in coil's subset, or wrong (file:line:col: error:).",
+                                           CoilError, NULL);
+  PyObject *bases = PyTuple_Pack(2, CoilError, PyExc_ValueError);
+  TensorError = PyErr_NewExceptionWithDoc("coil.TensorError", "A tensor that does not match the compiled program.",
+                                          bases, NULL);
+  Py_XDECREF(bases);
+  if (!CoilError || !ProgramError || !TensorError ||
+      PyModule_AddObjectRef(m, "CoilError", CoilError) < 0 || PyModule_AddObjectRef(m, "ProgramError", ProgramError) < 0 ||
+      PyModule_AddObjectRef(m, "TensorError", TensorError) < 0 ||
+      PyModule_AddObjectRef(m, "Program", (PyObject *)&ProgramType) < 0 ||
+      PyModule_AddObjectRef(m, "Graph", (PyObject *)&GraphType) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  PyModule_AddIntConstant(m, "API_VERSION", COIL_API_VERSION);
+  return m;
+}

@@ -1,0 +1,566 @@
+"""torch.compile(model, backend="coil"), coil.explain and coil.emit.
+
+The backend is aot_autograd with Inductor's decomposition table, so coil
+sees the forward and the backward as ATen graphs.  In each graph, torch.fx's
+CapabilityBasedPartitioner groups the nodes coil supports; each group
+becomes one coil program (one or more fused kernels), built node by node
+through libcoil's graph API with the ATen spellings of coil's op table.
+Every other node runs as ATen, as Inductor's fallbacks do (matmul,
+convolution and attention stay ATen calls by design).
+
+A group is compiled once when the graph is (with the example shapes), so
+a node coil refuses is found then, moved out of coil, and the graph is
+partitioned again: what runs in coil is what compiled.  At call time each
+group is specialized per (dtypes, shapes, strides, devices) and cached;
+a new specialization is a recompile, reported by explain().
+
+Never a wrong answer: what coil cannot do runs as ATen, and the reason goes
+to explain() and to the "coil" logger.  config.strict (or COIL_STRICT=1)
+raises NotSupported instead, naming the op and the user's source line.
+"""
+import contextvars
+import dataclasses
+import logging
+import operator
+import re
+import threading
+
+import torch
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupport
+from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
+
+from . import _C, config
+
+log = logging.getLogger("coil")
+
+# PyTorch's dtypes coil compiles, by the names libcoil's binding takes.
+DTYPES = {torch.bool: "bool", torch.int32: "int32", torch.int64: "int64", torch.float16: "float16",
+          torch.bfloat16: "bfloat16", torch.float32: "float32", torch.float64: "float64"}
+
+# Ops that stay ATen calls by design: library kernels (matmul, convolution,
+# attention) and random numbers.  Strict mode does not count them.
+_BY_DESIGN = re.compile(r"^(aten\.(mm|bmm|addmm|baddbmm|addbmm|matmul|linear|_?convolution(_backward)?|"
+                        r"_scaled_dot_product_\w+|_efficient_attention\w*|_flash_attention\w*|"
+                        r"rand|randn|rand_like|randn_like|randint\w*|bernoulli\w*|native_dropout\w*|normal\w*|"
+                        r"uniform\w*|_fused_dropout|multinomial|randperm)|prims\.(inductor_\w+|philox\w*))\.")
+
+# Ops that compute nothing (views, aliases, copies): a group of only these
+# is left to ATen, where a view costs nothing.
+_NO_COMPUTE = {"view", "_unsafe_view", "reshape", "permute", "expand", "alias", "unsqueeze", "squeeze", "slice",
+               "select", "t", "transpose", "split", "split_with_sizes", "unbind", "clone", "detach", "as_strided",
+               "lift_fresh_copy", "copy"}
+
+# Keyword arguments that say where or how a result lives, not its values:
+# coil's programs compute values, and the caller allocates.
+_PLACEMENT_KWARGS = {"device", "layout", "pin_memory", "memory_format", "requires_grad", "non_blocking"}
+
+
+class NotSupported(_C.CoilError):
+    """Raised in strict mode where coil would leave an op to ATen."""
+
+
+# ------------------------------------------------------------ reports
+
+
+@dataclasses.dataclass
+class Kernel:
+    """One coil program: a group of an ATen graph, compiled for a target."""
+    graph: str
+    name: str
+    target: str
+    ops: list
+    num_kernels: int
+    compile_ms: float
+    code: str = ""
+
+
+@dataclasses.dataclass
+class Fallback:
+    """One ATen node that ran outside coil, and why."""
+    graph: str
+    op: str
+    reason: str
+    where: str
+    by_design: bool
+
+
+@dataclasses.dataclass
+class Report:
+    """What coil.explain() saw: the coil programs, the ATen fallbacks and the recompiles."""
+    kernels: list = dataclasses.field(default_factory=list)
+    fallbacks: list = dataclasses.field(default_factory=list)
+    recompiles: list = dataclasses.field(default_factory=list)
+    graphs: int = 0
+
+    def __str__(self):
+        lines = [f"coil: {self.graphs} graph(s), {len(self.kernels)} coil program(s) "
+                 f"({sum(k.num_kernels for k in self.kernels)} kernels), {len(self.fallbacks)} ATen fallback(s), "
+                 f"{len(self.recompiles)} recompile(s)"]
+        for k in self.kernels:
+            lines.append(f"  coil  {k.graph}/{k.name} [{k.target}]: {k.num_kernels} kernel(s), "
+                         f"{k.compile_ms:.1f} ms: {', '.join(k.ops)}")
+        for f in self.fallbacks:
+            kind = "aten" if f.by_design else "ATEN"
+            lines.append(f"  {kind}  {f.graph}: {f.op}: {f.reason}" + (f" ({f.where})" if f.where else ""))
+        for r in self.recompiles:
+            lines.append(f"  recompile  {r}")
+        return "\n".join(lines)
+
+
+_REPORT = contextvars.ContextVar("coil_report", default=None)
+
+
+def _report():
+    return _REPORT.get()
+
+
+# ------------------------------------------------------------ ATen nodes
+
+
+def spelling(target):
+    """The op table's spelling of an ATen overload: aten.add.Tensor."""
+    if isinstance(target, torch._ops.OpOverload):
+        return f"{target.namespace}.{target._opname}.{target._overloadname}"
+    return None
+
+
+def origin(node):
+    """Where the user wrote the node: the last frame of its stack trace."""
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+), in (\w+)\n\s*(.*)', trace)
+    if not frames:
+        return ""
+    file, line, fn, code = frames[-1]
+    return f"{file.rsplit('/', 1)[-1]}:{line} in {fn}: {code.strip()}"
+
+
+def _tensors(val):
+    if isinstance(val, torch.Tensor):
+        return [val]
+    if isinstance(val, (tuple, list)):
+        return [t for v in val for t in _tensors(v)]
+    return []
+
+
+class _Support(OperatorSupport):
+    """Which nodes coil compiles: ops in its table, dtypes it knows, on a
+    device its target runs.  Every refusal keeps its reason."""
+
+    def __init__(self, devices, refused):
+        super().__init__()
+        self.devices = devices
+        self.refused = refused  # node -> reason, including nodes refused by a compile
+
+    def is_node_supported(self, submodules, node):
+        if node.op != "call_function":
+            return False
+        if node in self.refused:
+            return False
+        reason = self._reason(node)
+        if reason:
+            self.refused[node] = reason
+            return False
+        return True
+
+    def _reason(self, node):
+        if node.target is operator.getitem:
+            src = node.args[0]
+            return None if self.is_node_supported(None, src) else "takes apart a result that runs as ATen"
+        op = spelling(node.target)
+        if op is None:
+            return f"not an ATen op ({node.target})"
+        if not _C.has_op(op):
+            return "a library call coil leaves to ATen" if _BY_DESIGN.match(op) else "not in coil's op table"
+        outs = _tensors(node.meta.get("val"))
+        if not outs:
+            return "no tensor result"
+        for a in node.all_input_nodes:
+            outs += _tensors(a.meta.get("val"))
+        for t in outs:
+            if t.dtype not in DTYPES:
+                return f"dtype {t.dtype} is not one coil compiles"
+            if t.device.type not in self.devices:
+                return f"tensors on {t.device.type}: coil runs {' and '.join(sorted(self.devices))} tensors"
+            if t.dim() > 8:
+                return f"{t.dim()} dims: coil takes at most 8"
+        return None
+
+
+# ------------------------------------------------------------ coil graphs from ATen nodes
+
+
+class _GraphBuild:
+    """A coil graph of FX nodes, through the binding's Graph: parameters for
+    the group's inputs (with their dtypes, shapes and strides), one call
+    per node, and a way back from a line of coil's text to its node."""
+
+    def __init__(self, name):
+        self.g = _C.Graph(name)
+        self.env = {}
+        self.node_of = {}
+
+    def input(self, node, value, i):
+        if isinstance(value, torch.Tensor):
+            self.env[node] = ("v", self.g.input(f"a{i}", DTYPES[value.dtype], tuple(value.shape),
+                                                tuple(value.stride())))
+        else:  # a size known at call time (a SymInt of a dynamic graph)
+            self.env[node] = _literal(value)
+
+    def arg(self, a):
+        if isinstance(a, torch.fx.Node):
+            return self.env[a]
+        if isinstance(a, (list, tuple)):
+            items = [self.arg(x) for x in a]
+            if all(t[0] == "v" for t in items) and items:
+                return ("V", [t[1] for t in items])
+            if all(t[0] in ("i", "b") for t in items):
+                return ("I", [int(t[1]) for t in items])
+            raise _C.ProgramError(f"a list of {[t[0] for t in items]} is not an argument coil takes")
+        return _literal(a)
+
+    def node(self, node):
+        if node.target is operator.getitem:
+            src, index = node.args
+            value = self.g.item(self.env[src][1], index)
+        else:
+            args = [self.arg(a) for a in node.args]
+            kwargs = {k: self.arg(v) for k, v in node.kwargs.items() if k not in _PLACEMENT_KWARGS}
+            value = self.g.call(spelling(node.target), args, kwargs, origin(node) or node.name)
+        self.env[node] = ("v", value)
+        self.node_of[value] = node
+
+    def output(self, nodes):
+        self.g.output([self.env[n][1] for n in nodes])
+
+    def culprit(self, error):
+        """The node whose line a ProgramError names, or None."""
+        m = re.match(r"<graph \w+>:(\d+):", str(error))
+        if not m:
+            return None
+        lines = self.g.source().splitlines()
+        line = int(m.group(1))
+        v = re.match(r"\s+v(\d+) = ", lines[line - 1]) if 0 < line <= len(lines) else None
+        return self.node_of.get(int(v.group(1))) if v else None
+
+
+def _literal(a):
+    if isinstance(a, bool):
+        return ("b", a)
+    if isinstance(a, int):
+        return ("i", a)
+    if isinstance(a, float):
+        return ("f", a)
+    if isinstance(a, torch.SymInt):
+        return ("i", int(a))
+    if a is None:
+        return ("n",)
+    if isinstance(a, torch.dtype):
+        if a not in DTYPES:
+            raise _C.ProgramError(f"dtype {a} is not one coil compiles")
+        return ("d", DTYPES[a])
+    if isinstance(a, str):
+        return ("s", a)
+    if isinstance(a, (torch.device, torch.layout, torch.memory_format)):
+        raise _C.ProgramError(f"{a!r} as a positional argument")
+    raise _C.ProgramError(f"an argument of type {type(a).__name__} ({a!r}) is not one coil takes")
+
+
+class _NodeError(Exception):
+    """A node coil cannot take, found while building (its arguments)."""
+
+    def __init__(self, node, reason):
+        super().__init__(reason)
+        self.node, self.reason = node, reason
+
+
+def _build(name, nodes, inputs, values, outputs):
+    b = _GraphBuild(name)
+    for i, (node, value) in enumerate(zip(inputs, values)):
+        b.input(node, value, i)
+    for n in nodes:
+        try:
+            b.node(n)
+        except _C.CoilError as e:
+            raise _NodeError(n, str(e).splitlines()[0]) from e
+    b.output(outputs)
+    return b
+
+
+def _target_for(target, device):
+    """CUDA tensors run the triton-gpu module; others the chosen target."""
+    return "triton-gpu" if device.type == "cuda" else target
+
+
+# ------------------------------------------------------------ a group at run time
+
+
+class _Entry:
+    """One specialization of a group: a compiled program and how to run it."""
+
+    def __init__(self, program, target, device):
+        self.program = program
+        self.outputs = [(getattr(torch, dt), shape) for _, dt, shape, _ in program.outputs]
+        self.device = device
+        self.launch = None
+        if target == "triton-gpu" and device.type == "cuda":
+            namespace = {"__name__": "coil_module"}
+            exec(compile(program.code, "<coil triton-gpu module>", "exec"), namespace)
+            self.launch = namespace["coil_run"]
+
+    def __call__(self, tensors):
+        if self.launch:
+            return tuple(self.launch(list(tensors)))
+        outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
+        _C.set_num_threads(torch.get_num_threads())
+        self.program.run([t.detach() if t.requires_grad else t for t in tensors], outs)
+        return tuple(outs)
+
+
+class CoilGroup(torch.nn.Module):
+    """Runs one group of an ATen graph: the coil program specialized for the
+    arguments' dtypes, shapes, strides and devices (cached), or the group's
+    own ATen graph where coil cannot compile them."""
+
+    def __init__(self, graph_name, name, sub, target):
+        super().__init__()
+        self.graph_name, self.name, self.sub = graph_name, name, sub
+        self.target = target
+        self.cache = {}
+        self.lock = threading.Lock()
+        self.placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
+        self.nodes = [n for n in sub.graph.nodes if n.op == "call_function"]
+        out = next(n for n in sub.graph.nodes if n.op == "output")
+        self.outputs = list(out.args[0])
+
+    @staticmethod
+    def key(args):
+        return tuple((a.dtype, tuple(a.shape), a.stride(), a.device) if isinstance(a, torch.Tensor) else int(a)
+                     for a in args)
+
+    def forward(self, *args):
+        key = self.key(args)
+        entry = self.cache.get(key)
+        if entry is None:
+            with self.lock:
+                entry = self.cache.get(key)
+                if entry is None:
+                    entry = self._specialize(key, args)
+        if entry is False:
+            return self.sub(*args)
+        return entry([a for a in args if isinstance(a, torch.Tensor)])
+
+    def _specialize(self, key, args):
+        report = _report()
+        if self.cache:
+            msg = f"{self.graph_name}/{self.name}: {_describe(args)}"
+            log.info("coil: recompiling %s", msg)
+            if report:
+                report.recompiles.append(msg)
+        device = _device(args)
+        target = _target_for(self.target, device)
+        entry = False
+        try:
+            b = _build(self.name, self.nodes, self.placeholders, args, self.outputs)
+            try:
+                entry = _Entry(b.g.compile(target=target), target, device)
+            except _C.ProgramError as e:
+                node = b.culprit(e)
+                _fallback(self.graph_name, self.name, _reason(e), origin(node) if node is not None else "", False)
+        except _NodeError as e:
+            _fallback(self.graph_name, spelling(e.node.target), e.reason, origin(e.node), False)
+        except (_C.CoilError, ImportError) as e:  # the system compiler, or no Triton for a CUDA module
+            _fallback(self.graph_name, self.name, str(e).splitlines()[0], "", False)
+        self.cache[key] = entry
+        return entry
+
+
+def _reason(error):
+    """The message of a ProgramError without its position."""
+    return str(error).splitlines()[0].split("error: ", 1)[-1]
+
+
+def _device(args):
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            return a.device
+    return torch.device("cpu")
+
+
+def _describe(args):
+    return ", ".join(f"{DTYPES.get(a.dtype, a.dtype)}{list(a.shape)}" if isinstance(a, torch.Tensor) else str(a)
+                     for a in args)
+
+
+def _fallback(graph_name, op, reason, where, by_design):
+    report = _report()
+    if report:
+        report.fallbacks.append(Fallback(graph_name, op, reason, where, by_design))
+    if by_design:
+        log.debug("coil: %s: %s runs as ATen: %s", graph_name, op, reason)
+        return
+    log.info("coil: %s: %s runs as ATen: %s%s", graph_name, op, reason, f" ({where})" if where else "")
+    if config.strict:
+        raise NotSupported(f"{op} is not compiled by coil: {reason}" + (f"\n  at {where}" if where else "") +
+                           "\n(coil.config.strict is set; unset it, or COIL_STRICT, to run such ops as ATen)")
+
+
+# ------------------------------------------------------------ whole ATen graphs
+
+
+_graph_count = 0
+_graph_lock = threading.Lock()
+
+
+def _example(node):
+    """A node's example value for compiling ahead (a FakeTensor), or None
+    where its shape is symbolic (compiled at call time instead)."""
+    val = node.meta.get("val")
+    if isinstance(val, torch.Tensor):
+        if any(isinstance(s, torch.SymInt) for s in val.shape) or any(
+                isinstance(s, torch.SymInt) for s in val.stride()):
+            return None
+        return val
+    if isinstance(val, int):
+        return val
+    return None
+
+
+def compile_graph(gm, example_inputs, kind, options):
+    """Partition one ATen graph and put a CoilGroup where each group was."""
+    global _graph_count
+    with _graph_lock:
+        _graph_count += 1
+        graph_name = f"{kind}{_graph_count}"
+    target = options.get("target", config.target)
+    emit_target = options.get("emit_target")
+    report = _report()
+    if report:
+        report.graphs += 1
+
+    refused = {}
+    for _ in range(64):
+        support = _Support({"cpu", "cuda"}, refused)
+        partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
+        partitions = [p for p in partitions if any(
+            n.target is not operator.getitem and n.target._opname not in _NO_COMPUTE for n in p.nodes)]
+        retry = False
+        for i, p in enumerate(partitions):
+            nodes = [n for n in gm.graph.nodes if n in p.nodes]
+            if not _compile_ahead(f"{graph_name}_{i}", nodes, target, emit_target, refused):
+                retry = True
+                break
+        if not retry:
+            break
+
+    for node, reason in refused.items():
+        op = spelling(node.target) or str(node.target)
+        if node.target is operator.getitem or not _tensors(node.meta.get("val")):
+            continue
+        _fallback(graph_name, op, reason, origin(node), bool(_BY_DESIGN.match(op or "")))
+
+    from torch._functorch.aot_autograd import make_boxed_func
+    if not partitions:
+        return make_boxed_func(gm.forward)
+    # The programs compiled ahead proved each group; the groups compile
+    # again when called, with the order of parameters the fused module has
+    # (the C code is the same, so the system compiler's cache serves it).
+    groups = [dict.fromkeys(n for n in gm.graph.nodes if n in p.nodes) for p in partitions]
+    fused = fuse_by_partitions(gm, groups, prefix="coil_", always_return_tuple=True)
+    for i in range(len(groups)):
+        name = f"coil_{i}"
+        setattr(fused, name, CoilGroup(graph_name, name, getattr(fused, name), target))
+    fused.recompile()
+    return make_boxed_func(fused.forward)
+
+
+def _compile_ahead(name, nodes, target, emit_target, refused):
+    """Compile a group with the example shapes.  False (and the culprit in
+    refused) when coil refuses a node; a refusal not tied to one node
+    refuses the whole group.  The code is kept for explain() and emit()."""
+    members = set(nodes)
+    inputs, values = [], []
+    for n in nodes:
+        for a in n.all_input_nodes:
+            if a not in members and a not in inputs:
+                inputs.append(a)
+                values.append(_example(a))
+    outputs = [n for n in nodes if any(u not in members for u in n.users)]
+    if any(v is None for v in values):
+        return True  # symbolic shapes: compiled per concrete shape when called
+    device = _device(values)
+    try:
+        b = _build(name, nodes, inputs, values, outputs)
+        program = b.g.compile(target=_target_for(target, device))
+    except _NodeError as e:
+        refused[e.node] = e.reason
+        return False
+    except _C.ProgramError as e:
+        node = b.culprit(e)
+        for n in ([node] if node is not None else nodes):
+            refused[n] = _reason(e)
+        return False
+    ops = [spelling(n.target) for n in nodes if n.target is not operator.getitem]
+    code = program.code
+    if emit_target and emit_target != target:
+        code = b.g.compile(target=emit_target).code
+    report = _report()
+    if report:
+        report.kernels.append(Kernel(name.rsplit("_", 1)[0], name, emit_target or target, ops,
+                                     program.num_kernels, program.compile_ms, code))
+    return True
+
+
+def coil_backend(gm, example_inputs, options=None, **kwargs):
+    """The torch.compile backend: torch.compile(model, backend="coil",
+    options={"target": "c" | "triton-npu" | "triton-gpu"})."""
+    from torch._dynamo.backends.common import aot_autograd
+    from torch._inductor.decomposition import select_decomp_table
+
+    options = dict(options or {})
+
+    def forward(g, inputs):
+        return compile_graph(g, inputs, "forward", options)
+
+    def backward(g, inputs):
+        return compile_graph(g, inputs, "backward", options)
+
+    return aot_autograd(fw_compiler=forward, bw_compiler=backward,
+                        decompositions=select_decomp_table())(gm, example_inputs)
+
+
+# ------------------------------------------------------------ explain and emit
+
+
+def explain(model, *args, backward=False, options=None, **kwargs):
+    """Run model(*args, **kwargs) under torch.compile(backend="coil") and
+    report what ran in coil programs, what ran as ATen and why, and the
+    recompiles.  backward=True also runs the backward of the outputs' sum
+    (it accumulates into .grad as any backward does)."""
+    report = Report()
+    token = _REPORT.set(report)
+    try:
+        torch._dynamo.reset()
+        compiled = torch.compile(model, backend=coil_backend, options=dict(options or {}))
+        out = compiled(*args, **kwargs)
+        if backward:
+            loss = sum(t.float().sum() for t in _tensors(out) if t.requires_grad)
+            if isinstance(loss, torch.Tensor):
+                loss.backward()
+    finally:
+        _REPORT.reset(token)
+        torch._dynamo.reset()
+    return report
+
+
+def emit(model, *args, target="c", backward=False, **kwargs):
+    """The source coil emits for target ("c", "triton-npu", "triton-gpu")
+    for every coil program of model(*args, **kwargs), as
+    TORCH_LOGS=output_code does for Inductor.  The model runs once, with
+    coil's C kernels."""
+    report = explain(model, *args, backward=backward, options={"emit_target": target}, **kwargs)
+    parts = []
+    for k in report.kernels:
+        parts.append(f"# ===== coil program {k.name} ({k.graph} graph; target {k.target}): {', '.join(k.ops)}\n"
+                     f"{k.code}")
+    return "\n".join(parts)

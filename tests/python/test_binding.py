@@ -1,0 +1,119 @@
+"""coil._C, the CPython binding over include/coil.h: programs from source
+text and from graphs built node by node, runs on DLPack tensors (torch and
+numpy), errors as Python exceptions, threads."""
+import threading
+
+import numpy as np
+import pytest
+import torch
+
+import coil
+from coil import _C
+
+SRC = '''import torch
+
+def f(x: "f32[3, 5]", y: "f32[5]"):
+    return (x * y).sum(1), torch.amax(x, 0)
+'''
+
+
+def test_source_program_runs_on_torch_and_numpy():
+    p = _C.compile_source("f.py", SRC)
+    assert [i[:3] for i in p.inputs] == [("x", "float32", (3, 5)), ("y", "float32", (5,))]
+    assert [o[1:3] for o in p.outputs] == [("float32", (3,)), ("float32", (5,))]
+    x, y = torch.randn(3, 5), torch.randn(5)
+    a, b = torch.empty(3), torch.empty(5)
+    p.run([x, y], [a, b])
+    torch.testing.assert_close(a, (x * y).sum(1))
+    assert torch.equal(b, x.amax(0))
+    xn, yn = x.numpy().copy(), y.numpy().copy()
+    an, bn = np.empty(3, np.float32), np.empty(5, np.float32)
+    p.run([xn, yn], [an, bn])
+    np.testing.assert_allclose(an, a.numpy(), rtol=1e-6)
+
+
+def test_args_override_annotations():
+    p = _C.compile_source("f.py", SRC, args=["x=f64[2, 7]", "y=f64[7]"])
+    assert [i[1:3] for i in p.inputs] == [("float64", (2, 7)), ("float64", (7,))]
+
+
+def test_program_error_has_position():
+    with pytest.raises(coil.ProgramError, match=r"bad\.py:2:\d+: error: .*frobnicate"):
+        _C.compile_source("bad.py", 'def f(x: "f32[4]"):\n    return x.frobnicate()\n')
+
+
+@pytest.mark.parametrize("case", ["shape", "dtype", "count", "strides", "not_a_tensor"])
+def test_tensor_errors(case):
+    p = _C.compile_source("f.py", SRC)
+    x, y, a, b = torch.randn(3, 5), torch.randn(5), torch.empty(3), torch.empty(5)
+    bad = {"shape": ([torch.randn(5, 3), y], [a, b], "shape"),
+           "dtype": ([x.double(), y], [a, b], "dtype float64"),
+           "count": ([x], [a, b], "takes 2 inputs"),
+           "strides": ([torch.randn(5, 3).t(), y], [a, b], "stride"),
+           "not_a_tensor": ([x, 3.0], [a, b], "DLPack")}[case]
+    with pytest.raises(coil.TensorError, match=bad[2]):
+        p.run(bad[0], bad[1])
+    assert issubclass(coil.TensorError, ValueError)
+
+
+def test_graph_node_by_node():
+    g = _C.Graph("scaled_softmax")
+    x = g.input("x", "bfloat16", (4, 33))
+    s = g.call("aten.mul.Tensor" if _C.has_op("aten.mul.Tensor") else "torch.mul", [("v", x), ("f", 0.5)], {})
+    sm = g.call("F.softmax", [("v", s)], {"dim": ("i", -1), "dtype": ("d", "float32")}, "model.py:7")
+    g.output([sm])
+    assert "# model.py:7" in g.source()
+    p = g.compile()
+    xt = torch.randn(4, 33, dtype=torch.bfloat16)
+    out = torch.empty(4, 33)
+    p.run([xt], [out])
+    torch.testing.assert_close(out, torch.softmax(xt * 0.5, -1, dtype=torch.float32))
+
+
+def test_graph_errors():
+    g = _C.Graph("g")
+    x = g.input("x", "float32", (3,))
+    with pytest.raises(coil.ProgramError, match="not in coil's subset"):
+        g.call("torch.frobnicate", [("v", x)], {})
+    with pytest.raises(TypeError):
+        g.call("torch.exp", [x], {})
+    with pytest.raises(ValueError):
+        _C.Graph("not a name")
+    y = g.input("y", "float32", (4,))
+    z = g.call("torch.add", [("v", x), ("v", y)], {}, "net.py:3 in forward")
+    g.output([z])
+    with pytest.raises(coil.ProgramError, match=r"(?s)<graph g>:\d+:\d+: error: .*net.py:3 in forward"):
+        g.compile()
+
+
+def test_threads_run_one_program_and_compile_others():
+    p = _C.compile_source("f.py", SRC)
+    errors = []
+
+    def work(seed):
+        try:
+            gen = torch.Generator().manual_seed(seed)
+            q = _C.compile_source("f.py", SRC, args=[f"x=f32[{seed + 2}, 5]"])
+            for prog, rows in ((p, 3), (q, seed + 2)):
+                x, y = torch.randn(rows, 5, generator=gen), torch.randn(5, generator=gen)
+                a, b = torch.empty(rows), torch.empty(5)
+                prog.run([x, y], [a, b])
+                torch.testing.assert_close(a, (x * y).sum(1))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+def test_triton_npu_target_runs_through_the_executor():
+    p = _C.compile_source("f.py", SRC, target="triton-npu")
+    assert "@triton.jit" in p.code
+    x, y = torch.randn(3, 5), torch.randn(5)
+    a, b = torch.empty(3), torch.empty(5)
+    p.run([x, y], [a, b])
+    torch.testing.assert_close(a, (x * y).sum(1))
