@@ -17,13 +17,13 @@ from .frontend import compile
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
-__all__ = ["compile", "explain", "emit", "config", "CoilError", "ProgramError", "TensorError", "NotSupported",
+__all__ = ["compile", "explain", "emit", "recording", "config", "CoilError", "ProgramError", "TensorError", "NotSupported",
            "coil_backend"]
 
 
 def __getattr__(name):
     # The backend imports torch; coil.compile works without it (numpy).
-    if name in ("explain", "emit", "NotSupported", "coil_backend", "Report"):
+    if name in ("explain", "emit", "recording", "NotSupported", "coil_backend", "Report"):
         from . import backend
         return getattr(backend, name)
     raise AttributeError(f"module 'coil' has no attribute '{name}'")

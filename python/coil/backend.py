@@ -18,6 +18,8 @@ Never a wrong answer: what coil cannot do runs as ATen, and the reason goes
 to explain() and to the "coil" logger.  config.strict (or COIL_STRICT=1)
 raises NotSupported instead, naming the op and the user's source line.
 """
+import collections
+import contextlib
 import contextvars
 import dataclasses
 import logging
@@ -94,17 +96,28 @@ class Report:
     graphs: int = 0
 
     def __str__(self):
-        lines = [f"coil: {self.graphs} graph(s), {len(self.kernels)} coil program(s) "
-                 f"({sum(k.num_kernels for k in self.kernels)} kernels), {len(self.fallbacks)} ATen fallback(s), "
-                 f"{len(self.recompiles)} recompile(s)"]
-        for k in self.kernels:
-            lines.append(f"  coil  {k.graph}/{k.name} [{k.target}]: {k.num_kernels} kernel(s), "
-                         f"{k.compile_ms:.1f} ms: {', '.join(k.ops)}")
-        for f in self.fallbacks:
-            kind = "aten" if f.by_design else "ATEN"
-            lines.append(f"  {kind}  {f.graph}: {f.op}: {f.reason}" + (f" ({f.where})" if f.where else ""))
-        for r in self.recompiles:
-            lines.append(f"  recompile  {r}")
+        by_design = [f for f in self.fallbacks if f.by_design]
+        refused = [f for f in self.fallbacks if not f.by_design]
+        lines = [f"coil: {self.graphs} graph(s); {len(self.kernels)} coil program(s) "
+                 f"({sum(k.num_kernels for k in self.kernels)} kernels); {len(refused)} node(s) coil does not "
+                 f"support and {len(by_design)} library call(s) ran as ATen; {len(self.recompiles)} recompile(s)"]
+        if self.kernels:
+            lines.append("coil programs:")
+            for k in self.kernels:
+                lines.append(f"  {k.name} [{k.target}] {k.num_kernels} kernel(s), {k.compile_ms:.2f} ms: "
+                             f"{', '.join(k.ops)}")
+        if refused:
+            lines.append("ATen, not supported by coil:")
+            counts = collections.Counter((f.graph, f.op, f.reason, f.where) for f in refused)
+            for (graph, op, reason, where), n in counts.items():
+                lines.append(f"  {graph}: {op}{f' x{n}' if n > 1 else ''}: {reason}" + (f"\n      at {where}" if where else ""))
+        if by_design:
+            counts = collections.Counter(f.op for f in by_design)
+            lines.append("ATen by design (library calls): " + ", ".join(
+                f"{op}{f' x{n}' if n > 1 else ''}" for op, n in counts.items()))
+        if self.recompiles:
+            lines.append("recompiles:")
+            lines += [f"  {r}" for r in self.recompiles]
         return "\n".join(lines)
 
 
@@ -322,10 +335,11 @@ class CoilGroup(torch.nn.Module):
     arguments' dtypes, shapes, strides and devices (cached), or the group's
     own ATen graph where coil cannot compile them."""
 
-    def __init__(self, graph_name, name, sub, target):
+    def __init__(self, graph_name, name, sub, target, reported_ahead):
         super().__init__()
         self.graph_name, self.name, self.sub = graph_name, name, sub
         self.target = target
+        self.reported_ahead = reported_ahead  # its first compile is in the report already
         self.cache = {}
         self.lock = threading.Lock()
         self.placeholders = [n for n in sub.graph.nodes if n.op == "placeholder"]
@@ -363,7 +377,11 @@ class CoilGroup(torch.nn.Module):
         try:
             b = _build(self.name, self.nodes, self.placeholders, args, self.outputs)
             try:
-                entry = _Entry(b.g.compile(target=target), target, device)
+                program = b.g.compile(target=target)
+                entry = _Entry(program, target, device)
+                if report and (self.cache or not self.reported_ahead):
+                    report.kernels.append(Kernel(self.graph_name, self.name, target, _ops(self.nodes),
+                                                 program.num_kernels, program.compile_ms, program.code))
             except _C.ProgramError as e:
                 node = b.culprit(e)
                 _fallback(self.graph_name, self.name, _reason(e), origin(node) if node is not None else "", False)
@@ -440,6 +458,7 @@ def compile_graph(gm, example_inputs, kind, options):
 
     refused = {}
     for _ in range(64):
+        ahead = set()  # groups compiled ahead (with static shapes)
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
         partitions = [p for p in partitions if any(
@@ -447,9 +466,12 @@ def compile_graph(gm, example_inputs, kind, options):
         retry = False
         for i, p in enumerate(partitions):
             nodes = [n for n in gm.graph.nodes if n in p.nodes]
-            if not _compile_ahead(f"{graph_name}_{i}", nodes, target, emit_target, refused):
+            result = _compile_ahead(f"{graph_name}_{i}", nodes, target, emit_target, refused)
+            if result is False:
                 retry = True
                 break
+            if result == "compiled":
+                ahead.add(i)
         if not retry:
             break
 
@@ -469,7 +491,7 @@ def compile_graph(gm, example_inputs, kind, options):
     fused = fuse_by_partitions(gm, groups, prefix="coil_", always_return_tuple=True)
     for i in range(len(groups)):
         name = f"coil_{i}"
-        setattr(fused, name, CoilGroup(graph_name, name, getattr(fused, name), target))
+        setattr(fused, name, CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead))
     fused.recompile()
     return make_boxed_func(fused.forward)
 
@@ -477,7 +499,8 @@ def compile_graph(gm, example_inputs, kind, options):
 def _compile_ahead(name, nodes, target, emit_target, refused):
     """Compile a group with the example shapes.  False (and the culprit in
     refused) when coil refuses a node; a refusal not tied to one node
-    refuses the whole group.  The code is kept for explain() and emit()."""
+    refuses the whole group.  "compiled", or "later" where shapes are
+    symbolic.  The code is kept for explain() and emit()."""
     members = set(nodes)
     inputs, values = [], []
     for n in nodes:
@@ -487,7 +510,7 @@ def _compile_ahead(name, nodes, target, emit_target, refused):
                 values.append(_example(a))
     outputs = [n for n in nodes if any(u not in members for u in n.users)]
     if any(v is None for v in values):
-        return True  # symbolic shapes: compiled per concrete shape when called
+        return "later"  # symbolic shapes: compiled per concrete shape when called
     device = _device(values)
     try:
         b = _build(name, nodes, inputs, values, outputs)
@@ -500,7 +523,7 @@ def _compile_ahead(name, nodes, target, emit_target, refused):
         for n in ([node] if node is not None else nodes):
             refused[n] = _reason(e)
         return False
-    ops = [spelling(n.target) for n in nodes if n.target is not operator.getitem]
+    ops = _ops(nodes)
     code = program.code
     if emit_target and emit_target != target:
         code = b.g.compile(target=emit_target).code
@@ -508,7 +531,11 @@ def _compile_ahead(name, nodes, target, emit_target, refused):
     if report:
         report.kernels.append(Kernel(name.rsplit("_", 1)[0], name, emit_target or target, ops,
                                      program.num_kernels, program.compile_ms, code))
-    return True
+    return "compiled"
+
+
+def _ops(nodes):
+    return [spelling(n.target) for n in nodes if n.target is not operator.getitem]
 
 
 def coil_backend(gm, example_inputs, options=None, **kwargs):
@@ -532,24 +559,34 @@ def coil_backend(gm, example_inputs, options=None, **kwargs):
 # ------------------------------------------------------------ explain and emit
 
 
+@contextlib.contextmanager
+def recording():
+    """with coil.recording() as report: ... -- what coil compiled, left to
+    ATen and recompiled while the block ran (explain() records one call)."""
+    report = Report()
+    token = _REPORT.set(report)
+    try:
+        yield report
+    finally:
+        _REPORT.reset(token)
+
+
 def explain(model, *args, backward=False, options=None, **kwargs):
     """Run model(*args, **kwargs) under torch.compile(backend="coil") and
     report what ran in coil programs, what ran as ATen and why, and the
     recompiles.  backward=True also runs the backward of the outputs' sum
     (it accumulates into .grad as any backward does)."""
-    report = Report()
-    token = _REPORT.set(report)
-    try:
+    with recording() as report:
         torch._dynamo.reset()
-        compiled = torch.compile(model, backend=coil_backend, options=dict(options or {}))
-        out = compiled(*args, **kwargs)
-        if backward:
-            loss = sum(t.float().sum() for t in _tensors(out) if t.requires_grad)
-            if isinstance(loss, torch.Tensor):
-                loss.backward()
-    finally:
-        _REPORT.reset(token)
-        torch._dynamo.reset()
+        try:
+            compiled = torch.compile(model, backend=coil_backend, options=dict(options or {}))
+            out = compiled(*args, **kwargs)
+            if backward:
+                loss = sum(t.float().sum() for t in _tensors(out) if t.requires_grad)
+                if isinstance(loss, torch.Tensor):
+                    loss.backward()
+        finally:
+            torch._dynamo.reset()
     return report
 
 
