@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # The CPU bench table, run by make bench (bench/run.sh): python3 bench/compare.py [--cases SUBSTR,...] [options below]
 """coil's benchmark table: every bench/cases/*.py timed by `coil bench --json`,
-and beside it, in the same run on the same machine, PyTorch eager and
-torch.compile (Inductor's C++/OpenMP CPU backend) on tensors of the same
-shapes, dtypes and distributions.
+and beside it, in the same run on the same machine, PyTorch eager,
+torch.compile (Inductor's C++/OpenMP CPU backend) and torch.compile with
+coil's backend (backend="coil": the same kernels behind Dynamo, aot_autograd
+and the partitioner) on tensors of the same shapes, dtypes and
+distributions.
 
     python3 bench/compare.py [--coil build/coil] [--cases SUBSTR,...] [--json OUT]
                              [--no-torch] [--runs N] [--repeat N] [--huge-pages]
-                             [--cache cold|warm]
+                             [--cache cold|warm] [--no-backend]
 
 Times are medians of at least --runs calls after warm-up; torch.compile's
 first call (the compile, cached by Inductor on disk) is made before timing.
@@ -176,6 +178,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="rounds per case; medians over rounds")
     ap.add_argument("--json", help="also write every measurement to this file")
     ap.add_argument("--no-torch", action="store_true", help="coil only")
+    ap.add_argument("--no-backend", action="store_true", help="leave out torch.compile(backend='coil')")
     ap.add_argument("--huge-pages", action="store_true", help="coil and PyTorch on transparent huge pages")
     ap.add_argument("--cache", choices=["cold", "warm"], default="cold",
                     help="flush the inputs from the caches before each timed call (cold, the default) or not")
@@ -197,6 +200,13 @@ def main():
             print("torch is not installed: coil only", file=sys.stderr)
 
     evict = build_evict() if torch is not None and a.cache == "cold" else None
+    coil_backend = None
+    if torch is not None and not a.no_backend:
+        sys.path.insert(0, os.path.join(os.path.dirname(a.coil), "python"))
+        try:
+            from coil.backend import coil_backend
+        except ImportError as e:
+            print("the coil package is not built (%s): no backend column" % e, file=sys.stderr)
 
     rows = []
     if torch is not None:
@@ -209,8 +219,8 @@ def main():
         # --repeat N: N rounds of (coil, eager, torch.compile) for this case,
         # back to back, and the median of each measurement over the rounds
         # (on a shared machine the load drifts; the rounds see the same drift).
-        coils, eagers, compileds = [], [], []
-        fn = compiled = args = None
+        coils, eagers, compileds, backends = [], [], [], []
+        fn = compiled = backend = args = None
         try:
             for rep in range(a.repeat):
                 coils.append(coil_bench(a.coil, path, a.runs, a.huge_pages, a.cache))
@@ -233,6 +243,13 @@ def main():
                         compiled(*args)
                         row["compile_first_call_s"] = time.perf_counter() - t0
                     compileds.append(time_calls(compiled, args, a.runs, before=before))
+                    if coil_backend is not None:
+                        if backend is None:
+                            t0 = time.perf_counter()
+                            backend = torch.compile(fn, backend=coil_backend, dynamic=False)
+                            backend(*args)
+                            row["backend_first_call_s"] = time.perf_counter() - t0
+                        backends.append(time_calls(backend, args, a.runs, before=before))
         except Exception as e:  # keep going: one broken case must not hide the rest
             print("%s: %s" % (name, e), file=sys.stderr)
             row["error"] = str(e)
@@ -249,9 +266,12 @@ def main():
             row["eager_min_ms"] = min(e[1] for e in eagers)
             row["compiled_ms"] = statistics.median(e[0] for e in compileds)
             row["compiled_min_ms"] = min(e[1] for e in compileds)
+        if backends:
+            row["backend_ms"] = statistics.median(e[0] for e in backends)
         c = row["coil"]
         row["vs_eager"] = row["eager_ms"] / c["kernel_ms"] if "eager_ms" in row else None
         row["vs_compile"] = row["compiled_ms"] / c["kernel_ms"] if "compiled_ms" in row else None
+        row["backend_over_kernel"] = row["backend_ms"] / c["kernel_ms"] if "backend_ms" in row else None
         rows.append(row)
         print("  %-28s coil %8.2f ms  %5.2f of ceiling  eager %s ms  compile %s ms" % (
             name, c["kernel_ms"], c["fraction"], fmt(row.get("eager_ms"), ".2f"), fmt(row.get("compiled_ms"), ".2f")),
@@ -259,8 +279,8 @@ def main():
 
     ok = [r for r in rows if "coil" in r]
     print()
-    hdr = "%-28s %9s %7s %6s %9s %9s %8s %8s" % ("case", "coil ms", "GB/s", "frac", "eager ms", "compile", "vs eager",
-                                                 "vs comp")
+    hdr = "%-28s %9s %7s %6s %9s %9s %8s %8s %9s %7s" % ("case", "coil ms", "GB/s", "frac", "eager ms", "compile",
+                                                          "vs eager", "vs comp", "backend", "bk/coil")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
@@ -268,10 +288,11 @@ def main():
             print("%-28s  ERROR: %s" % (r["case"], r["error"][:60]))
             continue
         c = r["coil"]
-        print("%-28s %9.2f %7.1f %6.2f %9s %9s %8s %8s" % (
+        print("%-28s %9.2f %7.1f %6.2f %9s %9s %8s %8s %9s %7s" % (
             r["case"], c["kernel_ms"], c["gbps"], c["fraction"], fmt(r.get("eager_ms"), ".2f"),
             fmt(r.get("compiled_ms"), ".2f"), fmt(r.get("vs_eager"), ".1f") + ("x" if r.get("vs_eager") else ""),
-            fmt(r.get("vs_compile"), ".2f") + ("x" if r.get("vs_compile") else "")))
+            fmt(r.get("vs_compile"), ".2f") + ("x" if r.get("vs_compile") else ""), fmt(r.get("backend_ms"), ".2f"),
+            fmt(r.get("backend_over_kernel"), ".2f")))
     if ok:
         fr = [r["coil"]["fraction"] for r in ok]
         ceil = [r["coil"]["ceiling_gbps"] for r in ok]
@@ -287,6 +308,13 @@ def main():
             print("coil vs torch.compile: median %.2fx, min %.2fx (%s)" % (statistics.median(vc), min(vc), worst["case"]))
         if ve:
             print("coil vs eager: median %.1fx, min %.1fx" % (statistics.median(ve), min(ve)))
+        bk = [r["backend_over_kernel"] for r in ok if r.get("backend_over_kernel")]
+        if bk:
+            print("torch.compile(backend='coil') over coil bench's kernel time: median %.2f, max %.2f" % (
+                statistics.median(bk), max(bk)))
+            first = [(r["backend_first_call_s"], r["compile_first_call_s"]) for r in ok if "backend_first_call_s" in r]
+            print("first call (compile) backend='coil' vs Inductor: median %.2f s vs %.2f s" % (
+                statistics.median(f[0] for f in first), statistics.median(f[1] for f in first)))
         comp = [r["coil"]["compile_c_ms"] for r in ok]
         cold = [r["coil"]["cc_ms"] for r in ok]
         cached = [r["coil"]["cached_compile_ms"] for r in ok]
