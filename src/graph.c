@@ -463,12 +463,15 @@ bool graph_nonpositive(const GNode *n) {
 
 /* ------------------------------------------------------------ arguments */
 
+/* A call's arguments, each with its position in the source. */
 typedef struct Args {
-  Node *call;
+  SrcLoc at; /* the call */
   Val **pos; /* positional values, after self */
+  SrcLoc *locs;
   int npos;
   const char **kwn;
   Val **kwv;
+  SrcLoc *kwlocs;
   int nkw;
   bool *kwused;
 } Args;
@@ -487,13 +490,21 @@ static Val *arg(Args *A, int i, const char *name) {
 }
 
 static SrcLoc arg_loc(Args *A, int i, const char *name) {
-  if (i >= 0 && i < A->npos) {
-    int skip = A->call->nitems - A->npos;
-    return A->call->items[i + skip]->loc;
-  }
+  if (i >= 0 && i < A->npos) return A->locs[i];
   for (int k = 0; k < A->nkw; k++)
-    if (name && !strcmp(A->kwn[k], name)) return A->call->kwvals[k]->loc;
-  return A->call->loc;
+    if (name && !strcmp(A->kwn[k], name)) return A->kwlocs[k];
+  return A->at;
+}
+
+/* The arguments after the first (a torch.NAME(x, ...) call's x). */
+static Args after_first(const Args *A) {
+  Args rest = *A;
+  if (A->npos > 0) {
+    rest.pos = A->pos + 1;
+    rest.locs = A->locs + 1;
+    rest.npos = A->npos - 1;
+  }
+  return rest;
 }
 
 static bool get_int(Builder *B, Val *v, SrcLoc loc, const char *what, int64_t *out) {
@@ -507,7 +518,7 @@ static bool get_int(Builder *B, Val *v, SrcLoc loc, const char *what, int64_t *o
 static int get_int_list(Builder *B, Args *A, int first, const char *kw, int64_t *out, SrcLoc *loc) {
   Val *v = arg(A, first, kw);
   *loc = arg_loc(A, first, kw);
-  if (!v) { fail(B, A->call->loc, "missing argument '%s'", kw); return -1; }
+  if (!v) { fail(B, A->at, "missing argument '%s'", kw); return -1; }
   Val **items = &v;
   int n = 1;
   if (v->kind == V_TUPLE) {
@@ -529,7 +540,7 @@ static bool check_args(Builder *B, Args *A, const char *fname, int maxpos) {
                 maxpos == 1 ? "" : "s"), false;
   for (int k = 0; k < A->nkw; k++)
     if (!A->kwused[k])
-      return fail(B, A->call->kwvals[k]->loc, "%s got an unexpected keyword argument '%s'", fname, A->kwn[k]), false;
+      return fail(B, A->kwlocs[k], "%s got an unexpected keyword argument '%s'", fname, A->kwn[k]), false;
   return true;
 }
 
@@ -2078,9 +2089,7 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     Val *c = arg(A, 0, "condition"), *a = arg(A, 1, "input"), *b = arg(A, 2, "other");
     if (!c || c->kind != V_TENSOR) return fail(B, loc, "torch.where needs a bool tensor condition");
     if (!a || !b) return fail(B, loc, "where needs a condition and two values");
-    Args rest = *A;
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
+    Args rest = after_first(A);
     if (!check_args(B, &rest, name, 2)) return NULL;
     return where_fn(B, c->t, a, b, arg_loc(A, 1, "input"), arg_loc(A, 2, "other"), loc);
   }
@@ -2101,11 +2110,7 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
   const Spelling *s = find_spelling(name, SP_TORCH);
   if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
-  Args rest = *A;
-  if (A->npos > 0) {
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
-  }
+  Args rest = after_first(A);
   return s->build(B, s, x->t, &rest, loc);
 }
 
@@ -2389,11 +2394,7 @@ static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc, S
   /* inplace=True writes the result over the input; in a function that
    * returns it, the values are the same. */
   (void)arg(A, -1, "inplace");
-  Args rest = *A;
-  if (A->npos > 0) {
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
-  }
+  Args rest = after_first(A);
   return s->build(B, s, x->t, &rest, loc);
 }
 
@@ -2692,15 +2693,21 @@ static Val *eval_call(Builder *B, Node *n) {
   Val *fn = eval(B, n->lhs);
   if (!fn) return NULL;
   if (fn->kind != V_FN) return fail(B, n->loc, "%s is not callable", kind_name(fn));
-  Args A = {.call = n, .npos = n->nitems, .nkw = n->nkw};
+  Args A = {.at = n->loc, .npos = n->nitems, .nkw = n->nkw};
   A.pos = ARENA_ARRAY(B->a, Val *, n->nitems + 1);
+  A.locs = ARENA_ARRAY(B->a, SrcLoc, n->nitems + 1);
   A.kwn = n->kwnames;
   A.kwv = ARENA_ARRAY(B->a, Val *, n->nkw + 1);
+  A.kwlocs = ARENA_ARRAY(B->a, SrcLoc, n->nkw + 1);
   A.kwused = ARENA_ARRAY(B->a, bool, n->nkw + 1);
-  for (int i = 0; i < n->nitems; i++)
+  for (int i = 0; i < n->nitems; i++) {
     if (!(A.pos[i] = eval(B, n->items[i]))) return NULL;
-  for (int i = 0; i < n->nkw; i++)
+    A.locs[i] = n->items[i]->loc;
+  }
+  for (int i = 0; i < n->nkw; i++) {
     if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
+    A.kwlocs[i] = n->kwvals[i]->loc;
+  }
   SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
   if (fn->func) return call_user(B, fn->func, &A, loc);
   /* The tensor a call works on: its result, when a view of it, shares its
@@ -3135,8 +3142,8 @@ static bool bind_args(Builder *B, Func *f, Args *A, SrcLoc loc, Val **vals) {
     int i = 0;
     while (i < f->nparams && strcmp(f->params[i].name, A->kwn[k])) i++;
     if (i == f->nparams)
-      return fail(B, A->call->kwvals[k]->loc, "%s() got an unexpected keyword argument '%s'", f->name, A->kwn[k]), false;
-    if (vals[i]) return fail(B, A->call->kwvals[k]->loc, "%s() got multiple values for argument '%s'", f->name, A->kwn[k]), false;
+      return fail(B, A->kwlocs[k], "%s() got an unexpected keyword argument '%s'", f->name, A->kwn[k]), false;
+    if (vals[i]) return fail(B, A->kwlocs[k], "%s() got multiple values for argument '%s'", f->name, A->kwn[k]), false;
     vals[i] = A->kwv[k];
   }
   for (int i = 0; i < f->nparams; i++)
