@@ -310,10 +310,12 @@ static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
     return arith(B, OP_MUL, &vr, a, loc);
   }
   DType dt = result_type(vs, 2);
-  /* add, sub and pow round a Python scalar to a bf16/f16 tensor's dtype
-   * first; mul and div keep it in f32 (measured against PyTorch 2.x). */
+  /* add, sub, pow and comparisons round a Python scalar to a bf16/f16
+   * tensor's dtype first (a bf16 x < 0.8 is x < 0.80078125); mul and div
+   * keep it in f32 (measured against PyTorch 2.x). */
   Val rounded[2];
-  if ((op == OP_ADD || op == OP_SUB || op == OP_POW) && (dt == DT_BF16 || dt == DT_F16))
+  bool rounds = op == OP_ADD || op == OP_SUB || op == OP_POW || op_info[op].kind == OK_COMPARE;
+  if (rounds && (dt == DT_BF16 || dt == DT_F16))
     for (int i = 0; i < 2; i++)
       if (vs[i]->kind == V_FLOAT || vs[i]->kind == V_INT) {
         rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
@@ -761,10 +763,17 @@ static Val *b_relu(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return mktensor(B, arith(B, OP_MAXIMUM, &vx, &zero, loc));
 }
 
+/* logical_not (x == 0 of any dtype) and bitwise_not (~x: of an integer,
+ * x ^ -1, every bit flipped). */
 static Val *b_not(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   if (!check_args(B, A, s->name, 0)) return NULL;
-  if (x->dtype != DT_BOOL) return fail(B, loc, "%s is supported on bool tensors only", s->name);
   Val vx = {.kind = V_TENSOR, .t = x};
+  if (x->dtype != DT_BOOL) {
+    bool logical = !strcmp(s->name, "logical_not");
+    if (!logical && !dtype_is_int(x->dtype)) return fail(B, loc, "%s needs a bool or integer tensor, got %s", s->name, dtype_name(x->dtype));
+    Val c = {.kind = V_INT, .i = logical ? 0 : -1};
+    return mktensor(B, arith(B, logical ? OP_EQ : OP_XOR, &vx, &c, loc));
+  }
   Val *vs[1] = {&vx};
   return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, loc));
 }
@@ -1068,7 +1077,7 @@ static Val *b_var_std(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   double correction = 1;
   if (ub && cv) return fail(B, loc, "%s: give either unbiased or correction, not both", name);
   if (ub) correction = get_bool(B, ub, arg_loc(A, -1, "unbiased"), "unbiased", true) ? 1 : 0;
-  if (cv) {
+  if (cv && cv->kind != V_NONE) {
     if (cv->kind == V_INT) correction = (double)cv->i;
     else if (cv->kind == V_FLOAT) correction = cv->f;
     else return fail(B, arg_loc(A, -1, "correction"), "correction must be a number");
@@ -1244,7 +1253,7 @@ static Val *b_activation(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcL
   else if (!strcmp(n, "hardswish"))
     r = tc(B, OP_DIV, tt(B, OP_MUL, x, tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, tc(B, OP_ADD, x, 3, loc), 0, loc), 6, loc), loc), 6, loc);
   else if (!strcmp(n, "logsigmoid")) r = tneg(B, softplus1(B, tneg(B, x, loc), loc), loc);
-  else if (!strcmp(n, "threshold")) r = twhere(B, tc(B, OP_GT, x, p1, loc), x, tc(B, OP_ADD, tc(B, OP_MUL, x, 0, loc), p2, loc), loc);
+  else if (!strcmp(n, "threshold")) r = twhere(B, tc(B, OP_LE, x, p1, loc), mkconst(B, x->dtype, p2, 0, loc), x, loc); /* NaN stays */
   else if (!strcmp(n, "gelu")) {
     if (p1) { /* 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
       GNode *x3 = tt(B, OP_MUL, tt(B, OP_MUL, x, x, loc), x, loc);
@@ -1523,8 +1532,11 @@ static Val *b_logical_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, S
   Val *dv = arg(A, 0, "dim");
   bool keep = !count && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
   if (!check_args(B, A, n, count ? 1 : 2) || B->err) return NULL;
+  /* all and any over dim=() reduce no dim (PyTorch's any.dims); the
+   * others, as sum, reduce every dim. */
+  bool logical = !strcmp(n, "all") || !strcmp(n, "any");
   uint32_t mask;
-  if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, true, &mask)) return NULL;
+  if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, !logical, &mask)) return NULL;
   if (nan) {
     if (!dtype_is_float(x->dtype)) return fail(B, loc, "%s needs a floating-point tensor, got %s", n, dtype_name(x->dtype));
     GNode *isnan = tt(B, OP_NE, x, x, loc);
@@ -1621,11 +1633,14 @@ static double dtype_max(DType t) {
 /* nan_to_num(nan=0.0, posinf=None, neginf=None): None is the dtype's
  * largest (smallest) finite value. */
 static Val *b_nan_to_num(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  double nan = 0, pinf = dtype_max(x->dtype), ninf = -dtype_max(x->dtype);
-  Val *pv = arg(A, 1, "posinf"), *nv = arg(A, 2, "neginf");
-  if (!num_arg(B, A, 0, "nan", 0, &nan) || (pv && pv->kind != V_NONE && !num_value(B, pv, arg_loc(A, 1, "posinf"), "posinf", &pinf)) ||
-      (nv && nv->kind != V_NONE && !num_value(B, nv, arg_loc(A, 2, "neginf"), "neginf", &ninf)) || !check_args(B, A, s->name, 3))
-    return NULL;
+  static const char *const names[3] = {"nan", "posinf", "neginf"};
+  double v[3] = {0, dtype_max(x->dtype), -dtype_max(x->dtype)};
+  for (int i = 0; i < 3; i++) {
+    Val *a = arg(A, i, names[i]);
+    if (a && a->kind != V_NONE && !num_value(B, a, arg_loc(A, i, names[i]), names[i], &v[i])) return NULL;
+  }
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  double nan = v[0], pinf = v[1], ninf = v[2];
   if (!dtype_is_float(x->dtype)) return mktensor(B, x);
   GNode *r = twhere(B, tt(B, OP_NE, x, x, loc), cast(B, mkconst(B, x->dtype, nan, 0, loc), x->dtype, loc), x, loc);
   r = twhere(B, tc(B, OP_EQ, x, INFINITY, loc), mkconst(B, x->dtype, pinf, 0, loc), r, loc);
