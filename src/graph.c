@@ -264,6 +264,11 @@ static GNode *operand(Builder *B, Val *v, DType cd, SrcLoc loc) {
   return fail(B, loc, "expected a tensor or a number, got %s", kind_name(v));
 }
 
+/* A tensor or a number as a tensor of dtype cd. */
+static GNode *as_dtype(Builder *B, Val *v, DType cd, SrcLoc loc) {
+  return v->kind == V_TENSOR ? cast(B, v->t, cd, loc) : operand(B, v, cd, loc);
+}
+
 static bool is_num(const Val *v) { return v->kind == V_TENSOR || v->kind == V_INT || v->kind == V_FLOAT || v->kind == V_BOOL; }
 
 /* Elementwise op over broadcast operands; dt is the result dtype, cd the
@@ -711,12 +716,14 @@ static const struct { const char *name; DType dt; } torch_dtypes[] = {
  * dtype tell it which member.  `coil ops` prints the table (docs/ops.md).
  *
  * A builder gets the call's first tensor as x (self for a method, the first
- * argument for torch.NAME) and the arguments after it. */
+ * argument for torch.NAME) and the arguments after it.  A call whose first
+ * argument is not a tensor (torch.full's size) gives it x = NULL and all
+ * its arguments. */
 typedef struct Spelling Spelling;
 typedef Val *BuildFn(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc);
 struct Spelling {
   const char *name;
-  unsigned forms; /* SP_TENSOR | SP_TORCH */
+  unsigned forms; /* SpellingForm bits */
   BuildFn *build;
   Op op;
   DType dt;
@@ -808,16 +815,54 @@ static Val *b_clamp_one(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   return lower ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
 }
 
-/* Binary ops written as functions: add, maximum, lt, logical_and... */
+static GNode *trunc_node(Builder *B, GNode *x, SrcLoc loc);
+
+/* x + alpha * other (sub: x - alpha * other) in the compute dtype, rounded
+ * once, as PyTorch's add kernel computes it. */
+static GNode *add_scaled(Builder *B, Op op, Val *vx, Val *other, Val *alpha, SrcLoc loc, SrcLoc aloc) {
+  if (alpha->kind == V_TENSOR || !is_num(alpha)) return fail(B, aloc, "alpha must be a number, got %s", kind_name(alpha));
+  Val *vs[2] = {vx, other};
+  DType dt = result_type(vs, 2), cd = opmath(dt);
+  if (dt == DT_BOOL) return fail(B, aloc, "alpha with bool tensors is not supported");
+  if (!dtype_is_float(dt) && alpha->kind == V_FLOAT)
+    return fail(B, aloc, "For integral input tensors, argument alpha must not be a floating point number (as in PyTorch)");
+  Val vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
+  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &vo, alpha, loc)};
+  return cast(B, arith(B, op, &va, &vp, loc), dt, loc);
+}
+
+/* x / other with rounding_mode 'trunc': the quotient truncated in the
+ * compute dtype before it is rounded to the result's, as PyTorch's kernel.
+ * 'floor' is PyTorch's fmod-based floor division, and integer division is
+ * not among coil's ops: both are refused. */
+static GNode *div_rounded(Builder *B, Val *vx, Val *other, Val *mode, SrcLoc loc, SrcLoc mloc) {
+  if (mode->kind != V_STR || (strcmp(mode->name, "trunc") && strcmp(mode->name, "floor")))
+    return fail(B, mloc, "div's rounding_mode must be None, 'trunc' or 'floor'");
+  if (!strcmp(mode->name, "floor"))
+    return fail(B, mloc, "div with rounding_mode='floor' is not in coil's subset (PyTorch computes it with fmod, which coil does not have)");
+  Val *vs[2] = {vx, other};
+  DType dt = result_type(vs, 2), cd = opmath(dt);
+  if (!dtype_is_float(dt)) return fail(B, mloc, "div with a rounding_mode of %s tensors is integer division, which is not in coil's subset", dtype_name(dt));
+  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
+  return cast(B, trunc_node(B, arith(B, OP_DIV, &va, &vo, loc), loc), dt, loc);
+}
+
+/* Binary ops written as functions: add, maximum, lt, logical_and...; add
+ * and sub take alpha, div a rounding_mode. */
 static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Op op = s->op;
+  Val vx = {.kind = V_TENSOR, .t = x}, *a = &vx;
   Val *b = arg(A, 0, "other");
   if (!b && op == OP_POW) b = arg(A, 0, "exponent");
   if (!b) return fail(B, loc, "%s needs a second operand", s->name);
-  if (!check_args(B, A, s->name, 1)) return NULL;
+  Val *alpha = op == OP_ADD || op == OP_SUB ? arg(A, 1, "alpha") : NULL;
+  Val *mode = op == OP_DIV ? arg(A, -1, "rounding_mode") : NULL;
+  if (!check_args(B, A, s->name, alpha ? 2 : 1)) return NULL;
   if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
     return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", s->name);
-  Val vx = {.kind = V_TENSOR, .t = x};
+  if (alpha && !((alpha->kind == V_INT || alpha->kind == V_BOOL) && alpha->i == 1))
+    return mktensor(B, add_scaled(B, op, a, b, alpha, loc, arg_loc(A, 1, "alpha")));
+  if (mode && mode->kind != V_NONE) return mktensor(B, div_rounded(B, a, b, mode, loc, arg_loc(A, -1, "rounding_mode")));
   if ((op == OP_AND || op == OP_OR || op == OP_XOR) && s->name[0] == 'l') {
     /* logical_*: operands are truth values */
     Val va = {.kind = V_TENSOR, .t = cast(B, x, DT_BOOL, loc)};
@@ -825,7 +870,7 @@ static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
     if (b->kind == V_TENSOR) vb.t = cast(B, b->t, DT_BOOL, loc);
     return mktensor(B, arith(B, op, &va, &vb, loc));
   }
-  return mktensor(B, arith(B, op, &vx, b, loc));
+  return mktensor(B, arith(B, op, a, b, loc));
 }
 
 static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc lb, SrcLoc loc) {
@@ -838,6 +883,14 @@ static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc 
   Val vc = {.kind = V_TENSOR, .t = cond};
   Val *vs[3] = {&vc, a, b};
   return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
+}
+
+/* torch.where(condition, input, other): x is the condition. */
+static Val *b_where(Builder *B, const Spelling *s, GNode *cond, Args *A, SrcLoc loc) {
+  Val *a = arg(A, 0, "input"), *b = arg(A, 1, "other");
+  if (!a || !b) return fail(B, loc, "where needs a condition and two values");
+  if (!check_args(B, A, "where", 2)) return NULL;
+  return where_fn(B, cond, a, b, arg_loc(A, 0, "input"), arg_loc(A, 1, "other"), loc);
 }
 
 /* x.where(condition, other): x where condition holds, else other. */
@@ -1574,6 +1627,11 @@ static GNode *round_even(Builder *B, GNode *x, SrcLoc loc) {
   return twhere(B, tc(B, OP_EQ, r, 0, loc), tc(B, OP_MUL, x, 0, loc), r, loc);
 }
 
+/* x rounded toward zero (a float x). */
+static GNode *trunc_node(Builder *B, GNode *x, SrcLoc loc) {
+  return twhere(B, tc(B, OP_LT, x, 0, loc), float_unary(B, OP_CEIL, x, loc), float_unary(B, OP_FLOOR, x, loc), loc);
+}
+
 static Val *b_rounding(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
   const char *n = s->name;
   int64_t decimals = 0;
@@ -1592,7 +1650,7 @@ static Val *b_rounding(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc
   if (!strcmp(n, "floor")) r = float_unary(B, OP_FLOOR, x, loc);
   else if (!strcmp(n, "ceil")) r = float_unary(B, OP_CEIL, x, loc);
   else if (!strcmp(n, "trunc") || !strcmp(n, "fix") || !strcmp(n, "frac")) {
-    GNode *t = twhere(B, tc(B, OP_LT, x, 0, loc), float_unary(B, OP_CEIL, x, loc), float_unary(B, OP_FLOOR, x, loc), loc);
+    GNode *t = trunc_node(B, x, loc);
     r = !strcmp(n, "frac") ? tt(B, OP_SUB, x, t, loc) : t;
   } else if (decimals > 0) {
     double p = pow(10, (double)decimals);
@@ -1698,39 +1756,39 @@ static Val *b_ternary(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc 
   return r ? mktensor(B, cast(B, r, dt, loc)) : NULL;
 }
 
-/* torch.zeros/ones/full(size, [fill_value,] dtype=None) and the _like
- * forms: a constant broadcast to the size (no memory is read). */
-static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
-  bool like = strstr(name, "_like") != NULL, full = !strncmp(name, "full", 4);
+/* zeros, ones, empty (its values are zeros) and full(size, fill_value),
+ * scalar_tensor(s) (a 0-d tensor of the default float dtype), and the
+ * _like forms (x given): a constant broadcast to the size (no memory is
+ * read); dtype= overrides the one PyTorch infers. */
+static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  bool full = !strncmp(name, "full", 4), scalar = !strcmp(name, "scalar_tensor");
   int64_t shape[COIL_MAX_DIMS];
-  int n;
+  int n = 0, next = 0; /* the positional argument after the size */
   DType dt = DT_F32;
-  Val *fill = NULL;
-  int next = 1;
-  if (like) {
-    Val *x = arg(A, 0, "input");
-    if (!x || x->kind != V_TENSOR) return fail(B, loc, "torch.%s needs a tensor", name);
-    n = x->t->ndim;
-    memcpy(shape, x->t->shape, sizeof(int64_t) * (size_t)n);
-    dt = x->t->dtype;
+  if (x) {
+    n = x->ndim;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
+    dt = x->dtype;
   } else if (full) {
     Val *sz = arg(A, 0, "size");
-    if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "torch.full needs a size tuple");
+    if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "%s needs a size tuple", name);
     if (sz->n > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
     n = sz->n;
     for (int i = 0; i < n; i++)
       if (!get_int(B, sz->items[i], arg_loc(A, 0, "size"), "size", &shape[i])) return NULL;
-  } else {
+    next = 1;
+  } else if (!scalar) {
     SrcLoc dl;
     if (A->npos == 0 && !arg(A, -1, "size")) n = 0;
     else if ((n = get_int_list(B, A, 0, "size", shape, &dl)) < 0) return NULL;
     next = A->npos;
   }
-  if (full) {
-    fill = arg(A, 1, "fill_value");
-    if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "torch.%s needs a number fill_value", name);
-    next = 2;
-    if (!like) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
+  Val *fill = NULL;
+  if (full || scalar) {
+    fill = arg(A, next++, scalar ? "s" : "fill_value");
+    if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "%s needs a number %s", name, scalar ? "s" : "fill_value");
+    if (full && !x) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
   }
   Val *dtv = arg(A, -1, "dtype");
   (void)arg(A, -1, "device"); /* coil's buffers live wherever its target runs */
@@ -1738,14 +1796,14 @@ static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
   if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
   if (!check_args(B, A, name, next)) return NULL;
   for (int i = 0; i < n; i++)
-    if (shape[i] < 0) return fail(B, loc, "torch.%s: negative size %lld", name, (long long)shape[i]);
-  double f = name[0] == 'o' || !strncmp(name, "ones", 4) ? 1 : 0;
-  int64_t iv = (int64_t)f;
-  if (fill) {
-    f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
-    iv = fill->kind == V_FLOAT ? (int64_t)fill->f : fill->i;
-  }
-  GNode *c = mkconst(B, dt, dtype_is_float(dt) ? dtype_round(dt, f) : f, dt == DT_BOOL ? f != 0 : iv, loc);
+    if (shape[i] < 0) return fail(B, loc, "%s: negative size %lld", name, (long long)shape[i]);
+  double f = !strncmp(name, "ones", 4);
+  if (fill) f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
+  GNode *c;
+  if (dtype_is_float(dt)) c = mkconst(B, dt, dtype_round(dt, f), 0, loc);
+  else if (dt == DT_BOOL) c = mkconst(B, dt, 0, f != 0, loc);
+  else if (fill && fill->kind == V_FLOAT && !(fabs(f) < 9.2e18)) return fail(B, loc, "%s: %g does not fit %s", name, f, dtype_name(dt));
+  else c = mkconst(B, dt, 0, fill && fill->kind != V_FLOAT ? fill->i : (int64_t)f, loc);
   GNode *r = expand(B, c, n, shape, loc);
   return r ? mktensor(B, r) : NULL;
 }
@@ -1797,6 +1855,27 @@ static Val *b_select(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   if (i < -n || i >= n)
     return fail(B, arg_loc(A, 1, "index"), "select(): index %lld out of range for tensor of size %lld at dimension %d", (long long)i, (long long)n, dim);
   return mktensor(B, drop_dim(B, narrow_dim(B, x, dim, i < 0 ? i + n : i, 1, loc), dim, loc));
+}
+
+/* The bounds lo:hi:step over a sequence of len items, clamped as Python
+ * clamps a slice's (has_lo, has_hi: whether they were given). */
+static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int64_t *lo, int64_t *hi) {
+  if (step > 0) {
+    if (!has_lo) *lo = 0;
+    if (!has_hi) *hi = len;
+    if (*lo < 0) *lo = *lo + len < 0 ? 0 : *lo + len;
+    if (*hi < 0) *hi = *hi + len < 0 ? 0 : *hi + len;
+    if (*lo > len) *lo = len;
+    if (*hi > len) *hi = len;
+    if (*hi < *lo) *hi = *lo;
+  } else {
+    if (!has_lo) *lo = len - 1;
+    if (!has_hi) *hi = -1 - len;
+    if (*lo < 0) *lo = *lo + len < 0 ? -1 : *lo + len;
+    else if (*lo >= len) *lo = len - 1;
+    if (*hi < 0) *hi = *hi + len < 0 ? -1 : *hi + len;
+    else if (*hi >= len) *hi = len - 1;
+  }
 }
 
 /* unbind(dim=0): every index of dim, as select gives it. */
@@ -2014,6 +2093,7 @@ static const Spelling spellings[] = {
     {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool"},
     {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
     {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
+    {"where", SP_TORCH, b_where, 0, 0, "all (condition: bool)"},
     /* views */
     {"permute", BOTH, b_permute, 0, 0, "all"},
     {"transpose", BOTH, b_transpose, 0, 0, "all"},
@@ -2076,6 +2156,13 @@ static const Spelling spellings[] = {
     {"size", METHOD, b_size, 0, 0, "all"},
     {"dim", METHOD, b_size, 0, 0, "all"},
     {"numel", BOTH, b_size, 0, 0, "all"},
+    /* constants */
+    {"zeros", SP_TORCH, b_creation, 0, 0, "(a size; dtype=)"},
+    {"ones", SP_TORCH, b_creation, 0, 0, "(a size; dtype=)"},
+    {"full", SP_TORCH, b_creation, 0, 0, "(a size and a number; dtype=)"},
+    {"zeros_like", SP_TORCH, b_creation, 0, 0, "all"},
+    {"ones_like", SP_TORCH, b_creation, 0, 0, "all"},
+    {"full_like", SP_TORCH, b_creation, 0, 0, "all"},
 };
 
 static const Spelling *find_spelling(const char *name, unsigned form) {
@@ -2100,16 +2187,17 @@ static Val *call_method(Builder *B, const char *name, GNode *x, Args *A, SrcLoc 
 /* torch.NAME(...): the first argument is the tensor a builder works on,
  * except for the calls whose first argument is something else. */
 static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
-  if (!strcmp(name, "where")) {
-    Val *c = arg(A, 0, "condition"), *a = arg(A, 1, "input"), *b = arg(A, 2, "other");
+  if (!strcmp(name, "where")) { /* its first argument is the condition */
+    Val *c = arg(A, 0, "condition");
     if (!c || c->kind != V_TENSOR) return fail(B, loc, "torch.where needs a bool tensor condition");
-    if (!a || !b) return fail(B, loc, "where needs a condition and two values");
     Args rest = after_first(A);
-    if (!check_args(B, &rest, name, 2)) return NULL;
-    return where_fn(B, c->t, a, b, arg_loc(A, 1, "input"), arg_loc(A, 2, "other"), loc);
+    return b_where(B, find_spelling(name, SP_TORCH), c->t, &rest, loc);
   }
-  static const char *const creators[] = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", NULL};
-  if (name_in(name, creators)) return creation(B, name, A, loc);
+  static const char *const creators[] = {"zeros", "ones", "full", NULL};
+  if (name_in(name, creators)) {
+    const Spelling *s = find_spelling(name, SP_TORCH);
+    return s->build(B, s, NULL, A, loc);
+  }
   /* torch.pow(number, tensor): the number is the base (Tensor.__rpow__). */
   if (!strcmp(name, "pow")) {
     Val *base = arg(A, 0, "self"), *e = arg(A, 1, "exponent");
@@ -2495,22 +2583,9 @@ static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64
                                     : "slices of tensors with a step other than 1 are not supported");
     return false;
   }
-  if (*step > 0) {
-    *lo = v[0] ? x[0] : 0;
-    *hi = v[1] ? x[1] : len;
-    if (*lo < 0) *lo = *lo + len < 0 ? 0 : *lo + len;
-    if (*hi < 0) *hi = *hi + len < 0 ? 0 : *hi + len;
-    if (*lo > len) *lo = len;
-    if (*hi > len) *hi = len;
-    if (*hi < *lo) *hi = *lo;
-  } else {
-    *lo = v[0] ? x[0] : len - 1;
-    *hi = v[1] ? x[1] : -1 - len;
-    if (*lo < 0) *lo = *lo + len < 0 ? -1 : *lo + len;
-    else if (*lo >= len) *lo = len - 1;
-    if (*hi < 0) *hi = *hi + len < 0 ? -1 : *hi + len;
-    else if (*hi >= len) *hi = len - 1;
-  }
+  *lo = x[0];
+  *hi = x[1];
+  clamp_slice(len, *step, v[0] != NULL, v[1] != NULL, lo, hi);
   return true;
 }
 

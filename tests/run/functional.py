@@ -140,3 +140,11 @@ def edges(x: "f32[6, 40]", h: "bf16[6, 40]", i: "i32[6, 40]"):
     return (h < 0.8, h >= -1.2, h == 0.1, h.half() > 0.1, 0.8 < h.half(), t.isnan(), torch.nan_to_num(t, nan=-7.0),
             torch.any(i, dim=()), torch.all(x, dim=()), torch.any(i, dim=1), torch.var(x, 1, correction=None),
             torch.nan_to_num(y, nan=None, posinf=1.0), torch.logical_not(i), torch.logical_not(y), torch.bitwise_not(i))
+
+
+def alpha_and_rounding(x: "f32[5, 12]", y: "f32[12]", h: "bf16[5, 12]", i: "i32[5, 12]"):
+    # add and sub with alpha (x + alpha * y, rounded once); div with
+    # rounding_mode='trunc' (the quotient truncated before it is rounded)
+    return (torch.add(x, y, alpha=2.5), torch.sub(h, x, alpha=0.5), x.add(y, alpha=-1), torch.add(i, i, alpha=3),
+            torch.sub(h, 0.1, alpha=2), torch.div(x, y, rounding_mode="trunc"), h.div(0.3, rounding_mode="trunc"),
+            torch.div(x, 2, rounding_mode=None), torch.full((2, 3), 1.5), torch.zeros_like(h), torch.where(x > 0, x, y))
