@@ -46,6 +46,7 @@ struct Val {
   const char *ns;   /* V_FN: the module it belongs to ("torch", "math", "builtins"...) */
   Val *self;        /* V_FN: bound tensor for methods, NULL for module functions */
   Func *func;       /* V_FN: a def of this file (a helper, inlined when called) */
+  const char *overload; /* V_FN of torch.ops.aten or torch.ops.prims: the overload, NULL for the op's packet */
   int storage;      /* V_TENSOR: 0 shares memory with every view of its node's base; clone() gives a new number */
   SrcLoc at;        /* V_UNDEF */
 };
@@ -718,7 +719,13 @@ static const struct { const char *name; DType dt; } torch_dtypes[] = {
  * A builder gets the call's first tensor as x (self for a method, the first
  * argument for torch.NAME) and the arguments after it.  A call whose first
  * argument is not a tensor (torch.full's size) gives it x = NULL and all
- * its arguments. */
+ * its arguments.
+ *
+ * An ATen overload's row is named by its schema, as PyTorch declares it:
+ * "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)".  The call is
+ * bound to the schema first (call_aten), and the builder, which sees the
+ * row's name as "add", gets the arguments in the order the schema gives
+ * them, as it gets torch.add's. */
 typedef struct Spelling Spelling;
 typedef Val *BuildFn(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc);
 struct Spelling {
@@ -735,10 +742,15 @@ static Val *b_cast_method(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
   return mktensor(B, cast(B, x, s->dt, loc));
 }
 
+/* x.to(dtype), x.type(dtype), x.type_as(other), and aten._to_copy(x,
+ * dtype=None) and prims.convert_element_type(x, dtype). */
 static Val *b_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Val *d = arg(A, 0, !strcmp(s->name, "type_as") ? "other" : "dtype");
-  DType dt;
-  if (!get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
+  DType dt = x->dtype;
+  /* _to_copy without a dtype is a copy to another device (the backend's
+   * printer drops device=): the same values. */
+  bool same = !strcmp(s->name, "_to_copy") && (!d || d->kind == V_NONE);
+  if (!same && !get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
   if (!check_args(B, A, s->name, 1)) return NULL;
   return mktensor(B, cast(B, x, dt, loc));
 }
@@ -848,10 +860,17 @@ static GNode *div_rounded(Builder *B, Val *vx, Val *other, Val *mode, SrcLoc loc
 }
 
 /* Binary ops written as functions: add, maximum, lt, logical_and...; add
- * and sub take alpha, div a rounding_mode. */
+ * and sub take alpha, div a rounding_mode.  x NULL: the first operand is
+ * a number, the first argument (aten.sub.Tensor(1, x)). */
 static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Op op = s->op;
   Val vx = {.kind = V_TENSOR, .t = x}, *a = &vx;
+  Args rest;
+  if (!x) {
+    a = arg(A, 0, "self");
+    rest = after_first(A);
+    A = &rest;
+  }
   Val *b = arg(A, 0, "other");
   if (!b && op == OP_POW) b = arg(A, 0, "exponent");
   if (!b) return fail(B, loc, "%s needs a second operand", s->name);
@@ -885,7 +904,8 @@ static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc 
   return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
 }
 
-/* torch.where(condition, input, other): x is the condition. */
+/* torch.where(condition, input, other) and aten.where.self: x is the
+ * condition. */
 static Val *b_where(Builder *B, const Spelling *s, GNode *cond, Args *A, SrcLoc loc) {
   Val *a = arg(A, 0, "input"), *b = arg(A, 1, "other");
   if (!a || !b) return fail(B, loc, "where needs a condition and two values");
@@ -1074,6 +1094,18 @@ static Val *b_expand_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   return r ? mktensor(B, r) : NULL;
 }
 
+/* aten.copy(x, src): src's values broadcast to x's shape, in x's dtype
+ * (x.copy_(src) out of place). */
+static Val *b_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *src = arg(A, 0, "src");
+  (void)arg(A, 1, "non_blocking");
+  if (!src) return fail(B, loc, "copy needs src");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  GNode *v = operand(B, src, x->dtype, arg_loc(A, 0, "src"));
+  GNode *r = v ? expand(B, v, x->ndim, x->shape, arg_loc(A, 0, "src")) : NULL;
+  return r ? mktensor(B, cast(B, r, x->dtype, loc)) : NULL;
+}
+
 /* contiguous, clone, detach: the same values (a view is never copied). */
 static Val *b_identity(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   if (!check_args(B, A, s->name, 0)) return NULL;
@@ -1154,6 +1186,19 @@ static Val *b_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   uint32_t mask;
   if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
   GNode *r = lse ? logsumexp(B, x, mask, keep, loc) : softmax(B, x, mask, dtv, arg_loc(A, 1, "dtype"), name[0] == 'l', loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* aten._softmax(x, dim, half_to_float) and _log_softmax: half_to_float
+ * asks for an f32 result of an f16 or bf16 x (a CUDA kernel's option). */
+static Val *b_aten_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *dv = arg(A, 0, "dim"), f32 = {.kind = V_DTYPE, .dt = DT_F32};
+  bool half_to_float = get_bool(B, arg(A, 1, "half_to_float"), arg_loc(A, 1, "half_to_float"), "half_to_float", false);
+  uint32_t mask;
+  if (!check_args(B, A, s->name, 2) || B->err || !get_dims(B, dv, arg_loc(A, 0, "dim"), x, false, &mask)) return NULL;
+  if (half_to_float && x->dtype != DT_F16 && x->dtype != DT_BF16)
+    return fail(B, arg_loc(A, 1, "half_to_float"), "%s: half_to_float needs an f16 or bf16 tensor, got %s", s->name, dtype_name(x->dtype));
+  GNode *r = softmax(B, x, mask, half_to_float ? &f32 : NULL, loc, !strcmp(s->name, "_log_softmax"), loc);
   return r ? mktensor(B, r) : NULL;
 }
 
@@ -1726,6 +1771,17 @@ static Val *b_masked_fill(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
   return r ? mktensor(B, r) : NULL;
 }
 
+/* prims.fma(a, b, c): a * b + c, op by op as PyTorch's eager prim (its
+ * compiled form rounds once, the reference it is checked against twice). */
+static Val *b_fma(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *b = arg(A, 0, "b"), *c = arg(A, 1, "c");
+  if (!b || !c) return fail(B, loc, "fma needs three operands");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  Val va = {.kind = V_TENSOR, .t = x};
+  Val vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &va, b, loc)};
+  return vp.t ? mktensor(B, arith(B, OP_ADD, &vp, c, loc)) : NULL;
+}
+
 /* lerp(end, weight), addcmul(t1, t2, value=1), addcdiv(t1, t2, value=1):
  * in the compute dtype, rounded once, as PyTorch's CPU kernels. */
 static Val *b_ternary(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
@@ -1878,6 +1934,27 @@ static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int
   }
 }
 
+/* aten.slice(x, dim=0, start=None, end=None, step=1): x[..., start:end]
+ * along dim, clamped as a Python slice is (end is often INT64_MAX).  A
+ * step other than 1 is a strided view, which coil's views are not. */
+static Val *b_slice(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  static const char *const names[3] = {"start", "end", "step"};
+  int64_t v[3] = {0, 0, 1};
+  bool given[3] = {false, false, true};
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  for (int i = 0; i < 3; i++) {
+    Val *a = arg(A, i + 1, names[i]);
+    if (a && a->kind != V_NONE && !(given[i] = get_int(B, a, arg_loc(A, i + 1, names[i]), names[i], &v[i]))) return NULL;
+  }
+  if (!check_args(B, A, s->name, 4)) return NULL;
+  if (v[2] != 1)
+    return fail(B, arg_loc(A, 3, "step"), v[2] < 1 ? "slice step must be positive (as in PyTorch)"
+                                                   : "a slice with a step other than 1 is a strided view, which is not in coil's subset");
+  clamp_slice(x->shape[dim], 1, given[0], given[1], &v[0], &v[1]);
+  return mktensor(B, narrow_dim(B, x, dim, v[0], v[1] - v[0], loc));
+}
+
 /* unbind(dim=0): every index of dim, as select gives it. */
 static Val *b_unbind(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   int dim;
@@ -2000,7 +2077,8 @@ static Val *b_view_as(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   return mktensor(B, reshape(B, x, o->t->ndim, o->t->shape, loc));
 }
 
-enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG };
+enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
+       ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
 static const Spelling spellings[] = {
     /* casts */
@@ -2163,6 +2241,160 @@ static const Spelling spellings[] = {
     {"zeros_like", SP_TORCH, b_creation, 0, 0, "all"},
     {"ones_like", SP_TORCH, b_creation, 0, 0, "all"},
     {"full_like", SP_TORCH, b_creation, 0, 0, "all"},
+    /* ATen and prims: the text a torch.compile backend prints of a graph
+     * partition.  One row an overload, named by its schema as PyTorch
+     * declares it, less the arguments that say where and how a tensor lives
+     * (device, layout, pin_memory, memory_format, requires_grad,
+     * non_blocking), which the printer drops and the binder ignores.  Where
+     * an op has several overloads, aten.NAME(...) takes the first one here
+     * that its arguments fit. */
+    {"abs.default(Tensor self)", ATEN, b_neg_abs, OP_ABS, 0, "all"},
+    {"neg.default(Tensor self)", ATEN, b_neg_abs, OP_NEG, 0, "floats, ints"},
+    {"exp.default(Tensor self)", ATEN, b_float_unary, OP_EXP, 0, "all (ints and bool: float32)"},
+    {"log.default(Tensor self)", ATEN, b_float_unary, OP_LOG, 0, "all (ints and bool: float32)"},
+    {"sqrt.default(Tensor self)", ATEN, b_float_unary, OP_SQRT, 0, "all (ints and bool: float32)"},
+    {"rsqrt.default(Tensor self)", ATEN, b_float_unary, OP_RSQRT, 0, "all (ints and bool: float32)"},
+    {"sigmoid.default(Tensor self)", ATEN, b_float_unary, OP_SIGMOID, 0, "all (ints and bool: float32)"},
+    {"tanh.default(Tensor self)", ATEN, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
+    {"reciprocal.default(Tensor self)", ATEN, b_float_unary, OP_RECIP, 0, "all (ints and bool: float32)"},
+    {"erf.default(Tensor self)", ATEN, b_float_unary, OP_ERF, 0, "all (ints and bool: float32)"},
+    {"sin.default(Tensor self)", ATEN, b_float_unary, OP_SIN, 0, "all (ints and bool: float32)"},
+    {"cos.default(Tensor self)", ATEN, b_float_unary, OP_COS, 0, "all (ints and bool: float32)"},
+    {"exp2.default(Tensor self)", ATEN, b_float_unary, OP_EXP2, 0, "all (ints and bool: float32)"},
+    {"log2.default(Tensor self)", ATEN, b_float_unary, OP_LOG2, 0, "all (ints and bool: float32)"},
+    {"floor.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"ceil.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"trunc.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"round.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (half to even)"},
+    {"round.decimals(Tensor self, *, int decimals)", ATEN, b_rounding, 0, 0, "all (half to even)"},
+    {"frac.default(Tensor self)", ATEN, b_rounding, 0, 0, "floats"},
+    {"sign.default(Tensor self)", ATEN, b_rounding, 0, 0, "all"},
+    {"square.default(Tensor self)", ATEN, b_square, 0, 0, "all (bool: int64)"},
+    {"isnan.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isinf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isfinite.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isposinf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isneginf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"nan_to_num.default(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)", ATEN, b_nan_to_num, 0, 0, "all"},
+    {"relu.default(Tensor self)", ATEN, b_relu, 0, 0, "floats, ints"},
+    {"gelu.default(Tensor self, *, str approximate=\"none\")", ATEN, b_activation, 0, 0, "floats"},
+    {"silu.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"mish.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardsigmoid.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardswish.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardtanh.default(Tensor self, Scalar min_val=-1, Scalar max_val=1)", ATEN, b_activation, 0, 0, "floats, ints"},
+    {"leaky_relu.default(Tensor self, Scalar negative_slope=0.01)", ATEN, b_activation, 0, 0, "floats"},
+    {"softplus.default(Tensor self, Scalar beta=1, Scalar threshold=20)", ATEN, b_activation, 0, 0, "floats"},
+    {"threshold.default(Tensor self, Scalar threshold, Scalar value)", ATEN, b_activation, 0, 0, "floats, ints"},
+    {"logical_not.default(Tensor self)", ATEN, b_not, 0, 0, "all"},
+    {"bitwise_not.default(Tensor self)", ATEN, b_not, 0, 0, "bool, ints"},
+    {"add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)", ATEN, b_binary, OP_ADD, 0, "all"},
+    {"add.Scalar(Tensor self, Scalar other, Scalar alpha=1)", ATEN, b_binary, OP_ADD, 0, "all"},
+    {"sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)", ATEN, b_binary, OP_SUB, 0, "floats, ints"},
+    {"sub.Scalar(Tensor self, Scalar other, Scalar alpha=1)", ATEN, b_binary, OP_SUB, 0, "floats, ints"},
+    {"mul.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_MUL, 0, "all"},
+    {"mul.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_MUL, 0, "all"},
+    {"div.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"div.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode)", ATEN, b_binary, OP_DIV, 0, "all (rounding_mode: None or 'trunc' of floats)"},
+    {"div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode)", ATEN, b_binary, OP_DIV, 0, "all (rounding_mode: None or 'trunc' of floats)"},
+    {"pow.Tensor_Scalar(Tensor self, Scalar exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"pow.Tensor_Tensor(Tensor self, Tensor exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"pow.Scalar(Scalar self, Tensor exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"maximum.default(Tensor self, Tensor other)", ATEN, b_binary, OP_MAXIMUM, 0, "all"},
+    {"minimum.default(Tensor self, Tensor other)", ATEN, b_binary, OP_MINIMUM, 0, "all"},
+    {"eq.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_EQ, 0, "all"},
+    {"eq.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_EQ, 0, "all"},
+    {"ne.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_NE, 0, "all"},
+    {"ne.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_NE, 0, "all"},
+    {"lt.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_LT, 0, "all"},
+    {"lt.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_LT, 0, "all"},
+    {"le.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_LE, 0, "all"},
+    {"le.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_LE, 0, "all"},
+    {"gt.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_GT, 0, "all"},
+    {"gt.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_GT, 0, "all"},
+    {"ge.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_GE, 0, "all"},
+    {"ge.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_GE, 0, "all"},
+    {"logical_and.default(Tensor self, Tensor other)", ATEN, b_binary, OP_AND, 0, "all"},
+    {"logical_or.default(Tensor self, Tensor other)", ATEN, b_binary, OP_OR, 0, "all"},
+    {"logical_xor.default(Tensor self, Tensor other)", ATEN, b_binary, OP_XOR, 0, "all"},
+    {"bitwise_and.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_and.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_or.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_or.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_xor.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
+    {"bitwise_xor.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
+    {"clamp.default(Tensor self, Scalar? min=None, Scalar? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
+    {"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
+    {"clamp_min.default(Tensor self, Scalar min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
+    {"clamp_max.default(Tensor self, Scalar max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
+    {"where.self(Tensor condition, Tensor self, Tensor other)", ATEN, b_where, 0, 0, "all (condition: bool)"},
+    {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool)"},
+    {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool; value: 0-d)"},
+    {"lerp.Scalar(Tensor self, Tensor end, Scalar weight)", ATEN, b_ternary, 0, 0, "floats"},
+    {"lerp.Tensor(Tensor self, Tensor end, Tensor weight)", ATEN, b_ternary, 0, 0, "floats"},
+    {"addcmul.default(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)", ATEN, b_ternary, 0, 0, "all"},
+    {"addcdiv.default(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)", ATEN, b_ternary, 0, 0, "floats"},
+    {"fma.default(Tensor a, Tensor b, Tensor c)", PRIMS, b_fma, 0, 0, "all (a * b + c, op by op)"},
+    {"convert_element_type.default(Tensor a, ScalarType dtype)", PRIMS, b_to, 0, 0, "all"},
+    {"_to_copy.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_to, 0, 0, "all"},
+    {"copy.default(Tensor self, Tensor src, bool non_blocking=False)", ATEN, b_copy, 0, 0, "all"},
+    {"clone.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"alias.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"detach.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"full.default(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size and a number)"},
+    {"zeros.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
+    {"ones.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
+    {"empty.memory_format(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size; values: zeros)"},
+    {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a number)"},
+    {"zeros_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"ones_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"empty_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (values: zeros)"},
+    {"full_like.default(Tensor self, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
+    {"_unsafe_view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
+    {"reshape.default(Tensor self, SymInt[] shape)", ATEN, b_view, 0, 0, "all"},
+    {"expand.default(Tensor self, SymInt[] size)", ATEN, b_expand, 0, 0, "all"},
+    {"permute.default(Tensor self, int[] dims)", ATEN, b_permute, 0, 0, "all"},
+    {"t.default(Tensor self)", ATEN, b_transpose, 0, 0, "all"},
+    {"transpose.int(Tensor self, int dim0, int dim1)", ATEN, b_transpose, 0, 0, "all"},
+    {"unsqueeze.default(Tensor self, int dim)", ATEN, b_unsqueeze, 0, 0, "all"},
+    {"squeeze.default(Tensor self)", ATEN, b_squeeze, 0, 0, "all"},
+    {"squeeze.dim(Tensor self, int dim)", ATEN, b_squeeze, 0, 0, "all"},
+    {"squeeze.dims(Tensor self, int[] dim)", ATEN, b_squeeze, 0, 0, "all"},
+    {"select.int(Tensor self, int dim, SymInt index)", ATEN, b_select, 0, 0, "all"},
+    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
+    {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
+    {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
+    {"split_with_sizes.default(Tensor self, SymInt[] split_sizes, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
+    {"unbind.int(Tensor self, int dim=0)", ATEN, b_unbind, 0, 0, "all"},
+    {"flatten.using_ints(Tensor self, int start_dim=0, int end_dim=-1)", ATEN, b_flatten, 0, 0, "all"},
+    {"repeat.default(Tensor self, SymInt[] repeats)", ATEN, b_repeat, 0, 0, "all"},
+    {"sum.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"mean.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "floats"},
+    {"mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "floats"},
+    {"prod.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"amax.default(Tensor self, int[1] dim=[], bool keepdim=False)", ATEN, b_reduce, OP_AMAX, 0, "all"},
+    {"amin.default(Tensor self, int[1] dim=[], bool keepdim=False)", ATEN, b_reduce, OP_AMIN, 0, "all"},
+    {"max.default(Tensor self)", ATEN, b_reduce, OP_AMAX, 0, "all"},
+    {"min.default(Tensor self)", ATEN, b_reduce, OP_AMIN, 0, "all"},
+    {"any.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"any.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"any.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_std, 0, 0, "floats"},
+    {"std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_std, 0, 0, "floats"},
+    {"var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_mean, 0, 0, "floats"},
+    {"std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_mean, 0, 0, "floats"},
+    {"logsumexp.default(Tensor self, int[1] dim, bool keepdim=False)", ATEN, b_softmax, 0, 0, "all (ints and bool: float32)"},
+    {"softmax.int(Tensor self, int dim, ScalarType? dtype=None)", ATEN, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"log_softmax.int(Tensor self, int dim, ScalarType? dtype=None)", ATEN, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"_softmax.default(Tensor self, int dim, bool half_to_float)", ATEN, b_aten_softmax, 0, 0, "floats"},
+    {"_log_softmax.default(Tensor self, int dim, bool half_to_float)", ATEN, b_aten_softmax, 0, 0, "floats"},
 };
 
 static const Spelling *find_spelling(const char *name, unsigned form) {
@@ -2217,11 +2449,249 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
   return s->build(B, s, x->t, &rest, loc);
 }
 
+/* ------------------------------------------------------------ ATen */
+
+/* torch.ops.aten.NAME.OVERLOAD(...) and torch.ops.prims.NAME.OVERLOAD(...),
+ * as a torch.compile backend prints a graph partition (with aten =
+ * torch.ops.aten).  The call is bound to the overload's schema, as
+ * PyTorch binds it, and handed to the row's builder. */
+
+/* SP_ATEN for torch.ops.aten, SP_PRIMS for torch.ops.prims, else 0. */
+static unsigned aten_form(const char *module) {
+  return !strcmp(module, "torch.ops.aten") ? SP_ATEN : !strcmp(module, "torch.ops.prims") ? SP_PRIMS : 0;
+}
+
+/* The namespace as the backend's printer names it. */
+static const char *aten_prefix(unsigned form) { return form & SP_PRIMS ? "prims" : "aten"; }
+
+static bool span_is(const char *s, size_t n, const char *word) { return strlen(word) == n && !memcmp(s, word, n); }
+
+/* Is row s the op `op` of namespace form, and of that overload (any, when
+ * NULL)?  Its name is "OP.OVERLOAD(ARGS)". */
+static bool aten_row(const Spelling *s, unsigned form, const char *op, const char *overload) {
+  if (!(s->forms & form)) return false;
+  const char *dot = strchr(s->name, '.');
+  return span_is(s->name, (size_t)(dot - s->name), op) && (!overload || span_is(dot + 1, strcspn(dot + 1, "("), overload));
+}
+
+/* "aten.add.Tensor": how errors name an overload. */
+static const char *aten_name(Builder *B, const Spelling *s) {
+  return arena_printf(B->a, "%s.%.*s", aten_prefix(s->forms), (int)strcspn(s->name, "("), s->name);
+}
+
+/* One argument of a schema: "int[1]? dim=None" (dflt NULL: none). */
+typedef struct SchemaArg {
+  const char *type, *name, *dflt;
+  size_t ntype, nname, ndflt;
+  bool kwonly;
+} SchemaArg;
+
+#define MAX_SCHEMA_ARGS 8
+
+/* The arguments of a row's schema, "OP.OVERLOAD(ARG, ..., *, ARG...)". */
+static int schema_args(const char *schema, SchemaArg *out) {
+  const char *p = strchr(schema, '(') + 1;
+  int n = 0;
+  bool kwonly = false;
+  while (*p != ')') {
+    if (*p == '*') {
+      kwonly = true;
+      p++;
+    } else {
+      SchemaArg *a = &out[n++];
+      *a = (SchemaArg){.type = p, .ntype = strcspn(p, " "), .kwonly = kwonly};
+      a->name = p += a->ntype + 1;
+      p += a->nname = strcspn(p, "=,)");
+      if (*p == '=') {
+        a->dflt = ++p;
+        p += a->ndflt = strcspn(p, ",)");
+      }
+    }
+    if (*p == ',') p += 2;
+  }
+  return n;
+}
+
+/* What an argument of type a->type takes (without "or None"); NULL when v
+ * is one.  The overload's first tensor is the one it works on; a later
+ * one may be a number, which PyTorch wraps (add.Tensor(x, 1e-06)). */
+static const char *schema_want(const SchemaArg *a, const Val *v, bool first_tensor) {
+  const char *t = a->type;
+  size_t n = a->ntype - (t[a->ntype - 1] == '?');
+  const char *bracket = memchr(t, '[', n);
+  if (bracket) {
+    bool ok = v->kind == V_TUPLE || (bracket[1] != ']' && v->kind == V_INT); /* int[1]: an int is a list of one */
+    for (int i = 0; ok && v->kind == V_TUPLE && i < v->n; i++) ok = v->items[i]->kind == V_INT || v->items[i]->kind == V_BOOL;
+    return ok ? NULL : "a list of ints";
+  }
+  if (span_is(t, n, "Tensor"))
+    return v->kind == V_TENSOR || (!first_tensor && is_num(v)) ? NULL : first_tensor ? "a tensor" : "a tensor or a number";
+  if (span_is(t, n, "Scalar")) return is_num(v) && v->kind != V_TENSOR ? NULL : "a number";
+  if (span_is(t, n, "int") || span_is(t, n, "SymInt")) return v->kind == V_INT || v->kind == V_BOOL ? NULL : "an int";
+  if (span_is(t, n, "float")) return v->kind == V_INT || v->kind == V_FLOAT ? NULL : "a number";
+  if (span_is(t, n, "bool")) return v->kind == V_BOOL ? NULL : "True or False";
+  if (span_is(t, n, "ScalarType")) return v->kind == V_DTYPE ? NULL : "a dtype such as torch.float32";
+  if (span_is(t, n, "str")) return v->kind == V_STR ? NULL : "a string";
+  coil_unreachable("schema_want: a type no row uses");
+}
+
+/* The value of an argument's default: None, True, False, [], a number or
+ * a string. */
+static Val *schema_default(Builder *B, const SchemaArg *a) {
+  const char *d = a->dflt;
+  size_t n = a->ndflt;
+  if (span_is(d, n, "None")) return mkval(B, V_NONE);
+  if (span_is(d, n, "True") || span_is(d, n, "False")) return mkbool(B, d[0] == 'T');
+  if (span_is(d, n, "[]")) {
+    Val *t = tuple_of(B, 0);
+    t->list = true;
+    return t;
+  }
+  if (d[0] == '"' || d[0] == '\'') {
+    Val *v = mkval(B, V_STR);
+    v->name = arena_strndup(B->a, d + 1, n - 2);
+    return v;
+  }
+  if (memchr(d, '.', n)) {
+    Val *v = mkval(B, V_FLOAT);
+    v->f = strtod(d, NULL);
+    return v;
+  }
+  return mkint(B, strtoll(d, NULL, 10));
+}
+
+/* Bind the arguments of a call (of the op named at loc) to row s's schema
+ * as PyTorch does, and put them in the form its builder reads: x, the
+ * overload's first argument when it is a tensor (else NULL), and in rest
+ * every positional argument up to the last one given (one skipped takes
+ * its default) and the keyword-only ones given.  NULL, or why the call
+ * does not fit, with its position in *at. */
+static const char *aten_bind(Builder *B, const Spelling *s, Args *A, SrcLoc loc, GNode **x, Args *rest, SrcLoc *at) {
+  static const char *const placement[] = {"device", "layout", "pin_memory", "memory_format", "requires_grad", "non_blocking", NULL};
+  const char *name = aten_name(B, s);
+  SchemaArg sa[MAX_SCHEMA_ARGS];
+  int n = schema_args(s->name, sa), npos = 0;
+  while (npos < n && !sa[npos].kwonly) npos++;
+  Val *v[MAX_SCHEMA_ARGS] = {0};
+  SrcLoc l[MAX_SCHEMA_ARGS];
+  if (A->npos > npos) {
+    *at = A->locs[npos];
+    return arena_printf(B->a, "%s takes %d positional argument%s but %d were given", name, npos, npos == 1 ? "" : "s", A->npos);
+  }
+  for (int i = 0; i < A->npos; i++) v[i] = A->pos[i], l[i] = A->locs[i];
+  for (int k = 0; k < A->nkw; k++) {
+    int i = 0;
+    while (i < n && !span_is(sa[i].name, sa[i].nname, A->kwn[k])) i++;
+    if (i == n && name_in(A->kwn[k], placement)) continue;
+    *at = A->kwlocs[k];
+    if (i == n) return arena_printf(B->a, "%s got an unexpected keyword argument '%s'", name, A->kwn[k]);
+    if (v[i]) return arena_printf(B->a, "%s got multiple values for argument '%s'", name, A->kwn[k]);
+    v[i] = A->kwv[k], l[i] = A->kwlocs[k];
+  }
+  /* add, sub, mul and div take a number as self too, as PyTorch's parser
+   * lets them (1 - x is sub.Tensor(1, x)); b_binary takes it with x NULL. */
+  bool number_self = s->build == b_binary && (s->op == OP_ADD || s->op == OP_SUB || s->op == OP_MUL || s->op == OP_DIV);
+  bool tensor_seen = number_self;
+  for (int i = 0; i < n; i++) {
+    bool first_tensor = !tensor_seen && !strncmp(sa[i].type, "Tensor", 6);
+    tensor_seen |= first_tensor;
+    if (!v[i]) {
+      *at = loc;
+      if (!sa[i].dflt) return arena_printf(B->a, "%s missing required argument '%.*s'", name, (int)sa[i].nname, sa[i].name);
+      continue;
+    }
+    bool optional = sa[i].type[sa[i].ntype - 1] == '?';
+    const char *want = optional && v[i]->kind == V_NONE ? NULL : schema_want(&sa[i], v[i], first_tensor);
+    *at = l[i];
+    if (want)
+      return arena_printf(B->a, "%s: argument '%.*s' must be %s%s, got %s", name, (int)sa[i].nname, sa[i].name, want,
+                          optional ? " or None" : "", kind_name(v[i]));
+  }
+  int first = span_is(sa[0].type, sa[0].ntype, "Tensor") && v[0]->kind == V_TENSOR, last = first - 1;
+  for (int i = first; i < npos; i++)
+    if (v[i]) last = i;
+  *x = first ? v[0]->t : NULL;
+  *rest = (Args){.at = A->at, .npos = last + 1 - first};
+  rest->pos = ARENA_ARRAY(B->a, Val *, n + 1);
+  rest->locs = ARENA_ARRAY(B->a, SrcLoc, n + 1);
+  rest->kwn = ARENA_ARRAY(B->a, const char *, n + 1);
+  rest->kwv = ARENA_ARRAY(B->a, Val *, n + 1);
+  rest->kwlocs = ARENA_ARRAY(B->a, SrcLoc, n + 1);
+  rest->kwused = ARENA_ARRAY(B->a, bool, n + 1);
+  for (int i = first; i <= last; i++) {
+    rest->pos[i - first] = v[i] ? v[i] : schema_default(B, &sa[i]);
+    rest->locs[i - first] = v[i] ? l[i] : A->at;
+  }
+  for (int i = npos; i < n; i++)
+    if (v[i]) {
+      rest->kwn[rest->nkw] = arena_strndup(B->a, sa[i].name, sa[i].nname);
+      rest->kwv[rest->nkw] = v[i];
+      rest->kwlocs[rest->nkw++] = l[i];
+    }
+  return NULL;
+}
+
+/* aten.NAME.OVERLOAD(...); aten.NAME(...) (fn->overload NULL) takes the
+ * first of the op's rows whose schema the arguments fit, as PyTorch's
+ * packet picks the first overload that takes them. */
+static Val *call_aten(Builder *B, const Val *fn, Args *A, SrcLoc loc) {
+  unsigned form = aten_form(fn->ns);
+  const char *tried = "";
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+    const Spelling *s = &spellings[i];
+    if (!aten_row(s, form, fn->name, fn->overload)) continue;
+    GNode *x = NULL;
+    Args rest;
+    SrcLoc at;
+    const char *why = aten_bind(B, s, A, loc, &x, &rest, &at);
+    if (why && fn->overload) return fail(B, at, "%s", why);
+    if (why) {
+      tried = arena_printf(B->a, "%s%s%s", tried, *tried ? ", " : "", aten_name(B, s));
+      continue;
+    }
+    Spelling op = *s; /* its builder knows it by its name, "add" */
+    op.name = arena_strndup(B->a, s->name, strcspn(s->name, "."));
+    return op.build(B, &op, x, &rest, loc);
+  }
+  return fail(B, loc, "%s.%s: none of its overloads in coil's subset (%s) takes these arguments", aten_prefix(form), fn->name, tried);
+}
+
+/* torch.ops.aten.NAME: the op's packet, if coil has the op. */
+static Val *aten_packet(Builder *B, const char *module, const char *name, SrcLoc loc) {
+  unsigned form = aten_form(module);
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
+    if (aten_row(&spellings[i], form, name, NULL)) {
+      Val *f = mkval(B, V_FN);
+      f->ns = module;
+      f->name = name;
+      return f;
+    }
+  return fail(B, loc, "%s.%s is not in coil's subset (docs/ops.md lists the ATen overloads it compiles)", aten_prefix(form), name);
+}
+
+/* aten.NAME.OVERLOAD: one of the packet's overloads, if coil has it. */
+static Val *aten_overload(Builder *B, const Val *packet, const char *overload, SrcLoc loc) {
+  unsigned form = aten_form(packet->ns);
+  const char *has = "";
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+    const Spelling *s = &spellings[i];
+    if (aten_row(s, form, packet->name, overload)) {
+      Val *f = mkval(B, V_FN);
+      *f = *packet;
+      f->overload = overload;
+      return f;
+    }
+    if (aten_row(s, form, packet->name, NULL)) has = arena_printf(B->a, "%s%s%s", has, *has ? ", " : "", aten_name(B, s));
+  }
+  return fail(B, loc, "%s.%s.%s is not in coil's subset (it has %s)", aten_prefix(form), packet->name, overload, has);
+}
+
 /* ------------------------------------------------------------ modules */
 
 /* The modules a function can name: torch and its submodules that hold
  * ops, and math.  Anything else imported is a clear error at its use. */
-static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "math", NULL};
+static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.ops",
+                                            "torch.ops.aten", "torch.ops.prims", "math", NULL};
 
 static Val *mkmodule(Builder *B, const char *name) {
   Val *v = mkval(B, V_MODULE);
@@ -2246,6 +2716,8 @@ static Val *module_attr(Builder *B, const char *mod, const char *name, SrcLoc lo
   if (!name_in(mod, known_modules)) return fail(B, loc, "module '%s' is not in coil's subset", mod);
   const char *sub = arena_printf(B->a, "%s.%s", mod, name);
   if (name_in(sub, known_modules)) return mkmodule(B, sub);
+  if (!strcmp(mod, "torch.ops")) return fail(B, loc, "torch.ops.%s is not in coil's subset (torch.ops.aten and torch.ops.prims are)", name);
+  if (aten_form(mod)) return aten_packet(B, mod, name, loc);
   if (!strcmp(mod, "torch")) {
     for (size_t i = 0; i < sizeof torch_dtypes / sizeof *torch_dtypes; i++)
       if (!strcmp(name, torch_dtypes[i].name)) {
@@ -2745,7 +3217,8 @@ static bool py_equal(const Val *a, const Val *b) {
   case V_DTYPE: return a->dt == b->dt;
   case V_TENSOR: return a->t == b->t && a->storage == b->storage;
   case V_FN:
-    return a->func == b->func && a->self == b->self && !strcmp(a->name, b->name) && !strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    return a->func == b->func && a->self == b->self && !strcmp(a->name, b->name) && !strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "") &&
+           !strcmp(a->overload ? a->overload : "", b->overload ? b->overload : "");
   case V_TUPLE:
     if (a->n != b->n || a->list != b->list) return false;
     for (int i = 0; i < a->n; i++)
@@ -2810,6 +3283,7 @@ static Val *eval_call(Builder *B, Node *n) {
   else if (!strcmp(fn->ns, "torch.nn.functional")) r = call_functional(B, fn->name, &A, loc, SP_F);
   else if (!strcmp(fn->ns, "torch.linalg")) r = call_functional(B, fn->name, &A, loc, SP_LINALG);
   else if (!strcmp(fn->ns, "torch")) r = call_torch_fn(B, fn->name, &A, loc);
+  else if (aten_form(fn->ns)) r = call_aten(B, fn, &A, loc);
   else return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
   if (r && r->kind == V_TENSOR && !strcmp(fn->name, "clone")) r->storage = ++B->nstorage;
   else same_storage(r, src);
@@ -2878,6 +3352,7 @@ static Val *eval(Builder *B, Node *n) {
     Val *lhs = eval(B, n->lhs);
     if (!lhs) return NULL;
     if (lhs->kind == V_MODULE) return module_attr(B, lhs->name, n->name, n->loc);
+    if (lhs->kind == V_FN && aten_form(lhs->ns) && !lhs->overload) return aten_overload(B, lhs, n->name, n->loc);
     if (lhs->kind == V_TENSOR) {
       GNode *x = lhs->t;
       if (!strcmp(n->name, "shape")) {
