@@ -1069,6 +1069,7 @@ static Val *b_expand(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   int64_t dims[COIL_MAX_DIMS];
   SrcLoc dl;
   int n = get_int_list(B, A, 0, "size", dims, &dl);
+  (void)arg(A, -1, "implicit"); /* aten.expand's: whether the expand came from broadcasting; the same values */
   if (n < 0 || !check_args(B, A, s->name, A->npos)) return NULL;
   GNode *r = expand(B, x, n, dims, dl);
   return r ? mktensor(B, r) : NULL;
@@ -2354,7 +2355,7 @@ static const Spelling spellings[] = {
     {"view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
     {"_unsafe_view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
     {"reshape.default(Tensor self, SymInt[] shape)", ATEN, b_view, 0, 0, "all"},
-    {"expand.default(Tensor self, SymInt[] size)", ATEN, b_expand, 0, 0, "all"},
+    {"expand.default(Tensor self, SymInt[] size, *, bool implicit=False)", ATEN, b_expand, 0, 0, "all"},
     {"permute.default(Tensor self, int[] dims)", ATEN, b_permute, 0, 0, "all"},
     {"t.default(Tensor self)", ATEN, b_transpose, 0, 0, "all"},
     {"transpose.int(Tensor self, int dim0, int dim1)", ATEN, b_transpose, 0, 0, "all"},

@@ -864,7 +864,7 @@ def views(arg0: "f32[4, 6, 10]", arg1: "bf16[4, 1, 10]"):
     v1 = aten._unsafe_view.default(arg0, [4, -1])
     v2 = aten.reshape.default(arg0, [-1])
     v3 = aten.expand.default(arg1, [4, 6, 10])
-    v4 = aten.expand.default(arg1, [2, -1, 3, -1])
+    v4 = aten.expand.default(arg1, [2, -1, 3, -1], implicit=False)
     v5 = aten.permute.default(arg0, [2, 0, 1])
     v6 = aten.view.default(arg0, [24, 10])
     v7 = aten.t.default(v6)
