@@ -209,11 +209,13 @@ void graph_dump(StrBuf *sb, const Graph *g);
 bool graph_nonpositive(const GNode *n);
 /* The spellings the builder accepts, one row each (graph.c's table):
  * i-th row into *out, false past the last.  `coil ops` prints them. */
-typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4, SP_LINALG = 8, SP_ATEN = 16 } SpellingForm;
+typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4, SP_LINALG = 8, SP_ATEN = 16, SP_PRIMS = 32 } SpellingForm;
 typedef struct SpellingInfo {
-  const char *name;
+  const char *name;   /* SP_ATEN and SP_PRIMS: an overload's schema, "NAME.OVERLOAD(ARGS)", as PyTorch
+                       * declares it: "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)" */
   unsigned forms;     /* SP_TENSOR: x.NAME(...); SP_TORCH: torch.NAME(x, ...); SP_F: F.NAME(x, ...);
-                       * SP_LINALG: torch.linalg.NAME(x, ...) */
+                       * SP_LINALG: torch.linalg.NAME(x, ...); SP_ATEN: aten.NAME.OVERLOAD(...)
+                       * (torch.ops.aten); SP_PRIMS: prims.NAME.OVERLOAD(...) (torch.ops.prims) */
   const char *dtypes; /* the input dtypes it takes */
 } SpellingInfo;
 bool graph_spelling(int i, SpellingInfo *out);

@@ -46,6 +46,7 @@ struct Val {
   const char *ns;   /* V_FN: the module it belongs to ("torch", "math", "builtins"...) */
   Val *self;        /* V_FN: bound tensor for methods, NULL for module functions */
   Func *func;       /* V_FN: a def of this file (a helper, inlined when called) */
+  const char *overload; /* V_FN of torch.ops.aten or torch.ops.prims: the overload, NULL for the op's packet */
   int storage;      /* V_TENSOR: 0 shares memory with every view of its node's base; clone() gives a new number */
   SrcLoc at;        /* V_UNDEF */
 };
@@ -264,6 +265,11 @@ static GNode *operand(Builder *B, Val *v, DType cd, SrcLoc loc) {
   return fail(B, loc, "expected a tensor or a number, got %s", kind_name(v));
 }
 
+/* A tensor or a number as a tensor of dtype cd. */
+static GNode *as_dtype(Builder *B, Val *v, DType cd, SrcLoc loc) {
+  return v->kind == V_TENSOR ? cast(B, v->t, cd, loc) : operand(B, v, cd, loc);
+}
+
 static bool is_num(const Val *v) { return v->kind == V_TENSOR || v->kind == V_INT || v->kind == V_FLOAT || v->kind == V_BOOL; }
 
 /* Elementwise op over broadcast operands; dt is the result dtype, cd the
@@ -310,10 +316,12 @@ static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
     return arith(B, OP_MUL, &vr, a, loc);
   }
   DType dt = result_type(vs, 2);
-  /* add, sub and pow round a Python scalar to a bf16/f16 tensor's dtype
-   * first; mul and div keep it in f32 (measured against PyTorch 2.x). */
+  /* add, sub, pow and comparisons round a Python scalar to a bf16/f16
+   * tensor's dtype first (a bf16 x < 0.8 is x < 0.80078125); mul and div
+   * keep it in f32 (measured against PyTorch 2.x). */
   Val rounded[2];
-  if ((op == OP_ADD || op == OP_SUB || op == OP_POW) && (dt == DT_BF16 || dt == DT_F16))
+  bool rounds = op == OP_ADD || op == OP_SUB || op == OP_POW || op_info[op].kind == OK_COMPARE;
+  if (rounds && (dt == DT_BF16 || dt == DT_F16))
     for (int i = 0; i < 2; i++)
       if (vs[i]->kind == V_FLOAT || vs[i]->kind == V_INT) {
         rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
@@ -463,12 +471,15 @@ bool graph_nonpositive(const GNode *n) {
 
 /* ------------------------------------------------------------ arguments */
 
+/* A call's arguments, each with its position in the source. */
 typedef struct Args {
-  Node *call;
+  SrcLoc at; /* the call */
   Val **pos; /* positional values, after self */
+  SrcLoc *locs;
   int npos;
   const char **kwn;
   Val **kwv;
+  SrcLoc *kwlocs;
   int nkw;
   bool *kwused;
 } Args;
@@ -487,13 +498,21 @@ static Val *arg(Args *A, int i, const char *name) {
 }
 
 static SrcLoc arg_loc(Args *A, int i, const char *name) {
-  if (i >= 0 && i < A->npos) {
-    int skip = A->call->nitems - A->npos;
-    return A->call->items[i + skip]->loc;
-  }
+  if (i >= 0 && i < A->npos) return A->locs[i];
   for (int k = 0; k < A->nkw; k++)
-    if (name && !strcmp(A->kwn[k], name)) return A->call->kwvals[k]->loc;
-  return A->call->loc;
+    if (name && !strcmp(A->kwn[k], name)) return A->kwlocs[k];
+  return A->at;
+}
+
+/* The arguments after the first (a torch.NAME(x, ...) call's x). */
+static Args after_first(const Args *A) {
+  Args rest = *A;
+  if (A->npos > 0) {
+    rest.pos = A->pos + 1;
+    rest.locs = A->locs + 1;
+    rest.npos = A->npos - 1;
+  }
+  return rest;
 }
 
 static bool get_int(Builder *B, Val *v, SrcLoc loc, const char *what, int64_t *out) {
@@ -507,7 +526,7 @@ static bool get_int(Builder *B, Val *v, SrcLoc loc, const char *what, int64_t *o
 static int get_int_list(Builder *B, Args *A, int first, const char *kw, int64_t *out, SrcLoc *loc) {
   Val *v = arg(A, first, kw);
   *loc = arg_loc(A, first, kw);
-  if (!v) { fail(B, A->call->loc, "missing argument '%s'", kw); return -1; }
+  if (!v) { fail(B, A->at, "missing argument '%s'", kw); return -1; }
   Val **items = &v;
   int n = 1;
   if (v->kind == V_TUPLE) {
@@ -529,7 +548,7 @@ static bool check_args(Builder *B, Args *A, const char *fname, int maxpos) {
                 maxpos == 1 ? "" : "s"), false;
   for (int k = 0; k < A->nkw; k++)
     if (!A->kwused[k])
-      return fail(B, A->call->kwvals[k]->loc, "%s got an unexpected keyword argument '%s'", fname, A->kwn[k]), false;
+      return fail(B, A->kwlocs[k], "%s got an unexpected keyword argument '%s'", fname, A->kwn[k]), false;
   return true;
 }
 
@@ -698,12 +717,20 @@ static const struct { const char *name; DType dt; } torch_dtypes[] = {
  * dtype tell it which member.  `coil ops` prints the table (docs/ops.md).
  *
  * A builder gets the call's first tensor as x (self for a method, the first
- * argument for torch.NAME) and the arguments after it. */
+ * argument for torch.NAME) and the arguments after it.  A call whose first
+ * argument is not a tensor (torch.full's size) gives it x = NULL and all
+ * its arguments.
+ *
+ * An ATen overload's row is named by its schema, as PyTorch declares it:
+ * "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)".  The call is
+ * bound to the schema first (call_aten), and the builder, which sees the
+ * row's name as "add", gets the arguments in the order the schema gives
+ * them, as it gets torch.add's. */
 typedef struct Spelling Spelling;
 typedef Val *BuildFn(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc);
 struct Spelling {
   const char *name;
-  unsigned forms; /* SP_TENSOR | SP_TORCH */
+  unsigned forms; /* SpellingForm bits */
   BuildFn *build;
   Op op;
   DType dt;
@@ -715,10 +742,15 @@ static Val *b_cast_method(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
   return mktensor(B, cast(B, x, s->dt, loc));
 }
 
+/* x.to(dtype), x.type(dtype), x.type_as(other), and aten._to_copy(x,
+ * dtype=None) and prims.convert_element_type(x, dtype). */
 static Val *b_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Val *d = arg(A, 0, !strcmp(s->name, "type_as") ? "other" : "dtype");
-  DType dt;
-  if (!get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
+  DType dt = x->dtype;
+  /* _to_copy without a dtype is a copy to another device (the backend's
+   * printer drops device=): the same values. */
+  bool same = !strcmp(s->name, "_to_copy") && (!d || d->kind == V_NONE);
+  if (!same && !get_dtype(B, d, arg_loc(A, 0, "dtype"), &dt)) return NULL;
   if (!check_args(B, A, s->name, 1)) return NULL;
   return mktensor(B, cast(B, x, dt, loc));
 }
@@ -750,10 +782,17 @@ static Val *b_relu(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return mktensor(B, arith(B, OP_MAXIMUM, &vx, &zero, loc));
 }
 
+/* logical_not (x == 0 of any dtype) and bitwise_not (~x: of an integer,
+ * x ^ -1, every bit flipped). */
 static Val *b_not(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   if (!check_args(B, A, s->name, 0)) return NULL;
-  if (x->dtype != DT_BOOL) return fail(B, loc, "%s is supported on bool tensors only", s->name);
   Val vx = {.kind = V_TENSOR, .t = x};
+  if (x->dtype != DT_BOOL) {
+    bool logical = !strcmp(s->name, "logical_not");
+    if (!logical && !dtype_is_int(x->dtype)) return fail(B, loc, "%s needs a bool or integer tensor, got %s", s->name, dtype_name(x->dtype));
+    Val c = {.kind = V_INT, .i = logical ? 0 : -1};
+    return mktensor(B, arith(B, logical ? OP_EQ : OP_XOR, &vx, &c, loc));
+  }
   Val *vs[1] = {&vx};
   return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, loc));
 }
@@ -788,16 +827,61 @@ static Val *b_clamp_one(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   return lower ? clamp_fn(B, x, b, NULL, loc) : clamp_fn(B, x, NULL, b, loc);
 }
 
-/* Binary ops written as functions: add, maximum, lt, logical_and... */
+static GNode *trunc_node(Builder *B, GNode *x, SrcLoc loc);
+
+/* x + alpha * other (sub: x - alpha * other) in the compute dtype, rounded
+ * once, as PyTorch's add kernel computes it. */
+static GNode *add_scaled(Builder *B, Op op, Val *vx, Val *other, Val *alpha, SrcLoc loc, SrcLoc aloc) {
+  if (alpha->kind == V_TENSOR || !is_num(alpha)) return fail(B, aloc, "alpha must be a number, got %s", kind_name(alpha));
+  Val *vs[2] = {vx, other};
+  DType dt = result_type(vs, 2), cd = opmath(dt);
+  if (dt == DT_BOOL) return fail(B, aloc, "alpha with bool tensors is not supported");
+  if (!dtype_is_float(dt) && alpha->kind == V_FLOAT)
+    return fail(B, aloc, "For integral input tensors, argument alpha must not be a floating point number (as in PyTorch)");
+  Val vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
+  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &vo, alpha, loc)};
+  return cast(B, arith(B, op, &va, &vp, loc), dt, loc);
+}
+
+/* x / other with rounding_mode 'trunc': the quotient truncated in the
+ * compute dtype before it is rounded to the result's, as PyTorch's kernel.
+ * 'floor' is PyTorch's fmod-based floor division, and integer division is
+ * not among coil's ops: both are refused. */
+static GNode *div_rounded(Builder *B, Val *vx, Val *other, Val *mode, SrcLoc loc, SrcLoc mloc) {
+  if (mode->kind != V_STR || (strcmp(mode->name, "trunc") && strcmp(mode->name, "floor")))
+    return fail(B, mloc, "div's rounding_mode must be None, 'trunc' or 'floor'");
+  if (!strcmp(mode->name, "floor"))
+    return fail(B, mloc, "div with rounding_mode='floor' is not in coil's subset (PyTorch computes it with fmod, which coil does not have)");
+  Val *vs[2] = {vx, other};
+  DType dt = result_type(vs, 2), cd = opmath(dt);
+  if (!dtype_is_float(dt)) return fail(B, mloc, "div with a rounding_mode of %s tensors is integer division, which is not in coil's subset", dtype_name(dt));
+  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
+  return cast(B, trunc_node(B, arith(B, OP_DIV, &va, &vo, loc), loc), dt, loc);
+}
+
+/* Binary ops written as functions: add, maximum, lt, logical_and...; add
+ * and sub take alpha, div a rounding_mode.  x NULL: the first operand is
+ * a number, the first argument (aten.sub.Tensor(1, x)). */
 static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Op op = s->op;
+  Val vx = {.kind = V_TENSOR, .t = x}, *a = &vx;
+  Args rest;
+  if (!x) {
+    a = arg(A, 0, "self");
+    rest = after_first(A);
+    A = &rest;
+  }
   Val *b = arg(A, 0, "other");
   if (!b && op == OP_POW) b = arg(A, 0, "exponent");
   if (!b) return fail(B, loc, "%s needs a second operand", s->name);
-  if (!check_args(B, A, s->name, 1)) return NULL;
+  Val *alpha = op == OP_ADD || op == OP_SUB ? arg(A, 1, "alpha") : NULL;
+  Val *mode = op == OP_DIV ? arg(A, -1, "rounding_mode") : NULL;
+  if (!check_args(B, A, s->name, alpha ? 2 : 1)) return NULL;
   if ((op == OP_MAXIMUM || op == OP_MINIMUM) && b->kind != V_TENSOR)
     return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument; use clamp for a number", s->name);
-  Val vx = {.kind = V_TENSOR, .t = x};
+  if (alpha && !((alpha->kind == V_INT || alpha->kind == V_BOOL) && alpha->i == 1))
+    return mktensor(B, add_scaled(B, op, a, b, alpha, loc, arg_loc(A, 1, "alpha")));
+  if (mode && mode->kind != V_NONE) return mktensor(B, div_rounded(B, a, b, mode, loc, arg_loc(A, -1, "rounding_mode")));
   if ((op == OP_AND || op == OP_OR || op == OP_XOR) && s->name[0] == 'l') {
     /* logical_*: operands are truth values */
     Val va = {.kind = V_TENSOR, .t = cast(B, x, DT_BOOL, loc)};
@@ -805,7 +889,7 @@ static Val *b_binary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
     if (b->kind == V_TENSOR) vb.t = cast(B, b->t, DT_BOOL, loc);
     return mktensor(B, arith(B, op, &va, &vb, loc));
   }
-  return mktensor(B, arith(B, op, &vx, b, loc));
+  return mktensor(B, arith(B, op, a, b, loc));
 }
 
 static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc lb, SrcLoc loc) {
@@ -818,6 +902,15 @@ static Val *where_fn(Builder *B, GNode *cond, Val *a, Val *b, SrcLoc la, SrcLoc 
   Val vc = {.kind = V_TENSOR, .t = cond};
   Val *vs[3] = {&vc, a, b};
   return mktensor(B, pointwise(B, OP_WHERE, vs, 3, dt, dt, loc));
+}
+
+/* torch.where(condition, input, other) and aten.where.self: x is the
+ * condition. */
+static Val *b_where(Builder *B, const Spelling *s, GNode *cond, Args *A, SrcLoc loc) {
+  Val *a = arg(A, 0, "input"), *b = arg(A, 1, "other");
+  if (!a || !b) return fail(B, loc, "where needs a condition and two values");
+  if (!check_args(B, A, "where", 2)) return NULL;
+  return where_fn(B, cond, a, b, arg_loc(A, 0, "input"), arg_loc(A, 1, "other"), loc);
 }
 
 /* x.where(condition, other): x where condition holds, else other. */
@@ -976,6 +1069,7 @@ static Val *b_expand(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   int64_t dims[COIL_MAX_DIMS];
   SrcLoc dl;
   int n = get_int_list(B, A, 0, "size", dims, &dl);
+  (void)arg(A, -1, "implicit"); /* aten.expand's: whether the expand came from broadcasting; the same values */
   if (n < 0 || !check_args(B, A, s->name, A->npos)) return NULL;
   GNode *r = expand(B, x, n, dims, dl);
   return r ? mktensor(B, r) : NULL;
@@ -999,6 +1093,18 @@ static Val *b_expand_to(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   }
   GNode *r = expand(B, x, n, dims, loc);
   return r ? mktensor(B, r) : NULL;
+}
+
+/* aten.copy(x, src): src's values broadcast to x's shape, in x's dtype
+ * (x.copy_(src) out of place). */
+static Val *b_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *src = arg(A, 0, "src");
+  (void)arg(A, 1, "non_blocking");
+  if (!src) return fail(B, loc, "copy needs src");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  GNode *v = operand(B, src, x->dtype, arg_loc(A, 0, "src"));
+  GNode *r = v ? expand(B, v, x->ndim, x->shape, arg_loc(A, 0, "src")) : NULL;
+  return r ? mktensor(B, cast(B, r, x->dtype, loc)) : NULL;
 }
 
 /* contiguous, clone, detach: the same values (a view is never copied). */
@@ -1057,7 +1163,7 @@ static Val *b_var_std(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   double correction = 1;
   if (ub && cv) return fail(B, loc, "%s: give either unbiased or correction, not both", name);
   if (ub) correction = get_bool(B, ub, arg_loc(A, -1, "unbiased"), "unbiased", true) ? 1 : 0;
-  if (cv) {
+  if (cv && cv->kind != V_NONE) {
     if (cv->kind == V_INT) correction = (double)cv->i;
     else if (cv->kind == V_FLOAT) correction = cv->f;
     else return fail(B, arg_loc(A, -1, "correction"), "correction must be a number");
@@ -1081,6 +1187,19 @@ static Val *b_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   uint32_t mask;
   if (!get_dims(B, dv, dl, x, false, &mask)) return NULL;
   GNode *r = lse ? logsumexp(B, x, mask, keep, loc) : softmax(B, x, mask, dtv, arg_loc(A, 1, "dtype"), name[0] == 'l', loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
+/* aten._softmax(x, dim, half_to_float) and _log_softmax: half_to_float
+ * asks for an f32 result of an f16 or bf16 x (a CUDA kernel's option). */
+static Val *b_aten_softmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *dv = arg(A, 0, "dim"), f32 = {.kind = V_DTYPE, .dt = DT_F32};
+  bool half_to_float = get_bool(B, arg(A, 1, "half_to_float"), arg_loc(A, 1, "half_to_float"), "half_to_float", false);
+  uint32_t mask;
+  if (!check_args(B, A, s->name, 2) || B->err || !get_dims(B, dv, arg_loc(A, 0, "dim"), x, false, &mask)) return NULL;
+  if (half_to_float && x->dtype != DT_F16 && x->dtype != DT_BF16)
+    return fail(B, arg_loc(A, 1, "half_to_float"), "%s: half_to_float needs an f16 or bf16 tensor, got %s", s->name, dtype_name(x->dtype));
+  GNode *r = softmax(B, x, mask, half_to_float ? &f32 : NULL, loc, !strcmp(s->name, "_log_softmax"), loc);
   return r ? mktensor(B, r) : NULL;
 }
 
@@ -1233,7 +1352,7 @@ static Val *b_activation(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcL
   else if (!strcmp(n, "hardswish"))
     r = tc(B, OP_DIV, tt(B, OP_MUL, x, tc(B, OP_MINIMUM, tc(B, OP_MAXIMUM, tc(B, OP_ADD, x, 3, loc), 0, loc), 6, loc), loc), 6, loc);
   else if (!strcmp(n, "logsigmoid")) r = tneg(B, softplus1(B, tneg(B, x, loc), loc), loc);
-  else if (!strcmp(n, "threshold")) r = twhere(B, tc(B, OP_GT, x, p1, loc), x, tc(B, OP_ADD, tc(B, OP_MUL, x, 0, loc), p2, loc), loc);
+  else if (!strcmp(n, "threshold")) r = twhere(B, tc(B, OP_LE, x, p1, loc), mkconst(B, x->dtype, p2, 0, loc), x, loc); /* NaN stays */
   else if (!strcmp(n, "gelu")) {
     if (p1) { /* 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) */
       GNode *x3 = tt(B, OP_MUL, tt(B, OP_MUL, x, x, loc), x, loc);
@@ -1512,8 +1631,11 @@ static Val *b_logical_reduce(Builder *B, const Spelling *s, GNode *x, Args *A, S
   Val *dv = arg(A, 0, "dim");
   bool keep = !count && get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
   if (!check_args(B, A, n, count ? 1 : 2) || B->err) return NULL;
+  /* all and any over dim=() reduce no dim (PyTorch's any.dims); the
+   * others, as sum, reduce every dim. */
+  bool logical = !strcmp(n, "all") || !strcmp(n, "any");
   uint32_t mask;
-  if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, true, &mask)) return NULL;
+  if (!get_dims(B, dv, arg_loc(A, 0, "dim"), x, !logical, &mask)) return NULL;
   if (nan) {
     if (!dtype_is_float(x->dtype)) return fail(B, loc, "%s needs a floating-point tensor, got %s", n, dtype_name(x->dtype));
     GNode *isnan = tt(B, OP_NE, x, x, loc);
@@ -1551,6 +1673,11 @@ static GNode *round_even(Builder *B, GNode *x, SrcLoc loc) {
   return twhere(B, tc(B, OP_EQ, r, 0, loc), tc(B, OP_MUL, x, 0, loc), r, loc);
 }
 
+/* x rounded toward zero (a float x). */
+static GNode *trunc_node(Builder *B, GNode *x, SrcLoc loc) {
+  return twhere(B, tc(B, OP_LT, x, 0, loc), float_unary(B, OP_CEIL, x, loc), float_unary(B, OP_FLOOR, x, loc), loc);
+}
+
 static Val *b_rounding(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
   const char *n = s->name;
   int64_t decimals = 0;
@@ -1569,7 +1696,7 @@ static Val *b_rounding(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc
   if (!strcmp(n, "floor")) r = float_unary(B, OP_FLOOR, x, loc);
   else if (!strcmp(n, "ceil")) r = float_unary(B, OP_CEIL, x, loc);
   else if (!strcmp(n, "trunc") || !strcmp(n, "fix") || !strcmp(n, "frac")) {
-    GNode *t = twhere(B, tc(B, OP_LT, x, 0, loc), float_unary(B, OP_CEIL, x, loc), float_unary(B, OP_FLOOR, x, loc), loc);
+    GNode *t = trunc_node(B, x, loc);
     r = !strcmp(n, "frac") ? tt(B, OP_SUB, x, t, loc) : t;
   } else if (decimals > 0) {
     double p = pow(10, (double)decimals);
@@ -1610,11 +1737,14 @@ static double dtype_max(DType t) {
 /* nan_to_num(nan=0.0, posinf=None, neginf=None): None is the dtype's
  * largest (smallest) finite value. */
 static Val *b_nan_to_num(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  double nan = 0, pinf = dtype_max(x->dtype), ninf = -dtype_max(x->dtype);
-  Val *pv = arg(A, 1, "posinf"), *nv = arg(A, 2, "neginf");
-  if (!num_arg(B, A, 0, "nan", 0, &nan) || (pv && pv->kind != V_NONE && !num_value(B, pv, arg_loc(A, 1, "posinf"), "posinf", &pinf)) ||
-      (nv && nv->kind != V_NONE && !num_value(B, nv, arg_loc(A, 2, "neginf"), "neginf", &ninf)) || !check_args(B, A, s->name, 3))
-    return NULL;
+  static const char *const names[3] = {"nan", "posinf", "neginf"};
+  double v[3] = {0, dtype_max(x->dtype), -dtype_max(x->dtype)};
+  for (int i = 0; i < 3; i++) {
+    Val *a = arg(A, i, names[i]);
+    if (a && a->kind != V_NONE && !num_value(B, a, arg_loc(A, i, names[i]), names[i], &v[i])) return NULL;
+  }
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  double nan = v[0], pinf = v[1], ninf = v[2];
   if (!dtype_is_float(x->dtype)) return mktensor(B, x);
   GNode *r = twhere(B, tt(B, OP_NE, x, x, loc), cast(B, mkconst(B, x->dtype, nan, 0, loc), x->dtype, loc), x, loc);
   r = twhere(B, tc(B, OP_EQ, x, INFINITY, loc), mkconst(B, x->dtype, pinf, 0, loc), r, loc);
@@ -1640,6 +1770,17 @@ static Val *b_masked_fill(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
     return fail(B, arg_loc(A, 0, "mask"), "masked_fill's mask %s does not broadcast to the tensor's shape %s", shape_fmt(B->a, m->t->ndim, m->t->shape),
                 shape_fmt(B->a, x->ndim, x->shape));
   return r ? mktensor(B, r) : NULL;
+}
+
+/* prims.fma(a, b, c): a * b + c, op by op as PyTorch's eager prim (its
+ * compiled form rounds once, the reference it is checked against twice). */
+static Val *b_fma(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *b = arg(A, 0, "b"), *c = arg(A, 1, "c");
+  if (!b || !c) return fail(B, loc, "fma needs three operands");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  Val va = {.kind = V_TENSOR, .t = x};
+  Val vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &va, b, loc)};
+  return vp.t ? mktensor(B, arith(B, OP_ADD, &vp, c, loc)) : NULL;
 }
 
 /* lerp(end, weight), addcmul(t1, t2, value=1), addcdiv(t1, t2, value=1):
@@ -1672,39 +1813,39 @@ static Val *b_ternary(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc 
   return r ? mktensor(B, cast(B, r, dt, loc)) : NULL;
 }
 
-/* torch.zeros/ones/full(size, [fill_value,] dtype=None) and the _like
- * forms: a constant broadcast to the size (no memory is read). */
-static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
-  bool like = strstr(name, "_like") != NULL, full = !strncmp(name, "full", 4);
+/* zeros, ones, empty (its values are zeros) and full(size, fill_value),
+ * scalar_tensor(s) (a 0-d tensor of the default float dtype), and the
+ * _like forms (x given): a constant broadcast to the size (no memory is
+ * read); dtype= overrides the one PyTorch infers. */
+static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  bool full = !strncmp(name, "full", 4), scalar = !strcmp(name, "scalar_tensor");
   int64_t shape[COIL_MAX_DIMS];
-  int n;
+  int n = 0, next = 0; /* the positional argument after the size */
   DType dt = DT_F32;
-  Val *fill = NULL;
-  int next = 1;
-  if (like) {
-    Val *x = arg(A, 0, "input");
-    if (!x || x->kind != V_TENSOR) return fail(B, loc, "torch.%s needs a tensor", name);
-    n = x->t->ndim;
-    memcpy(shape, x->t->shape, sizeof(int64_t) * (size_t)n);
-    dt = x->t->dtype;
+  if (x) {
+    n = x->ndim;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
+    dt = x->dtype;
   } else if (full) {
     Val *sz = arg(A, 0, "size");
-    if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "torch.full needs a size tuple");
+    if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "%s needs a size tuple", name);
     if (sz->n > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
     n = sz->n;
     for (int i = 0; i < n; i++)
       if (!get_int(B, sz->items[i], arg_loc(A, 0, "size"), "size", &shape[i])) return NULL;
-  } else {
+    next = 1;
+  } else if (!scalar) {
     SrcLoc dl;
     if (A->npos == 0 && !arg(A, -1, "size")) n = 0;
     else if ((n = get_int_list(B, A, 0, "size", shape, &dl)) < 0) return NULL;
     next = A->npos;
   }
-  if (full) {
-    fill = arg(A, 1, "fill_value");
-    if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "torch.%s needs a number fill_value", name);
-    next = 2;
-    if (!like) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
+  Val *fill = NULL;
+  if (full || scalar) {
+    fill = arg(A, next++, scalar ? "s" : "fill_value");
+    if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "%s needs a number %s", name, scalar ? "s" : "fill_value");
+    if (full && !x) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
   }
   Val *dtv = arg(A, -1, "dtype");
   (void)arg(A, -1, "device"); /* coil's buffers live wherever its target runs */
@@ -1712,14 +1853,14 @@ static Val *creation(Builder *B, const char *name, Args *A, SrcLoc loc) {
   if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
   if (!check_args(B, A, name, next)) return NULL;
   for (int i = 0; i < n; i++)
-    if (shape[i] < 0) return fail(B, loc, "torch.%s: negative size %lld", name, (long long)shape[i]);
-  double f = name[0] == 'o' || !strncmp(name, "ones", 4) ? 1 : 0;
-  int64_t iv = (int64_t)f;
-  if (fill) {
-    f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
-    iv = fill->kind == V_FLOAT ? (int64_t)fill->f : fill->i;
-  }
-  GNode *c = mkconst(B, dt, dtype_is_float(dt) ? dtype_round(dt, f) : f, dt == DT_BOOL ? f != 0 : iv, loc);
+    if (shape[i] < 0) return fail(B, loc, "%s: negative size %lld", name, (long long)shape[i]);
+  double f = !strncmp(name, "ones", 4);
+  if (fill) f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
+  GNode *c;
+  if (dtype_is_float(dt)) c = mkconst(B, dt, dtype_round(dt, f), 0, loc);
+  else if (dt == DT_BOOL) c = mkconst(B, dt, 0, f != 0, loc);
+  else if (fill && fill->kind == V_FLOAT && !(fabs(f) < 9.2e18)) return fail(B, loc, "%s: %g does not fit %s", name, f, dtype_name(dt));
+  else c = mkconst(B, dt, 0, fill && fill->kind != V_FLOAT ? fill->i : (int64_t)f, loc);
   GNode *r = expand(B, c, n, shape, loc);
   return r ? mktensor(B, r) : NULL;
 }
@@ -1771,6 +1912,48 @@ static Val *b_select(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   if (i < -n || i >= n)
     return fail(B, arg_loc(A, 1, "index"), "select(): index %lld out of range for tensor of size %lld at dimension %d", (long long)i, (long long)n, dim);
   return mktensor(B, drop_dim(B, narrow_dim(B, x, dim, i < 0 ? i + n : i, 1, loc), dim, loc));
+}
+
+/* The bounds lo:hi:step over a sequence of len items, clamped as Python
+ * clamps a slice's (has_lo, has_hi: whether they were given). */
+static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int64_t *lo, int64_t *hi) {
+  if (step > 0) {
+    if (!has_lo) *lo = 0;
+    if (!has_hi) *hi = len;
+    if (*lo < 0) *lo = *lo + len < 0 ? 0 : *lo + len;
+    if (*hi < 0) *hi = *hi + len < 0 ? 0 : *hi + len;
+    if (*lo > len) *lo = len;
+    if (*hi > len) *hi = len;
+    if (*hi < *lo) *hi = *lo;
+  } else {
+    if (!has_lo) *lo = len - 1;
+    if (!has_hi) *hi = -1 - len;
+    if (*lo < 0) *lo = *lo + len < 0 ? -1 : *lo + len;
+    else if (*lo >= len) *lo = len - 1;
+    if (*hi < 0) *hi = *hi + len < 0 ? -1 : *hi + len;
+    else if (*hi >= len) *hi = len - 1;
+  }
+}
+
+/* aten.slice(x, dim=0, start=None, end=None, step=1): x[..., start:end]
+ * along dim, clamped as a Python slice is (end is often INT64_MAX).  A
+ * step other than 1 is a strided view, which coil's views are not. */
+static Val *b_slice(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  static const char *const names[3] = {"start", "end", "step"};
+  int64_t v[3] = {0, 0, 1};
+  bool given[3] = {false, false, true};
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  for (int i = 0; i < 3; i++) {
+    Val *a = arg(A, i + 1, names[i]);
+    if (a && a->kind != V_NONE && !(given[i] = get_int(B, a, arg_loc(A, i + 1, names[i]), names[i], &v[i]))) return NULL;
+  }
+  if (!check_args(B, A, s->name, 4)) return NULL;
+  if (v[2] != 1)
+    return fail(B, arg_loc(A, 3, "step"), v[2] < 1 ? "slice step must be positive (as in PyTorch)"
+                                                   : "a slice with a step other than 1 is a strided view, which is not in coil's subset");
+  clamp_slice(x->shape[dim], 1, given[0], given[1], &v[0], &v[1]);
+  return mktensor(B, narrow_dim(B, x, dim, v[0], v[1] - v[0], loc));
 }
 
 /* unbind(dim=0): every index of dim, as select gives it. */
@@ -1895,7 +2078,8 @@ static Val *b_view_as(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   return mktensor(B, reshape(B, x, o->t->ndim, o->t->shape, loc));
 }
 
-enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG };
+enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
+       ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
 static const Spelling spellings[] = {
     /* casts */
@@ -1988,6 +2172,7 @@ static const Spelling spellings[] = {
     {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool"},
     {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
     {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
+    {"where", SP_TORCH, b_where, 0, 0, "all (condition: bool)"},
     /* views */
     {"permute", BOTH, b_permute, 0, 0, "all"},
     {"transpose", BOTH, b_transpose, 0, 0, "all"},
@@ -2050,6 +2235,167 @@ static const Spelling spellings[] = {
     {"size", METHOD, b_size, 0, 0, "all"},
     {"dim", METHOD, b_size, 0, 0, "all"},
     {"numel", BOTH, b_size, 0, 0, "all"},
+    /* constants */
+    {"zeros", SP_TORCH, b_creation, 0, 0, "(a size; dtype=)"},
+    {"ones", SP_TORCH, b_creation, 0, 0, "(a size; dtype=)"},
+    {"full", SP_TORCH, b_creation, 0, 0, "(a size and a number; dtype=)"},
+    {"zeros_like", SP_TORCH, b_creation, 0, 0, "all"},
+    {"ones_like", SP_TORCH, b_creation, 0, 0, "all"},
+    {"full_like", SP_TORCH, b_creation, 0, 0, "all"},
+    /* ATen and prims: the text a torch.compile backend prints of a graph
+     * partition.  One row an overload, named by its schema as PyTorch
+     * declares it, less the arguments that say where and how a tensor lives
+     * (device, layout, pin_memory, memory_format, requires_grad,
+     * non_blocking), which the printer drops and the binder ignores.  Where
+     * an op has several overloads, aten.NAME(...) takes the first one here
+     * that its arguments fit. */
+    {"abs.default(Tensor self)", ATEN, b_neg_abs, OP_ABS, 0, "all"},
+    {"neg.default(Tensor self)", ATEN, b_neg_abs, OP_NEG, 0, "floats, ints"},
+    {"exp.default(Tensor self)", ATEN, b_float_unary, OP_EXP, 0, "all (ints and bool: float32)"},
+    {"log.default(Tensor self)", ATEN, b_float_unary, OP_LOG, 0, "all (ints and bool: float32)"},
+    {"sqrt.default(Tensor self)", ATEN, b_float_unary, OP_SQRT, 0, "all (ints and bool: float32)"},
+    {"rsqrt.default(Tensor self)", ATEN, b_float_unary, OP_RSQRT, 0, "all (ints and bool: float32)"},
+    {"sigmoid.default(Tensor self)", ATEN, b_float_unary, OP_SIGMOID, 0, "all (ints and bool: float32)"},
+    {"tanh.default(Tensor self)", ATEN, b_float_unary, OP_TANH, 0, "all (ints and bool: float32)"},
+    {"reciprocal.default(Tensor self)", ATEN, b_float_unary, OP_RECIP, 0, "all (ints and bool: float32)"},
+    {"erf.default(Tensor self)", ATEN, b_float_unary, OP_ERF, 0, "all (ints and bool: float32)"},
+    {"sin.default(Tensor self)", ATEN, b_float_unary, OP_SIN, 0, "all (ints and bool: float32)"},
+    {"cos.default(Tensor self)", ATEN, b_float_unary, OP_COS, 0, "all (ints and bool: float32)"},
+    {"exp2.default(Tensor self)", ATEN, b_float_unary, OP_EXP2, 0, "all (ints and bool: float32)"},
+    {"log2.default(Tensor self)", ATEN, b_float_unary, OP_LOG2, 0, "all (ints and bool: float32)"},
+    {"floor.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"ceil.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"trunc.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (ints: unchanged)"},
+    {"round.default(Tensor self)", ATEN, b_rounding, 0, 0, "all (half to even)"},
+    {"round.decimals(Tensor self, *, int decimals)", ATEN, b_rounding, 0, 0, "all (half to even)"},
+    {"frac.default(Tensor self)", ATEN, b_rounding, 0, 0, "floats"},
+    {"sign.default(Tensor self)", ATEN, b_rounding, 0, 0, "all"},
+    {"square.default(Tensor self)", ATEN, b_square, 0, 0, "all (bool: int64)"},
+    {"isnan.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isinf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isfinite.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isposinf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"isneginf.default(Tensor self)", ATEN, b_isclass, 0, 0, "all"},
+    {"nan_to_num.default(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)", ATEN, b_nan_to_num, 0, 0, "all"},
+    {"relu.default(Tensor self)", ATEN, b_relu, 0, 0, "floats, ints"},
+    {"gelu.default(Tensor self, *, str approximate=\"none\")", ATEN, b_activation, 0, 0, "floats"},
+    {"silu.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"mish.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardsigmoid.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardswish.default(Tensor self)", ATEN, b_activation, 0, 0, "floats"},
+    {"hardtanh.default(Tensor self, Scalar min_val=-1, Scalar max_val=1)", ATEN, b_activation, 0, 0, "floats, ints"},
+    {"leaky_relu.default(Tensor self, Scalar negative_slope=0.01)", ATEN, b_activation, 0, 0, "floats"},
+    {"softplus.default(Tensor self, Scalar beta=1, Scalar threshold=20)", ATEN, b_activation, 0, 0, "floats"},
+    {"threshold.default(Tensor self, Scalar threshold, Scalar value)", ATEN, b_activation, 0, 0, "floats, ints"},
+    {"logical_not.default(Tensor self)", ATEN, b_not, 0, 0, "all"},
+    {"bitwise_not.default(Tensor self)", ATEN, b_not, 0, 0, "bool, ints"},
+    {"add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)", ATEN, b_binary, OP_ADD, 0, "all"},
+    {"add.Scalar(Tensor self, Scalar other, Scalar alpha=1)", ATEN, b_binary, OP_ADD, 0, "all"},
+    {"sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)", ATEN, b_binary, OP_SUB, 0, "floats, ints"},
+    {"sub.Scalar(Tensor self, Scalar other, Scalar alpha=1)", ATEN, b_binary, OP_SUB, 0, "floats, ints"},
+    {"mul.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_MUL, 0, "all"},
+    {"mul.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_MUL, 0, "all"},
+    {"div.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"div.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_DIV, 0, "all (ints and bool: float32)"},
+    {"div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode)", ATEN, b_binary, OP_DIV, 0, "all (rounding_mode: None or 'trunc' of floats)"},
+    {"div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode)", ATEN, b_binary, OP_DIV, 0, "all (rounding_mode: None or 'trunc' of floats)"},
+    {"pow.Tensor_Scalar(Tensor self, Scalar exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"pow.Tensor_Tensor(Tensor self, Tensor exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"pow.Scalar(Scalar self, Tensor exponent)", ATEN, b_binary, OP_POW, 0, "floats, ints"},
+    {"maximum.default(Tensor self, Tensor other)", ATEN, b_binary, OP_MAXIMUM, 0, "all"},
+    {"minimum.default(Tensor self, Tensor other)", ATEN, b_binary, OP_MINIMUM, 0, "all"},
+    {"eq.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_EQ, 0, "all"},
+    {"eq.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_EQ, 0, "all"},
+    {"ne.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_NE, 0, "all"},
+    {"ne.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_NE, 0, "all"},
+    {"lt.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_LT, 0, "all"},
+    {"lt.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_LT, 0, "all"},
+    {"le.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_LE, 0, "all"},
+    {"le.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_LE, 0, "all"},
+    {"gt.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_GT, 0, "all"},
+    {"gt.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_GT, 0, "all"},
+    {"ge.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_GE, 0, "all"},
+    {"ge.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_GE, 0, "all"},
+    {"logical_and.default(Tensor self, Tensor other)", ATEN, b_binary, OP_AND, 0, "all"},
+    {"logical_or.default(Tensor self, Tensor other)", ATEN, b_binary, OP_OR, 0, "all"},
+    {"logical_xor.default(Tensor self, Tensor other)", ATEN, b_binary, OP_XOR, 0, "all"},
+    {"bitwise_and.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_and.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_or.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_or.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_xor.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
+    {"bitwise_xor.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
+    {"clamp.default(Tensor self, Scalar? min=None, Scalar? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
+    {"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
+    {"clamp_min.default(Tensor self, Scalar min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
+    {"clamp_max.default(Tensor self, Scalar max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
+    {"where.self(Tensor condition, Tensor self, Tensor other)", ATEN, b_where, 0, 0, "all (condition: bool)"},
+    {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool)"},
+    {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool; value: 0-d)"},
+    {"lerp.Scalar(Tensor self, Tensor end, Scalar weight)", ATEN, b_ternary, 0, 0, "floats"},
+    {"lerp.Tensor(Tensor self, Tensor end, Tensor weight)", ATEN, b_ternary, 0, 0, "floats"},
+    {"addcmul.default(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)", ATEN, b_ternary, 0, 0, "all"},
+    {"addcdiv.default(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1)", ATEN, b_ternary, 0, 0, "floats"},
+    {"fma.default(Tensor a, Tensor b, Tensor c)", PRIMS, b_fma, 0, 0, "all (a * b + c, op by op)"},
+    {"convert_element_type.default(Tensor a, ScalarType dtype)", PRIMS, b_to, 0, 0, "all"},
+    {"_to_copy.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_to, 0, 0, "all"},
+    {"copy.default(Tensor self, Tensor src, bool non_blocking=False)", ATEN, b_copy, 0, 0, "all"},
+    {"clone.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"alias.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"detach.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"full.default(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size and a number)"},
+    {"zeros.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
+    {"ones.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
+    {"empty.memory_format(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size; values: zeros)"},
+    {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a number)"},
+    {"zeros_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"ones_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"empty_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (values: zeros)"},
+    {"full_like.default(Tensor self, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
+    {"_unsafe_view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
+    {"reshape.default(Tensor self, SymInt[] shape)", ATEN, b_view, 0, 0, "all"},
+    {"expand.default(Tensor self, SymInt[] size, *, bool implicit=False)", ATEN, b_expand, 0, 0, "all"},
+    {"permute.default(Tensor self, int[] dims)", ATEN, b_permute, 0, 0, "all"},
+    {"t.default(Tensor self)", ATEN, b_transpose, 0, 0, "all"},
+    {"transpose.int(Tensor self, int dim0, int dim1)", ATEN, b_transpose, 0, 0, "all"},
+    {"unsqueeze.default(Tensor self, int dim)", ATEN, b_unsqueeze, 0, 0, "all"},
+    {"squeeze.default(Tensor self)", ATEN, b_squeeze, 0, 0, "all"},
+    {"squeeze.dim(Tensor self, int dim)", ATEN, b_squeeze, 0, 0, "all"},
+    {"squeeze.dims(Tensor self, int[] dim)", ATEN, b_squeeze, 0, 0, "all"},
+    {"select.int(Tensor self, int dim, SymInt index)", ATEN, b_select, 0, 0, "all"},
+    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
+    {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
+    {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
+    {"split_with_sizes.default(Tensor self, SymInt[] split_sizes, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
+    {"unbind.int(Tensor self, int dim=0)", ATEN, b_unbind, 0, 0, "all"},
+    {"flatten.using_ints(Tensor self, int start_dim=0, int end_dim=-1)", ATEN, b_flatten, 0, 0, "all"},
+    {"repeat.default(Tensor self, SymInt[] repeats)", ATEN, b_repeat, 0, 0, "all"},
+    {"sum.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"mean.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "floats"},
+    {"mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "floats"},
+    {"prod.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"amax.default(Tensor self, int[1] dim=[], bool keepdim=False)", ATEN, b_reduce, OP_AMAX, 0, "all"},
+    {"amin.default(Tensor self, int[1] dim=[], bool keepdim=False)", ATEN, b_reduce, OP_AMIN, 0, "all"},
+    {"max.default(Tensor self)", ATEN, b_reduce, OP_AMAX, 0, "all"},
+    {"min.default(Tensor self)", ATEN, b_reduce, OP_AMIN, 0, "all"},
+    {"any.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"any.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"any.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"all.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
+    {"var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_std, 0, 0, "floats"},
+    {"std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_std, 0, 0, "floats"},
+    {"var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_mean, 0, 0, "floats"},
+    {"std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)", ATEN, b_var_mean, 0, 0, "floats"},
+    {"logsumexp.default(Tensor self, int[1] dim, bool keepdim=False)", ATEN, b_softmax, 0, 0, "all (ints and bool: float32)"},
+    {"softmax.int(Tensor self, int dim, ScalarType? dtype=None)", ATEN, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"log_softmax.int(Tensor self, int dim, ScalarType? dtype=None)", ATEN, b_softmax, 0, 0, "floats (or dtype=)"},
+    {"_softmax.default(Tensor self, int dim, bool half_to_float)", ATEN, b_aten_softmax, 0, 0, "floats"},
+    {"_log_softmax.default(Tensor self, int dim, bool half_to_float)", ATEN, b_aten_softmax, 0, 0, "floats"},
 };
 
 static const Spelling *find_spelling(const char *name, unsigned form) {
@@ -2074,18 +2420,17 @@ static Val *call_method(Builder *B, const char *name, GNode *x, Args *A, SrcLoc 
 /* torch.NAME(...): the first argument is the tensor a builder works on,
  * except for the calls whose first argument is something else. */
 static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
-  if (!strcmp(name, "where")) {
-    Val *c = arg(A, 0, "condition"), *a = arg(A, 1, "input"), *b = arg(A, 2, "other");
+  if (!strcmp(name, "where")) { /* its first argument is the condition */
+    Val *c = arg(A, 0, "condition");
     if (!c || c->kind != V_TENSOR) return fail(B, loc, "torch.where needs a bool tensor condition");
-    if (!a || !b) return fail(B, loc, "where needs a condition and two values");
-    Args rest = *A;
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
-    if (!check_args(B, &rest, name, 2)) return NULL;
-    return where_fn(B, c->t, a, b, arg_loc(A, 1, "input"), arg_loc(A, 2, "other"), loc);
+    Args rest = after_first(A);
+    return b_where(B, find_spelling(name, SP_TORCH), c->t, &rest, loc);
   }
-  static const char *const creators[] = {"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", NULL};
-  if (name_in(name, creators)) return creation(B, name, A, loc);
+  static const char *const creators[] = {"zeros", "ones", "full", NULL};
+  if (name_in(name, creators)) {
+    const Spelling *s = find_spelling(name, SP_TORCH);
+    return s->build(B, s, NULL, A, loc);
+  }
   /* torch.pow(number, tensor): the number is the base (Tensor.__rpow__). */
   if (!strcmp(name, "pow")) {
     Val *base = arg(A, 0, "self"), *e = arg(A, 1, "exponent");
@@ -2101,19 +2446,253 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     return fail(B, arg_loc(A, 0, "input"), "torch.%s expects a tensor as its first argument, got %s", name, kind_name(x));
   const Spelling *s = find_spelling(name, SP_TORCH);
   if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
-  Args rest = *A;
-  if (A->npos > 0) {
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
-  }
+  Args rest = after_first(A);
   return s->build(B, s, x->t, &rest, loc);
+}
+
+/* ------------------------------------------------------------ ATen */
+
+/* torch.ops.aten.NAME.OVERLOAD(...) and torch.ops.prims.NAME.OVERLOAD(...),
+ * as a torch.compile backend prints a graph partition (with aten =
+ * torch.ops.aten).  The call is bound to the overload's schema, as
+ * PyTorch binds it, and handed to the row's builder. */
+
+/* SP_ATEN for torch.ops.aten, SP_PRIMS for torch.ops.prims, else 0. */
+static unsigned aten_form(const char *module) {
+  return !strcmp(module, "torch.ops.aten") ? SP_ATEN : !strcmp(module, "torch.ops.prims") ? SP_PRIMS : 0;
+}
+
+/* The namespace as the backend's printer names it. */
+static const char *aten_prefix(unsigned form) { return form & SP_PRIMS ? "prims" : "aten"; }
+
+static bool span_is(const char *s, size_t n, const char *word) { return strlen(word) == n && !memcmp(s, word, n); }
+
+/* Is row s the op `op` of namespace form, and of that overload (any, when
+ * NULL)?  Its name is "OP.OVERLOAD(ARGS)". */
+static bool aten_row(const Spelling *s, unsigned form, const char *op, const char *overload) {
+  if (!(s->forms & form)) return false;
+  const char *dot = strchr(s->name, '.');
+  return span_is(s->name, (size_t)(dot - s->name), op) && (!overload || span_is(dot + 1, strcspn(dot + 1, "("), overload));
+}
+
+/* "aten.add.Tensor": how errors name an overload. */
+static const char *aten_name(Builder *B, const Spelling *s) {
+  return arena_printf(B->a, "%s.%.*s", aten_prefix(s->forms), (int)strcspn(s->name, "("), s->name);
+}
+
+/* One argument of a schema: "int[1]? dim=None" (dflt NULL: none). */
+typedef struct SchemaArg {
+  const char *type, *name, *dflt;
+  size_t ntype, nname, ndflt;
+  bool kwonly;
+} SchemaArg;
+
+#define MAX_SCHEMA_ARGS 8
+
+/* The arguments of a row's schema, "OP.OVERLOAD(ARG, ..., *, ARG...)". */
+static int schema_args(const char *schema, SchemaArg *out) {
+  const char *p = strchr(schema, '(') + 1;
+  int n = 0;
+  bool kwonly = false;
+  while (*p != ')') {
+    if (*p == '*') {
+      kwonly = true;
+      p++;
+    } else {
+      SchemaArg *a = &out[n++];
+      *a = (SchemaArg){.type = p, .ntype = strcspn(p, " "), .kwonly = kwonly};
+      a->name = p += a->ntype + 1;
+      p += a->nname = strcspn(p, "=,)");
+      if (*p == '=') {
+        a->dflt = ++p;
+        p += a->ndflt = strcspn(p, ",)");
+      }
+    }
+    if (*p == ',') p += 2;
+  }
+  return n;
+}
+
+/* What an argument of type a->type takes (without "or None"); NULL when v
+ * is one.  The overload's first tensor is the one it works on; a later
+ * one may be a number, which PyTorch wraps (add.Tensor(x, 1e-06)). */
+static const char *schema_want(const SchemaArg *a, const Val *v, bool first_tensor) {
+  const char *t = a->type;
+  size_t n = a->ntype - (t[a->ntype - 1] == '?');
+  const char *bracket = memchr(t, '[', n);
+  if (bracket) {
+    bool ok = v->kind == V_TUPLE || (bracket[1] != ']' && v->kind == V_INT); /* int[1]: an int is a list of one */
+    for (int i = 0; ok && v->kind == V_TUPLE && i < v->n; i++) ok = v->items[i]->kind == V_INT || v->items[i]->kind == V_BOOL;
+    return ok ? NULL : "a list of ints";
+  }
+  if (span_is(t, n, "Tensor"))
+    return v->kind == V_TENSOR || (!first_tensor && is_num(v)) ? NULL : first_tensor ? "a tensor" : "a tensor or a number";
+  if (span_is(t, n, "Scalar")) return is_num(v) && v->kind != V_TENSOR ? NULL : "a number";
+  if (span_is(t, n, "int") || span_is(t, n, "SymInt")) return v->kind == V_INT || v->kind == V_BOOL ? NULL : "an int";
+  if (span_is(t, n, "float")) return v->kind == V_INT || v->kind == V_FLOAT ? NULL : "a number";
+  if (span_is(t, n, "bool")) return v->kind == V_BOOL ? NULL : "True or False";
+  if (span_is(t, n, "ScalarType")) return v->kind == V_DTYPE ? NULL : "a dtype such as torch.float32";
+  if (span_is(t, n, "str")) return v->kind == V_STR ? NULL : "a string";
+  coil_unreachable("schema_want: a type no row uses");
+}
+
+/* The value of an argument's default: None, True, False, [], a number or
+ * a string. */
+static Val *schema_default(Builder *B, const SchemaArg *a) {
+  const char *d = a->dflt;
+  size_t n = a->ndflt;
+  if (span_is(d, n, "None")) return mkval(B, V_NONE);
+  if (span_is(d, n, "True") || span_is(d, n, "False")) return mkbool(B, d[0] == 'T');
+  if (span_is(d, n, "[]")) {
+    Val *t = tuple_of(B, 0);
+    t->list = true;
+    return t;
+  }
+  if (d[0] == '"' || d[0] == '\'') {
+    Val *v = mkval(B, V_STR);
+    v->name = arena_strndup(B->a, d + 1, n - 2);
+    return v;
+  }
+  if (memchr(d, '.', n)) {
+    Val *v = mkval(B, V_FLOAT);
+    v->f = strtod(d, NULL);
+    return v;
+  }
+  return mkint(B, strtoll(d, NULL, 10));
+}
+
+/* Bind the arguments of a call (of the op named at loc) to row s's schema
+ * as PyTorch does, and put them in the form its builder reads: x, the
+ * overload's first argument when it is a tensor (else NULL), and in rest
+ * every positional argument up to the last one given (one skipped takes
+ * its default) and the keyword-only ones given.  NULL, or why the call
+ * does not fit, with its position in *at. */
+static const char *aten_bind(Builder *B, const Spelling *s, Args *A, SrcLoc loc, GNode **x, Args *rest, SrcLoc *at) {
+  static const char *const placement[] = {"device", "layout", "pin_memory", "memory_format", "requires_grad", "non_blocking", NULL};
+  const char *name = aten_name(B, s);
+  SchemaArg sa[MAX_SCHEMA_ARGS];
+  int n = schema_args(s->name, sa), npos = 0;
+  while (npos < n && !sa[npos].kwonly) npos++;
+  Val *v[MAX_SCHEMA_ARGS] = {0};
+  SrcLoc l[MAX_SCHEMA_ARGS];
+  if (A->npos > npos) {
+    *at = A->locs[npos];
+    return arena_printf(B->a, "%s takes %d positional argument%s but %d were given", name, npos, npos == 1 ? "" : "s", A->npos);
+  }
+  for (int i = 0; i < A->npos; i++) v[i] = A->pos[i], l[i] = A->locs[i];
+  for (int k = 0; k < A->nkw; k++) {
+    int i = 0;
+    while (i < n && !span_is(sa[i].name, sa[i].nname, A->kwn[k])) i++;
+    if (i == n && name_in(A->kwn[k], placement)) continue;
+    *at = A->kwlocs[k];
+    if (i == n) return arena_printf(B->a, "%s got an unexpected keyword argument '%s'", name, A->kwn[k]);
+    if (v[i]) return arena_printf(B->a, "%s got multiple values for argument '%s'", name, A->kwn[k]);
+    v[i] = A->kwv[k], l[i] = A->kwlocs[k];
+  }
+  /* add, sub, mul and div take a number as self too, as PyTorch's parser
+   * lets them (1 - x is sub.Tensor(1, x)); b_binary takes it with x NULL. */
+  bool number_self = s->build == b_binary && (s->op == OP_ADD || s->op == OP_SUB || s->op == OP_MUL || s->op == OP_DIV);
+  bool tensor_seen = number_self;
+  for (int i = 0; i < n; i++) {
+    bool first_tensor = !tensor_seen && !strncmp(sa[i].type, "Tensor", 6);
+    tensor_seen |= first_tensor;
+    if (!v[i]) {
+      *at = loc;
+      if (!sa[i].dflt) return arena_printf(B->a, "%s missing required argument '%.*s'", name, (int)sa[i].nname, sa[i].name);
+      continue;
+    }
+    bool optional = sa[i].type[sa[i].ntype - 1] == '?';
+    const char *want = optional && v[i]->kind == V_NONE ? NULL : schema_want(&sa[i], v[i], first_tensor);
+    *at = l[i];
+    if (want)
+      return arena_printf(B->a, "%s: argument '%.*s' must be %s%s, got %s", name, (int)sa[i].nname, sa[i].name, want,
+                          optional ? " or None" : "", kind_name(v[i]));
+  }
+  int first = span_is(sa[0].type, sa[0].ntype, "Tensor") && v[0]->kind == V_TENSOR, last = first - 1;
+  for (int i = first; i < npos; i++)
+    if (v[i]) last = i;
+  *x = first ? v[0]->t : NULL;
+  *rest = (Args){.at = A->at, .npos = last + 1 - first};
+  rest->pos = ARENA_ARRAY(B->a, Val *, n + 1);
+  rest->locs = ARENA_ARRAY(B->a, SrcLoc, n + 1);
+  rest->kwn = ARENA_ARRAY(B->a, const char *, n + 1);
+  rest->kwv = ARENA_ARRAY(B->a, Val *, n + 1);
+  rest->kwlocs = ARENA_ARRAY(B->a, SrcLoc, n + 1);
+  rest->kwused = ARENA_ARRAY(B->a, bool, n + 1);
+  for (int i = first; i <= last; i++) {
+    rest->pos[i - first] = v[i] ? v[i] : schema_default(B, &sa[i]);
+    rest->locs[i - first] = v[i] ? l[i] : A->at;
+  }
+  for (int i = npos; i < n; i++)
+    if (v[i]) {
+      rest->kwn[rest->nkw] = arena_strndup(B->a, sa[i].name, sa[i].nname);
+      rest->kwv[rest->nkw] = v[i];
+      rest->kwlocs[rest->nkw++] = l[i];
+    }
+  return NULL;
+}
+
+/* aten.NAME.OVERLOAD(...); aten.NAME(...) (fn->overload NULL) takes the
+ * first of the op's rows whose schema the arguments fit, as PyTorch's
+ * packet picks the first overload that takes them. */
+static Val *call_aten(Builder *B, const Val *fn, Args *A, SrcLoc loc) {
+  unsigned form = aten_form(fn->ns);
+  const char *tried = "";
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+    const Spelling *s = &spellings[i];
+    if (!aten_row(s, form, fn->name, fn->overload)) continue;
+    GNode *x = NULL;
+    Args rest;
+    SrcLoc at;
+    const char *why = aten_bind(B, s, A, loc, &x, &rest, &at);
+    if (why && fn->overload) return fail(B, at, "%s", why);
+    if (why) {
+      tried = arena_printf(B->a, "%s%s%s", tried, *tried ? ", " : "", aten_name(B, s));
+      continue;
+    }
+    Spelling op = *s; /* its builder knows it by its name, "add" */
+    op.name = arena_strndup(B->a, s->name, strcspn(s->name, "."));
+    return op.build(B, &op, x, &rest, loc);
+  }
+  return fail(B, loc, "%s.%s: none of its overloads in coil's subset (%s) takes these arguments", aten_prefix(form), fn->name, tried);
+}
+
+/* torch.ops.aten.NAME: the op's packet, if coil has the op. */
+static Val *aten_packet(Builder *B, const char *module, const char *name, SrcLoc loc) {
+  unsigned form = aten_form(module);
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
+    if (aten_row(&spellings[i], form, name, NULL)) {
+      Val *f = mkval(B, V_FN);
+      f->ns = module;
+      f->name = name;
+      return f;
+    }
+  return fail(B, loc, "%s.%s is not in coil's subset (docs/ops.md lists the ATen overloads it compiles)", aten_prefix(form), name);
+}
+
+/* aten.NAME.OVERLOAD: one of the packet's overloads, if coil has it. */
+static Val *aten_overload(Builder *B, const Val *packet, const char *overload, SrcLoc loc) {
+  unsigned form = aten_form(packet->ns);
+  const char *has = "";
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++) {
+    const Spelling *s = &spellings[i];
+    if (aten_row(s, form, packet->name, overload)) {
+      Val *f = mkval(B, V_FN);
+      *f = *packet;
+      f->overload = overload;
+      return f;
+    }
+    if (aten_row(s, form, packet->name, NULL)) has = arena_printf(B->a, "%s%s%s", has, *has ? ", " : "", aten_name(B, s));
+  }
+  return fail(B, loc, "%s.%s.%s is not in coil's subset (it has %s)", aten_prefix(form), packet->name, overload, has);
 }
 
 /* ------------------------------------------------------------ modules */
 
 /* The modules a function can name: torch and its submodules that hold
  * ops, and math.  Anything else imported is a clear error at its use. */
-static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "math", NULL};
+static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.ops",
+                                            "torch.ops.aten", "torch.ops.prims", "math", NULL};
 
 static Val *mkmodule(Builder *B, const char *name) {
   Val *v = mkval(B, V_MODULE);
@@ -2138,6 +2717,8 @@ static Val *module_attr(Builder *B, const char *mod, const char *name, SrcLoc lo
   if (!name_in(mod, known_modules)) return fail(B, loc, "module '%s' is not in coil's subset", mod);
   const char *sub = arena_printf(B->a, "%s.%s", mod, name);
   if (name_in(sub, known_modules)) return mkmodule(B, sub);
+  if (!strcmp(mod, "torch.ops")) return fail(B, loc, "torch.ops.%s is not in coil's subset (torch.ops.aten and torch.ops.prims are)", name);
+  if (aten_form(mod)) return aten_packet(B, mod, name, loc);
   if (!strcmp(mod, "torch")) {
     for (size_t i = 0; i < sizeof torch_dtypes / sizeof *torch_dtypes; i++)
       if (!strcmp(name, torch_dtypes[i].name)) {
@@ -2389,11 +2970,7 @@ static Val *call_functional(Builder *B, const char *name, Args *A, SrcLoc loc, S
   /* inplace=True writes the result over the input; in a function that
    * returns it, the values are the same. */
   (void)arg(A, -1, "inplace");
-  Args rest = *A;
-  if (A->npos > 0) {
-    rest.pos = A->pos + 1;
-    rest.npos = A->npos - 1;
-  }
+  Args rest = after_first(A);
   return s->build(B, s, x->t, &rest, loc);
 }
 
@@ -2479,22 +3056,9 @@ static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64
                                     : "slices of tensors with a step other than 1 are not supported");
     return false;
   }
-  if (*step > 0) {
-    *lo = v[0] ? x[0] : 0;
-    *hi = v[1] ? x[1] : len;
-    if (*lo < 0) *lo = *lo + len < 0 ? 0 : *lo + len;
-    if (*hi < 0) *hi = *hi + len < 0 ? 0 : *hi + len;
-    if (*lo > len) *lo = len;
-    if (*hi > len) *hi = len;
-    if (*hi < *lo) *hi = *lo;
-  } else {
-    *lo = v[0] ? x[0] : len - 1;
-    *hi = v[1] ? x[1] : -1 - len;
-    if (*lo < 0) *lo = *lo + len < 0 ? -1 : *lo + len;
-    else if (*lo >= len) *lo = len - 1;
-    if (*hi < 0) *hi = *hi + len < 0 ? -1 : *hi + len;
-    else if (*hi >= len) *hi = len - 1;
-  }
+  *lo = x[0];
+  *hi = x[1];
+  clamp_slice(len, *step, v[0] != NULL, v[1] != NULL, lo, hi);
   return true;
 }
 
@@ -2654,7 +3218,8 @@ static bool py_equal(const Val *a, const Val *b) {
   case V_DTYPE: return a->dt == b->dt;
   case V_TENSOR: return a->t == b->t && a->storage == b->storage;
   case V_FN:
-    return a->func == b->func && a->self == b->self && !strcmp(a->name, b->name) && !strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "");
+    return a->func == b->func && a->self == b->self && !strcmp(a->name, b->name) && !strcmp(a->ns ? a->ns : "", b->ns ? b->ns : "") &&
+           !strcmp(a->overload ? a->overload : "", b->overload ? b->overload : "");
   case V_TUPLE:
     if (a->n != b->n || a->list != b->list) return false;
     for (int i = 0; i < a->n; i++)
@@ -2692,15 +3257,21 @@ static Val *eval_call(Builder *B, Node *n) {
   Val *fn = eval(B, n->lhs);
   if (!fn) return NULL;
   if (fn->kind != V_FN) return fail(B, n->loc, "%s is not callable", kind_name(fn));
-  Args A = {.call = n, .npos = n->nitems, .nkw = n->nkw};
+  Args A = {.at = n->loc, .npos = n->nitems, .nkw = n->nkw};
   A.pos = ARENA_ARRAY(B->a, Val *, n->nitems + 1);
+  A.locs = ARENA_ARRAY(B->a, SrcLoc, n->nitems + 1);
   A.kwn = n->kwnames;
   A.kwv = ARENA_ARRAY(B->a, Val *, n->nkw + 1);
+  A.kwlocs = ARENA_ARRAY(B->a, SrcLoc, n->nkw + 1);
   A.kwused = ARENA_ARRAY(B->a, bool, n->nkw + 1);
-  for (int i = 0; i < n->nitems; i++)
+  for (int i = 0; i < n->nitems; i++) {
     if (!(A.pos[i] = eval(B, n->items[i]))) return NULL;
-  for (int i = 0; i < n->nkw; i++)
+    A.locs[i] = n->items[i]->loc;
+  }
+  for (int i = 0; i < n->nkw; i++) {
     if (!(A.kwv[i] = eval(B, n->kwvals[i]))) return NULL;
+    A.kwlocs[i] = n->kwvals[i]->loc;
+  }
   SrcLoc loc = n->lhs->kind == ND_ATTR ? n->lhs->loc : n->loc;
   if (fn->func) return call_user(B, fn->func, &A, loc);
   /* The tensor a call works on: its result, when a view of it, shares its
@@ -2713,6 +3284,7 @@ static Val *eval_call(Builder *B, Node *n) {
   else if (!strcmp(fn->ns, "torch.nn.functional")) r = call_functional(B, fn->name, &A, loc, SP_F);
   else if (!strcmp(fn->ns, "torch.linalg")) r = call_functional(B, fn->name, &A, loc, SP_LINALG);
   else if (!strcmp(fn->ns, "torch")) r = call_torch_fn(B, fn->name, &A, loc);
+  else if (aten_form(fn->ns)) r = call_aten(B, fn, &A, loc);
   else return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
   if (r && r->kind == V_TENSOR && !strcmp(fn->name, "clone")) r->storage = ++B->nstorage;
   else same_storage(r, src);
@@ -2781,6 +3353,7 @@ static Val *eval(Builder *B, Node *n) {
     Val *lhs = eval(B, n->lhs);
     if (!lhs) return NULL;
     if (lhs->kind == V_MODULE) return module_attr(B, lhs->name, n->name, n->loc);
+    if (lhs->kind == V_FN && aten_form(lhs->ns) && !lhs->overload) return aten_overload(B, lhs, n->name, n->loc);
     if (lhs->kind == V_TENSOR) {
       GNode *x = lhs->t;
       if (!strcmp(n->name, "shape")) {
@@ -3135,8 +3708,8 @@ static bool bind_args(Builder *B, Func *f, Args *A, SrcLoc loc, Val **vals) {
     int i = 0;
     while (i < f->nparams && strcmp(f->params[i].name, A->kwn[k])) i++;
     if (i == f->nparams)
-      return fail(B, A->call->kwvals[k]->loc, "%s() got an unexpected keyword argument '%s'", f->name, A->kwn[k]), false;
-    if (vals[i]) return fail(B, A->call->kwvals[k]->loc, "%s() got multiple values for argument '%s'", f->name, A->kwn[k]), false;
+      return fail(B, A->kwlocs[k], "%s() got an unexpected keyword argument '%s'", f->name, A->kwn[k]), false;
+    if (vals[i]) return fail(B, A->kwlocs[k], "%s() got multiple values for argument '%s'", f->name, A->kwn[k]), false;
     vals[i] = A->kwv[k];
   }
   for (int i = 0; i < f->nparams; i++)

@@ -519,8 +519,8 @@ typedef struct OpForm {
 static bool op_form(const char *op, OpForm *f) {
   static const struct { const char *prefix; unsigned form; } prefixes[] = {
       {"torch.linalg.", SP_LINALG}, {"torch.nn.functional.", SP_F}, {"torch.ops.aten.", SP_ATEN},
-      {"torch.ops.prims.", SP_ATEN}, {"torch.", SP_TORCH}, {"F.", SP_F}, {"Tensor.", SP_TENSOR},
-      {"aten.", SP_ATEN}, {"prims.", SP_ATEN}};
+      {"torch.ops.prims.", SP_PRIMS}, {"torch.", SP_TORCH}, {"F.", SP_F}, {"Tensor.", SP_TENSOR},
+      {"aten.", SP_ATEN}, {"prims.", SP_PRIMS}};
   if (!op) return false;
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
     size_t n = strlen(prefixes[i].prefix);
@@ -531,12 +531,15 @@ static bool op_form(const char *op, OpForm *f) {
   return false;
 }
 
-/* An ATen spelling without its overload ("aten.add") is the packet, as
+/* ATen and prims rows are named by their schema ("add.Tensor(Tensor
+ * self, ...)"): an overload matches the text before the parenthesis, and a
+ * spelling without its overload ("aten.add") is the packet, as
  * torch.ops.aten.add is: it matches any overload of the op. */
 static bool spelling_matches(const SpellingInfo *s, unsigned form, const char *name) {
-  if (!strcmp(s->name, name)) return true;
-  size_t n = strlen(name);
-  return form == SP_ATEN && !strchr(name, '.') && !strncmp(s->name, name, n) && s->name[n] == '.';
+  if (!(form & (SP_ATEN | SP_PRIMS))) return !strcmp(s->name, name);
+  size_t n = strlen(name), full = strcspn(s->name, "(");
+  if (n == full && !strncmp(s->name, name, n)) return true;
+  return !strchr(name, '.') && !strncmp(s->name, name, n) && s->name[n] == '.';
 }
 
 bool coil_has_op(const char *op) {

@@ -9,17 +9,23 @@ static const char HELP[] =
     "usage: coil ops [--json]\n"
     "\n"
     "Prints every PyTorch spelling coil compiles: how it is written (x.NAME(...),\n"
-    "torch.NAME(x, ...), F.NAME(x, ...) for torch.nn.functional), the input dtypes it takes,\n"
-    "and the targets that run it.\n"
+    "torch.NAME(x, ...), F.NAME(x, ...) for torch.nn.functional, aten.NAME.OVERLOAD(...)\n"
+    "for torch.ops.aten with the overload's schema), the input dtypes it takes, and the\n"
+    "targets that run it.\n"
     "Markdown by default (docs/ops.md is this output); --json for tools.\n";
 
-static void json_str(const char *s) {
+static void json_str(const char *s, size_t n) {
   putchar('"');
-  for (; *s; s++) {
+  for (const char *end = s + n; s < end; s++) {
     if (*s == '"' || *s == '\\') putchar('\\');
     putchar(*s);
   }
   putchar('"');
+}
+
+/* The op's name: an ATen row's name is its schema, "add.Tensor(...)". */
+static size_t op_len(const SpellingInfo *s) {
+  return s->forms & (SP_ATEN | SP_PRIMS) ? strcspn(s->name, ".") : strlen(s->name);
 }
 
 int ops_main(int argc, char **argv) {
@@ -31,6 +37,7 @@ int ops_main(int argc, char **argv) {
   }
   SpellingInfo s;
   if (json) {
+    /* An ATen row's name is its schema: "name" is its op's, "schema" all of it. */
     printf("{\"targets\": [");
     const char *names = target_names();
     for (const char *p = names; *p;) {
@@ -41,16 +48,20 @@ int ops_main(int argc, char **argv) {
     }
     printf("],\n \"spellings\": [\n");
     for (int i = 0; graph_spelling(i, &s); i++) {
+      bool aten = s.forms & (SP_ATEN | SP_PRIMS);
       printf("  {\"name\": ");
-      json_str(s.name);
+      json_str(s.name, op_len(&s));
+      if (aten) printf(", \"schema\": "), json_str(s.name, strlen(s.name));
       printf(", \"forms\": [");
       const char *sep = "";
       if (s.forms & SP_TENSOR) printf("%s\"Tensor\"", sep), sep = ", ";
       if (s.forms & SP_TORCH) printf("%s\"torch\"", sep), sep = ", ";
       if (s.forms & SP_F) printf("%s\"torch.nn.functional\"", sep), sep = ", ";
-      if (s.forms & SP_LINALG) printf("%s\"torch.linalg\"", sep);
+      if (s.forms & SP_LINALG) printf("%s\"torch.linalg\"", sep), sep = ", ";
+      if (s.forms & SP_ATEN) printf("%s\"torch.ops.aten\"", sep), sep = ", ";
+      if (s.forms & SP_PRIMS) printf("%s\"torch.ops.prims\"", sep);
       printf("], \"dtypes\": ");
-      json_str(s.dtypes);
+      json_str(s.dtypes, strlen(s.dtypes));
       printf("}%s\n", graph_spelling(i + 1, &(SpellingInfo){0}) ? "," : "");
     }
     printf(" ]}\n");
@@ -63,16 +74,25 @@ int ops_main(int argc, char **argv) {
          "`import torch.nn.functional as F` or `from torch.nn import functional as F`).\n"
          "Python operators (`+ - * / ** < <= > >= == != & | ^ ~`), indexing and slicing,\n"
          "`x.shape`, `x.ndim`, `x.dtype`, `x.T`, `x.mT`, `math.*` and `float()`/`int()` of\n"
-         "Python numbers are part of the language and not listed.\n\n",
+         "Python numbers are part of the language and not listed.\n\n"
+         "`aten` is `torch.ops.aten` and `prims` is `torch.ops.prims` (written out, or bound as\n"
+         "`aten = torch.ops.aten`), the text a torch.compile backend prints of a graph partition.\n"
+         "Their rows give an overload's schema as PyTorch declares it; a call is bound to it as\n"
+         "PyTorch binds it, and `aten.NAME(...)` without an overload takes the first row of NAME\n"
+         "that its arguments fit.  The arguments that say where and how a tensor lives (`device`,\n"
+         "`layout`, `pin_memory`, `memory_format`, `requires_grad`, `non_blocking`) are taken and\n"
+         "ignored.\n\n",
          target_names());
   printf("| spelling | forms | input dtypes |\n|---|---|---|\n");
   for (int i = 0; graph_spelling(i, &s); i++) {
-    printf("| `%s` | ", s.name);
+    printf("| `%.*s` | ", (int)op_len(&s), s.name);
     const char *sep = "";
     if (s.forms & SP_TENSOR) printf("%s`x.%s(...)`", sep, s.name), sep = ", ";
     if (s.forms & SP_TORCH) printf("%s`torch.%s(x, ...)`", sep, s.name), sep = ", ";
     if (s.forms & SP_F) printf("%s`F.%s(x, ...)`", sep, s.name), sep = ", ";
     if (s.forms & SP_LINALG) printf("%s`torch.linalg.%s(x, ...)`", sep, s.name);
+    if (s.forms & SP_ATEN) printf("`aten.%s`", s.name);
+    if (s.forms & SP_PRIMS) printf("`prims.%s`", s.name);
     printf(" | %s |\n", s.dtypes);
   }
   return 0;

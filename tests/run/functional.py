@@ -126,3 +126,25 @@ def pieces(x: "f32[6, 10, 4]"):
 def repeats(x: "f32[3, 5]", v: "bf16[4]"):
     return (x.repeat(2, 3), x.repeat(2, 1, 2), torch.tile(x, (2,)), v.tile((3, 2)), x.movedim(0, 1),
             torch.moveaxis(x.unsqueeze(0), (0, 1), (2, 0)), x.view_as(x.t()), x.reshape_as(torch.zeros(15)))
+
+
+def edges(x: "f32[6, 40]", h: "bf16[6, 40]", i: "i32[6, 40]"):
+    # A bf16 or f16 tensor compared with a Python float compares with the float
+    # rounded to its dtype (bf16 x < 0.8 is x < 0.80078125); threshold keeps NaN
+    # and gives value for -inf; any and all over dim=() reduce no dim; None is
+    # the default of var's correction and of nan_to_num's nan; logical_not and
+    # bitwise_not of integers.
+    y = torch.where(x > 1.2, float("inf"), torch.where(x < -1.2, float("-inf"), x))
+    y = torch.where(x.abs() < 0.1, float("nan"), y)
+    t = F.threshold(y, 0.1, -3.0)
+    return (h < 0.8, h >= -1.2, h == 0.1, h.half() > 0.1, 0.8 < h.half(), t.isnan(), torch.nan_to_num(t, nan=-7.0),
+            torch.any(i, dim=()), torch.all(x, dim=()), torch.any(i, dim=1), torch.var(x, 1, correction=None),
+            torch.nan_to_num(y, nan=None, posinf=1.0), torch.logical_not(i), torch.logical_not(y), torch.bitwise_not(i))
+
+
+def alpha_and_rounding(x: "f32[5, 12]", y: "f32[12]", h: "bf16[5, 12]", i: "i32[5, 12]"):
+    # add and sub with alpha (x + alpha * y, rounded once); div with
+    # rounding_mode='trunc' (the quotient truncated before it is rounded)
+    return (torch.add(x, y, alpha=2.5), torch.sub(h, x, alpha=0.5), x.add(y, alpha=-1), torch.add(i, i, alpha=3),
+            torch.sub(h, 0.1, alpha=2), torch.div(x, y, rounding_mode="trunc"), h.div(0.3, rounding_mode="trunc"),
+            torch.div(x, 2, rounding_mode=None), torch.full((2, 3), 1.5), torch.zeros_like(h), torch.where(x > 0, x, y))
