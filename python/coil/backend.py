@@ -311,9 +311,14 @@ def _target_for(target, device):
 class _Entry:
     """One specialization of a group: a compiled program and how to run it."""
 
-    def __init__(self, program, target, device):
+    def __init__(self, program, target, device, strides):
         self.program = program
         self.outputs = [(getattr(torch, dt), shape) for _, dt, shape, _ in program.outputs]
+        # Where the graph expects an output laid out otherwise than
+        # contiguously (a later ATen view depends on it), the result is
+        # copied into that layout: coil's outputs are contiguous.
+        self.relayout = [want if want is not None and any(n > 1 and a != b for n, a, b in zip(shape, want, got))
+                         else None for (_, _, shape, got), want in zip(program.outputs, strides)]
         self.device = device
         self.launch = None
         if target == "triton-gpu" and device.type == "cuda":
@@ -323,11 +328,13 @@ class _Entry:
 
     def __call__(self, tensors):
         if self.launch:
-            return tuple(self.launch(list(tensors)))
-        outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
-        _C.set_num_threads(torch.get_num_threads())
-        self.program.run([t.detach() if t.requires_grad else t for t in tensors], outs)
-        return tuple(outs)
+            outs = self.launch(list(tensors))
+        else:
+            outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
+            _C.set_num_threads(torch.get_num_threads())
+            self.program.run([t.detach() if t.requires_grad else t for t in tensors], outs)
+        return tuple(o if want is None else torch.empty_strided(o.shape, want, dtype=o.dtype, device=o.device).copy_(o)
+                     for o, want in zip(outs, self.relayout))
 
 
 class CoilGroup(torch.nn.Module):
@@ -378,7 +385,7 @@ class CoilGroup(torch.nn.Module):
             b = _build(self.name, self.nodes, self.placeholders, args, self.outputs)
             try:
                 program = b.g.compile(target=target)
-                entry = _Entry(program, target, device)
+                entry = _Entry(program, target, device, [_static_strides(n) for n in self.outputs])
                 if report and (self.cache or not self.reported_ahead):
                     report.kernels.append(Kernel(self.graph_name, self.name, target, _ops(self.nodes),
                                                  program.num_kernels, program.compile_ms, program.code))
@@ -396,6 +403,14 @@ class CoilGroup(torch.nn.Module):
 def _reason(error):
     """The message of a ProgramError without its position."""
     return str(error).splitlines()[0].split("error: ", 1)[-1]
+
+
+def _static_strides(node):
+    """The strides the graph expects of a node's result, where static."""
+    val = node.meta.get("val")
+    if isinstance(val, torch.Tensor) and all(isinstance(s, int) for s in val.stride()):
+        return tuple(val.stride())
+    return None
 
 
 def _device(args):
@@ -459,6 +474,7 @@ def compile_graph(gm, example_inputs, kind, options):
     refused = {}
     for _ in range(64):
         ahead = set()  # groups compiled ahead (with static shapes)
+        kernels = []   # and their programs, for the report
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
         partitions = [p for p in partitions if any(
@@ -466,7 +482,7 @@ def compile_graph(gm, example_inputs, kind, options):
         retry = False
         for i, p in enumerate(partitions):
             nodes = [n for n in gm.graph.nodes if n in p.nodes]
-            result = _compile_ahead(f"{graph_name}_{i}", nodes, target, emit_target, refused)
+            result = _compile_ahead(f"{graph_name}_{i}", nodes, target, emit_target, refused, kernels)
             if result is False:
                 retry = True
                 break
@@ -475,6 +491,8 @@ def compile_graph(gm, example_inputs, kind, options):
         if not retry:
             break
 
+    if report:
+        report.kernels += kernels
     for node, reason in refused.items():
         op = spelling(node.target) or str(node.target)
         if node.target is operator.getitem or not _tensors(node.meta.get("val")):
@@ -496,7 +514,7 @@ def compile_graph(gm, example_inputs, kind, options):
     return make_boxed_func(fused.forward)
 
 
-def _compile_ahead(name, nodes, target, emit_target, refused):
+def _compile_ahead(name, nodes, target, emit_target, refused, kernels):
     """Compile a group with the example shapes.  False (and the culprit in
     refused) when coil refuses a node; a refusal not tied to one node
     refuses the whole group.  "compiled", or "later" where shapes are
@@ -527,10 +545,8 @@ def _compile_ahead(name, nodes, target, emit_target, refused):
     code = program.code
     if emit_target and emit_target != target:
         code = b.g.compile(target=emit_target).code
-    report = _report()
-    if report:
-        report.kernels.append(Kernel(name.rsplit("_", 1)[0], name, emit_target or target, ops,
-                                     program.num_kernels, program.compile_ms, code))
+    kernels.append(Kernel(name.rsplit("_", 1)[0], name, emit_target or target, ops, program.num_kernels,
+                          program.compile_ms, code))
     return "compiled"
 
 
@@ -601,3 +617,15 @@ def emit(model, *args, target="c", backward=False, **kwargs):
         parts.append(f"# ===== coil program {k.name} ({k.graph} graph; target {k.target}): {', '.join(k.ops)}\n"
                      f"{k.code}")
     return "\n".join(parts)
+
+
+def _register():
+    """backend="coil" by name once coil.backend is imported, also where the
+    package is used from a build tree without the entry point that
+    `pip install` registers."""
+    from torch._dynamo.backends import registry
+    if "coil" not in registry.list_backends(exclude_tags=()):
+        registry.register_backend(compiler_fn=coil_backend, name="coil")
+
+
+_register()

@@ -18,3 +18,9 @@ def fresh():
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()
+
+
+# backend="coil" by name: installed, the entry point gives it; from the
+# build tree, importing coil.backend registers it (test_package checks the
+# entry point itself).
+import coil.backend  # noqa: E402,F401
