@@ -3176,15 +3176,41 @@ static const char *skip_ws(const char *p) {
   return p;
 }
 
+void contiguous_strides(int ndim, const int64_t *shape, int64_t *stride) {
+  int64_t s = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+}
+
+void stride_str(StrBuf *sb, int ndim, const int64_t *stride) {
+  sb_puts(sb, "stride(");
+  for (int d = 0; d < ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)stride[d]);
+  sb_putc(sb, ')');
+}
+
+int64_t strided_extent(int ndim, const int64_t *shape, const int64_t *stride) {
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (shape[d] == 0) return 0;
+    n += (shape[d] - 1) * stride[d];
+  }
+  return n;
+}
+
 CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
   const char *p = skip_ws(text);
+  /* what the error shows as the form expected: the stride clause's own
+   * while reading one */
+  const char *like = "bf16[2, 3] uniform(1, 2)";
 #define SPEC_FAIL(at, ...)                                                                         \
   do {                                                                                             \
     SrcLoc l = loc;                                                                                \
     if (l.line) l.col += (int)((at) - text) + 1;                                                   \
     char m_[512];                                                                                  \
     snprintf(m_, sizeof m_, __VA_ARGS__);                                                          \
-    return coil_error_at(l, "%s: %s (expected a spec like \"bf16[2, 3] uniform(1, 2)\")", spec->name, m_); \
+    return coil_error_at(l, "%s: %s (expected a spec like \"%s\")", spec->name, m_, like);          \
   } while (0)
   const char *s = p;
   while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
@@ -3213,33 +3239,79 @@ CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
   }
   p = skip_ws(p + 1);
   spec->dist = DIST_RANDN;
-  if (*p) {
+  spec->strided = false;
+  contiguous_strides(spec->ndim, spec->shape, spec->stride);
+  /* Then a distribution and a stride(...), each at most once, in either
+   * order: both describe the input, neither comes first by nature. */
+  bool have_dist = false;
+  while (*p) {
     s = p;
     while (*p >= 'a' && *p <= 'z') p++;
     size_t n = (size_t)(p - s);
-    if (n == 5 && !memcmp(s, "randn", 5)) spec->dist = DIST_RANDN;
-    else if (n == 4 && !memcmp(s, "ones", 4)) spec->dist = DIST_ONES;
-    else if (n == 6 && !memcmp(s, "arange", 6)) spec->dist = DIST_ARANGE;
-    else if (n == 7 && !memcmp(s, "uniform", 7)) {
-      spec->dist = DIST_UNIFORM;
+    if (n == 6 && !memcmp(s, "stride", 6)) {
+      like = "f32[4, 8] stride(1, 4)";
+      if (spec->strided) SPEC_FAIL(s, "stride(...) given twice");
+      spec->strided = true;
       p = skip_ws(p);
-      if (*p != '(') SPEC_FAIL(p, "expected uniform(lo, hi)");
-      char *end;
-      spec->lo = strtod(p + 1, &end);
-      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
-      p = skip_ws(end);
-      if (*p != ',') SPEC_FAIL(p, "expected ','");
-      spec->hi = strtod(p + 1, &end);
-      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
-      p = skip_ws(end);
-      if (*p != ')') SPEC_FAIL(p, "expected ')'");
+      if (*p != '(') SPEC_FAIL(p, "expected stride(s0, s1, ...): one stride per dimension, in elements");
+      p = skip_ws(p + 1);
+      int count = 0;
+      while (*p != ')') {
+        const char *ds = p;
+        if (*p == '-') SPEC_FAIL(p, "strides must not be negative (0 repeats an element, as expand does)");
+        if (*p < '0' || *p > '9') SPEC_FAIL(p, "expected a stride");
+        int64_t v = 0;
+        while (*p >= '0' && *p <= '9') {
+          if (v > (INT64_MAX - 9) / 10) SPEC_FAIL(ds, "stride is too large");
+          v = v * 10 + (*p++ - '0');
+        }
+        if (count == COIL_MAX_DIMS) SPEC_FAIL(ds, "more strides than the %d dimension%s", spec->ndim, spec->ndim == 1 ? "" : "s");
+        spec->stride[count++] = v;
+        p = skip_ws(p);
+        if (*p == ',') p = skip_ws(p + 1);
+        else if (*p != ')') SPEC_FAIL(p, "expected ',' or ')'");
+      }
+      if (count != spec->ndim)
+        SPEC_FAIL(s, "stride(...) gives %d stride%s for %d dimension%s", count, count == 1 ? "" : "s", spec->ndim,
+                  spec->ndim == 1 ? "" : "s");
+      /* The storage's extent must be a size coil can allocate and index,
+       * as the shape's product must. */
+      int64_t ext = 1;
+      for (int d = 0; d < spec->ndim; d++) {
+        int64_t span;
+        if (!mul_ok(spec->shape[d] ? spec->shape[d] - 1 : 0, spec->stride[d], &span) || span > ((int64_t)1 << 50) ||
+            (ext += span) > ((int64_t)1 << 50))
+          SPEC_FAIL(s, "the storage these strides span is too large");
+      }
       p++;
-      if (!(spec->lo <= spec->hi)) SPEC_FAIL(s, "uniform(lo, hi) needs lo <= hi");
+      like = "bf16[2, 3] uniform(1, 2)";
+    } else if (have_dist) {
+      SPEC_FAIL(s, "unexpected text '%s'", s);
     } else {
-      SPEC_FAIL(s, "unknown distribution '%.*s'; the choices are randn, uniform(lo, hi), ones and arange", (int)n, s);
+      have_dist = true;
+      if (n == 5 && !memcmp(s, "randn", 5)) spec->dist = DIST_RANDN;
+      else if (n == 4 && !memcmp(s, "ones", 4)) spec->dist = DIST_ONES;
+      else if (n == 6 && !memcmp(s, "arange", 6)) spec->dist = DIST_ARANGE;
+      else if (n == 7 && !memcmp(s, "uniform", 7)) {
+        spec->dist = DIST_UNIFORM;
+        p = skip_ws(p);
+        if (*p != '(') SPEC_FAIL(p, "expected uniform(lo, hi)");
+        char *end;
+        spec->lo = strtod(p + 1, &end);
+        if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+        p = skip_ws(end);
+        if (*p != ',') SPEC_FAIL(p, "expected ','");
+        spec->hi = strtod(p + 1, &end);
+        if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+        p = skip_ws(end);
+        if (*p != ')') SPEC_FAIL(p, "expected ')'");
+        p++;
+        if (!(spec->lo <= spec->hi)) SPEC_FAIL(s, "uniform(lo, hi) needs lo <= hi");
+      } else {
+        SPEC_FAIL(s, "unknown distribution '%.*s'; the choices are randn, uniform(lo, hi), ones and arange", (int)n, s);
+      }
     }
     p = skip_ws(p);
-    if (*p) SPEC_FAIL(p, "unexpected text '%s'", p);
   }
   return NULL;
 #undef SPEC_FAIL
@@ -3483,6 +3555,10 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       static const char *dists[] = {"randn", "uniform", "ones", "arange"};
       sb_printf(sb, " %s (%s", s->name, dists[s->dist]);
       if (s->dist == DIST_UNIFORM) sb_printf(sb, " %g..%g", s->lo, s->hi);
+      if (s->strided) {
+        sb_puts(sb, ", ");
+        stride_str(sb, s->ndim, s->stride);
+      }
       sb_puts(sb, ")");
       break;
     }
