@@ -7,7 +7,7 @@
 #            others (three kernels with temps, // and % loads with two x
 #            axes, integers with two reduction groups, int64 indices past
 #            2^31 elements), and GPU modules with --gpu-loads tma (tensor
-#            descriptors).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
+#            descriptors; one of a strided input).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
 #  interp/   every annotated function of examples/*.py, tests/run/*.py (and
 #            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
 #            tests/triton_golden/*.py, tests/triton_interp/extra.py and
@@ -77,6 +77,9 @@ golden wide.gpu.tma --target triton-gpu --gpu-loads tma $G/wide.py
 golden views.gpu.tma --target triton-gpu --gpu-loads tma $G/views.py
 golden tma_permuted.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn permuted
 golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
+# an input handed over as a view (stride(...)): its descriptor takes the
+# caller's row stride, and COIL_INPUT_STRIDES tells coil_alloc its layout
+golden tma_strided_rows.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn strided_rows
 
 # ------------------------------------------------------------------- cli
 cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
