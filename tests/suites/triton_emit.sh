@@ -122,6 +122,8 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
       echo "$(seed_args 3 7 5 11) --npu-cores 3 --npu-ub-kb 2"
       echo "$(seed_args 2 16 24 40) --npu-cores 8 --npu-ub-kb 4" ;;
     seed:rms_norm_weight_grad|seed_kernel:*) seed_args 2 5 3 24 ;;
+    strided_seed:*) # grad_out the permuted view of a (2, 3, 5, 24) buffer
+      echo "--arg grad_out=f32[2,5,3,24]~stride(360,24,120,1) --arg q=bf16[2,5,3,24] --arg q_square_sum=f32[2,5,3]~uniform(1,2)" ;;
     activations:activations) echo "--arg x=f32[13,300]" ;;
     column_stats:column_stats) echo "--arg x=f32[3,5,7,24]" ;;
     column_chain:channel_softmax) echo "--arg x=f32[2,5,7,33]" ;;
