@@ -277,7 +277,6 @@ static double quantile(const double *v, int n, double q) {
 
 typedef void (*KernelFn)(void *const *);
 
-/* --cache cold: NULL under --cache warm. */
 /* The bytes of b's elements the kernels can read, each place of its
  * storage once: for a strided input fewer than its storage where the
  * strides skip elements (every other row of a buffer), and fewer than its
@@ -289,6 +288,7 @@ static int64_t distinct_bytes(const Buffer *b) {
   return (n < b->numel ? n : b->numel) * dtype_size(b->dtype);
 }
 
+/* --cache cold: NULL under --cache warm. */
 static void flush_inputs(EvictFn evict, const void *const *bufs, const int64_t *bytes, int n) {
   if (evict) evict(bufs, bytes, n);
 }
