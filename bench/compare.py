@@ -46,33 +46,48 @@ DTYPES = {"f32": "float32", "f64": "float64", "bf16": "bfloat16", "f16": "float1
 
 
 def parse_annotation(text):
-    """'bf16[2, 3] uniform(1, 2)' -> (dtype, shape, dist, lo, hi)."""
+    """'bf16[2, 3] stride(1, 2) uniform(1, 2)' -> (dtype, shape, stride, dist, lo, hi);
+    stride is None without stride(...)."""
     m = re.match(r"\s*(\w+)\s*\[([^\]]*)\]\s*(.*)$", text)
     if not m:
         raise ValueError("bad annotation: %r" % text)
     dtype, dims, rest = m.group(1), m.group(2), m.group(3).strip()
     shape = [int(d) for d in dims.split(",") if d.strip()]
+    stride = None
+    s = re.search(r"stride\s*\(([^)]*)\)", rest)
+    if s:
+        stride = [int(d) for d in s.group(1).split(",") if d.strip()]
+        rest = (rest[:s.start()] + rest[s.end():]).strip()
     dist, lo, hi = "randn", 0.0, 1.0
     if rest:
         d = re.match(r"(\w+)\s*(?:\(\s*([^,]+)\s*,\s*([^)]+)\))?", rest)
         dist = d.group(1)
         if d.group(2):
             lo, hi = float(d.group(2)), float(d.group(3))
-    return dtype, shape, dist, lo, hi
+    return dtype, shape, stride, dist, lo, hi
 
 
 def make_input(torch, annot, gen):
-    dtype, shape, dist, lo, hi = parse_annotation(annot)
+    """The tensor an annotation describes; with stride(...) the view of a
+    storage its strides span, as coil's kernels are given it."""
+    dtype, shape, stride, dist, lo, hi = parse_annotation(annot)
     tdt = getattr(torch, DTYPES[dtype])
-    if dist == "uniform":
-        t = torch.rand(shape, generator=gen) * (hi - lo) + lo
-    elif dist == "ones":
-        t = torch.ones(shape)
-    elif dist == "arange":
-        t = torch.arange(int(torch.tensor(shape).prod().item()), dtype=torch.float64).reshape(shape)
+    if stride is None:
+        n = 1
+        for d in shape:
+            n *= d
     else:
-        t = torch.randn(shape, generator=gen)
-    return t.to(tdt).contiguous()
+        n = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, stride))
+    if dist == "uniform":
+        t = torch.rand(n, generator=gen) * (hi - lo) + lo
+    elif dist == "ones":
+        t = torch.ones(n)
+    elif dist == "arange":
+        t = torch.arange(n, dtype=torch.float64)
+    else:
+        t = torch.randn(n, generator=gen)
+    t = t.to(tdt)
+    return t.reshape(shape) if stride is None else t.as_strided(shape, stride)
 
 
 def load_case(path):

@@ -160,6 +160,12 @@ typedef struct InputSpec {
   DType dtype;
   int ndim;
   int64_t shape[COIL_MAX_DIMS];
+  /* Where element idx lives in the caller's storage: sum(idx[d] * stride[d])
+   * elements from the start.  An annotation's stride(...) (a view: a
+   * transposed weight, an expanded bias with stride 0, a slice of a larger
+   * buffer), else the contiguous strides; coil reads views in place. */
+  int64_t stride[COIL_MAX_DIMS];
+  bool strided; /* stride(...) was given */
   Dist dist;
   double lo, hi; /* DIST_UNIFORM */
 } InputSpec;
@@ -221,8 +227,16 @@ typedef struct SpellingInfo {
 bool graph_spelling(int i, SpellingInfo *out);
 int64_t shape_numel(int ndim, const int64_t *shape);
 void shape_str(StrBuf *sb, int ndim, const int64_t *shape); /* [2,3] */
-/* Parse "bf16[2, 3] uniform(1, 2)" into spec (name and loc already set). */
+/* Parse "bf16[2, 3] uniform(1, 2)", with an optional "stride(s0, ...)"
+ * after the shape (before or after the distribution), into spec (name and
+ * loc already set). */
 CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec);
+/* The elements a strided tensor's storage spans: 1 + sum((shape[d] - 1) *
+ * stride[d]), 0 when a dim is empty; shape_numel() for contiguous strides. */
+int64_t strided_extent(int ndim, const int64_t *shape, const int64_t *stride);
+/* Contiguous (row-major) strides of shape. */
+void contiguous_strides(int ndim, const int64_t *shape, int64_t *stride);
+void stride_str(StrBuf *sb, int ndim, const int64_t *stride); /* stride(1,4) */
 
 /* --------------------------------------------------------------- iexpr.c */
 
@@ -293,6 +307,12 @@ typedef struct Buffer {
   DType dtype;
   int ndim;
   int64_t shape[COIL_MAX_DIMS];
+  /* Element idx is at sum(idx[d] * stride[d]): an input's strides as the
+   * caller lays it out (InputSpec.stride), contiguous for every other. */
+  int64_t stride[COIL_MAX_DIMS];
+  /* Elements of its storage: the strides' extent, which for a strided
+   * input is not the shape's product (a slice skips elements, stride 0
+   * repeats them); what is allocated, bounds-checked and filled. */
   int64_t numel;
   const GNode *node;
 } Buffer;
@@ -474,7 +494,8 @@ typedef union RV {
  * saturated). */
 typedef enum RefCasts { REF_CASTS_CPU, REF_CASTS_GPU } RefCasts;
 
-/* inputs[k]: parameter k's data in its dtype's C storage.
+/* inputs[k]: parameter k's storage, in its dtype's C type, its elements
+ * where InputSpec.stride places them.
  * outs[k]: numel of output k, as doubles (floats) or int64 (ints, bool). */
 CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, RV **outs);
 

@@ -183,10 +183,12 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   for (int i = 0; i < nn; i++) {
     const GNode *n = g->nodes[i];
     if (n->op != OP_INPUT) continue;
+    const InputSpec *s = &g->inputs[n->input];
     Buffer *b = &f->bufs[f->nbufs];
-    *b = (Buffer){.kind = BUF_INPUT, .index = n->input, .name = g->inputs[n->input].name, .dtype = n->dtype,
-                  .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
+    *b = (Buffer){.kind = BUF_INPUT, .index = n->input, .name = s->name, .dtype = n->dtype, .ndim = n->ndim,
+                  .numel = strided_extent(n->ndim, n->shape, s->stride), .node = n};
     memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    memcpy(b->stride, s->stride, sizeof(int64_t) * (size_t)n->ndim);
     f->node_buf[i] = f->nbufs++;
   }
   int *out_buf = ARENA_ARRAY(a, int, g->noutputs);
@@ -196,6 +198,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
     *b = (Buffer){.kind = BUF_OUTPUT, .index = k, .name = arena_printf(a, "out%d", k), .dtype = n->dtype,
                   .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
     memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    contiguous_strides(n->ndim, n->shape, b->stride);
     out_buf[k] = f->nbufs++;
     if (f->node_buf[n->id] < 0) f->node_buf[n->id] = out_buf[k];
   }
@@ -206,6 +209,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
     *b = (Buffer){.kind = BUF_TEMP, .index = i, .name = arena_printf(a, "buf%d", i), .dtype = n->dtype,
                   .ndim = n->ndim, .numel = shape_numel(n->ndim, n->shape), .node = n};
     memcpy(b->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    contiguous_strides(n->ndim, n->shape, b->stride);
     f->node_buf[i] = f->nbufs++;
   }
   /* Each kernel stores each of its roots into every buffer that holds it:
@@ -268,6 +272,11 @@ void fuse_dump(StrBuf *sb, const Fusion *f) {
     const Buffer *b = &f->bufs[i];
     sb_printf(sb, "  b%d %s %s %s", i, kinds[b->kind], b->name, dtype_name(b->dtype));
     shape_str(sb, b->ndim, b->shape);
+    if (b->kind == BUF_INPUT && f->g->inputs[b->index].strided) {
+      sb_putc(sb, ' ');
+      stride_str(sb, b->ndim, b->stride);
+      sb_printf(sb, " (%lld elements of storage)", (long long)b->numel);
+    }
     sb_printf(sb, "  = %%%d%s\n", b->node->id,
               b->kind == BUF_TEMP && f->kept && f->kept[b->node->id] ? "  (kept: computing it in each kernel cost more)" : "");
   }

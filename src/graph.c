@@ -3749,70 +3749,147 @@ static const char *skip_ws(const char *p) {
   return p;
 }
 
+void contiguous_strides(int ndim, const int64_t *shape, int64_t *stride) {
+  int64_t s = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    stride[d] = s;
+    s *= shape[d];
+  }
+}
+
+void stride_str(StrBuf *sb, int ndim, const int64_t *stride) {
+  sb_puts(sb, "stride(");
+  for (int d = 0; d < ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)stride[d]);
+  sb_putc(sb, ')');
+}
+
+int64_t strided_extent(int ndim, const int64_t *shape, const int64_t *stride) {
+  int64_t n = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (shape[d] == 0) return 0;
+    n += (shape[d] - 1) * stride[d];
+  }
+  return n;
+}
+
+/* The list of an annotation's sizes ("2, 3]") or strides ("1, 2)"):
+ * integers >= 0 up to `close`, the first COIL_MAX_DIMS kept in v, with
+ * pos[i] where the i-th starts; more than max (if max >= 0) is an error.  Returns how
+ * many, or -1 with *at and why set to the first error (noun: "size" or
+ * "stride"). */
+static int read_ints(const char **pp, char close, const char *noun, int max, int64_t *v, const char **pos,
+                     const char **at, char *why, size_t whylen) {
+  const char *p = *pp;
+  int n = 0;
+  while (*p != close) {
+    *at = p;
+    if (n == max) return snprintf(why, whylen, "at most %d dimensions are supported", COIL_MAX_DIMS), -1;
+    if (*p == '-')
+      return snprintf(why, whylen, "%ss must not be negative%s", noun,
+                      close == ')' ? " (0 repeats an element, as expand does)" : ""), -1;
+    if (*p < '0' || *p > '9') return snprintf(why, whylen, "expected a %s", noun), -1;
+    int64_t x = 0;
+    while (*p >= '0' && *p <= '9') {
+      if (x > (INT64_MAX - 9) / 10) return snprintf(why, whylen, "%s is too large", noun), -1;
+      x = x * 10 + (*p++ - '0');
+    }
+    if (n < COIL_MAX_DIMS) v[n] = x, pos[n] = *at;
+    n++;
+    p = skip_ws(p);
+    if (*p == ',') p = skip_ws(p + 1);
+    else if (*p != close) return *at = p, snprintf(why, whylen, "expected ',' or '%c'", close), -1;
+  }
+  *pp = p + 1;
+  return n;
+}
+
 CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
   const char *p = skip_ws(text);
+  /* what the error shows as the form expected: the stride clause's own
+   * while reading one */
+  const char *like = "bf16[2, 3] uniform(1, 2)";
 #define SPEC_FAIL(at, ...)                                                                         \
   do {                                                                                             \
     SrcLoc l = loc;                                                                                \
     if (l.line) l.col += (int)((at) - text) + 1;                                                   \
     char m_[512];                                                                                  \
     snprintf(m_, sizeof m_, __VA_ARGS__);                                                          \
-    return coil_err_at(l, "%s: %s (expected a spec like \"bf16[2, 3] uniform(1, 2)\")", spec->name, m_); \
+    return coil_err_at(l, "%s: %s (expected a spec like \"%s\")", spec->name, m_, like);          \
   } while (0)
-  const char *s = p;
+  const char *s = p, *pos[COIL_MAX_DIMS + 1], *at;
+  char why[128];
   while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
   if (!dtype_from_name(s, (size_t)(p - s), &spec->dtype))
     SPEC_FAIL(s, "unknown dtype '%.*s'; the dtypes are f32, f16, bf16, f64, i32, i64 and bool", (int)(p - s), s);
   p = skip_ws(p);
   if (*p != '[') SPEC_FAIL(p, "expected '[' after the dtype");
   p = skip_ws(p + 1);
-  spec->ndim = 0;
+  if ((spec->ndim = read_ints(&p, ']', "size", COIL_MAX_DIMS, spec->shape, pos, &at, why, sizeof why)) < 0) SPEC_FAIL(at, "%s", why);
   int64_t numel = 1;
-  while (*p != ']') {
-    if (spec->ndim == COIL_MAX_DIMS) SPEC_FAIL(p, "at most %d dimensions are supported", COIL_MAX_DIMS);
-    const char *ds = p;
-    if (*p == '-') SPEC_FAIL(p, "sizes must not be negative");
-    if (*p < '0' || *p > '9') SPEC_FAIL(p, "expected a size");
-    int64_t v = 0;
-    while (*p >= '0' && *p <= '9') {
-      if (v > (INT64_MAX - 9) / 10) SPEC_FAIL(ds, "size is too large");
-      v = v * 10 + (*p++ - '0');
-    }
-    if (!mul_ok(numel, v, &numel) || numel > ((int64_t)1 << 50)) SPEC_FAIL(ds, "the sizes' product is too large");
-    spec->shape[spec->ndim++] = v;
-    p = skip_ws(p);
-    if (*p == ',') p = skip_ws(p + 1);
-    else if (*p != ']') SPEC_FAIL(p, "expected ',' or ']'");
-  }
-  p = skip_ws(p + 1);
+  for (int d = 0; d < spec->ndim; d++)
+    if (!mul_ok(numel, spec->shape[d], &numel) || numel > ((int64_t)1 << 50))
+      SPEC_FAIL(pos[d], "the sizes' product is too large");
+  p = skip_ws(p);
   spec->dist = DIST_RANDN;
-  if (*p) {
+  spec->strided = false;
+  contiguous_strides(spec->ndim, spec->shape, spec->stride);
+  /* Then a distribution and a stride(...), each at most once, in either
+   * order: both describe the input, neither comes first by nature. */
+  bool have_dist = false;
+  while (*p) {
     s = p;
     while (*p >= 'a' && *p <= 'z') p++;
     size_t n = (size_t)(p - s);
-    if (n == 5 && !memcmp(s, "randn", 5)) spec->dist = DIST_RANDN;
-    else if (n == 4 && !memcmp(s, "ones", 4)) spec->dist = DIST_ONES;
-    else if (n == 6 && !memcmp(s, "arange", 6)) spec->dist = DIST_ARANGE;
-    else if (n == 7 && !memcmp(s, "uniform", 7)) {
-      spec->dist = DIST_UNIFORM;
+    if (n == 6 && !memcmp(s, "stride", 6)) {
+      like = "f32[4, 8] stride(1, 4)";
+      if (spec->strided) SPEC_FAIL(s, "stride(...) given twice");
+      spec->strided = true;
       p = skip_ws(p);
-      if (*p != '(') SPEC_FAIL(p, "expected uniform(lo, hi)");
-      char *end;
-      spec->lo = strtod(p + 1, &end);
-      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
-      p = skip_ws(end);
-      if (*p != ',') SPEC_FAIL(p, "expected ','");
-      spec->hi = strtod(p + 1, &end);
-      if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
-      p = skip_ws(end);
-      if (*p != ')') SPEC_FAIL(p, "expected ')'");
-      p++;
-      if (!(spec->lo <= spec->hi)) SPEC_FAIL(s, "uniform(lo, hi) needs lo <= hi");
+      if (*p != '(') SPEC_FAIL(p, "expected stride(s0, s1, ...): one stride per dimension, in elements");
+      p = skip_ws(p + 1);
+      /* as many as given, for the message when they are not one a dimension */
+      int count = read_ints(&p, ')', "stride", -1, spec->stride, pos, &at, why, sizeof why);
+      if (count < 0) SPEC_FAIL(at, "%s", why);
+      if (count != spec->ndim)
+        SPEC_FAIL(s, "stride(...) gives %d stride%s for %d dimension%s", count, count == 1 ? "" : "s", spec->ndim,
+                  spec->ndim == 1 ? "" : "s");
+      /* The storage's extent must be a size coil can allocate and index,
+       * as the shape's product must. */
+      int64_t ext = 1;
+      for (int d = 0; d < spec->ndim; d++) {
+        int64_t span;
+        if (!mul_ok(spec->shape[d] ? spec->shape[d] - 1 : 0, spec->stride[d], &span) || span > ((int64_t)1 << 50) ||
+            (ext += span) > ((int64_t)1 << 50))
+          SPEC_FAIL(s, "the storage these strides span is too large");
+      }
+      like = "bf16[2, 3] uniform(1, 2)";
+    } else if (have_dist) {
+      SPEC_FAIL(s, "unexpected text '%s'", s);
     } else {
-      SPEC_FAIL(s, "unknown distribution '%.*s'; the choices are randn, uniform(lo, hi), ones and arange", (int)n, s);
+      have_dist = true;
+      if (n == 5 && !memcmp(s, "randn", 5)) spec->dist = DIST_RANDN;
+      else if (n == 4 && !memcmp(s, "ones", 4)) spec->dist = DIST_ONES;
+      else if (n == 6 && !memcmp(s, "arange", 6)) spec->dist = DIST_ARANGE;
+      else if (n == 7 && !memcmp(s, "uniform", 7)) {
+        spec->dist = DIST_UNIFORM;
+        p = skip_ws(p);
+        if (*p != '(') SPEC_FAIL(p, "expected uniform(lo, hi)");
+        char *end;
+        spec->lo = strtod(p + 1, &end);
+        if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+        p = skip_ws(end);
+        if (*p != ',') SPEC_FAIL(p, "expected ','");
+        spec->hi = strtod(p + 1, &end);
+        if (end == p + 1) SPEC_FAIL(p + 1, "expected a number");
+        p = skip_ws(end);
+        if (*p != ')') SPEC_FAIL(p, "expected ')'");
+        p++;
+        if (!(spec->lo <= spec->hi)) SPEC_FAIL(s, "uniform(lo, hi) needs lo <= hi");
+      } else {
+        SPEC_FAIL(s, "unknown distribution '%.*s'; the choices are randn, uniform(lo, hi), ones and arange", (int)n, s);
+      }
     }
     p = skip_ws(p);
-    if (*p) SPEC_FAIL(p, "unexpected text '%s'", p);
   }
   return NULL;
 #undef SPEC_FAIL
@@ -4056,6 +4133,10 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       static const char *dists[] = {"randn", "uniform", "ones", "arange"};
       sb_printf(sb, " %s (%s", s->name, dists[s->dist]);
       if (s->dist == DIST_UNIFORM) sb_printf(sb, " %g..%g", s->lo, s->hi);
+      if (s->strided) {
+        sb_puts(sb, ", ");
+        stride_str(sb, s->ndim, s->stride);
+      }
       sb_puts(sb, ")");
       break;
     }

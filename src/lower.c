@@ -144,7 +144,7 @@ static int add_val(Lower *L, KVal v) {
   return k->nvals++;
 }
 
-/* offset = sum(idx[d] * contiguous_stride[d]) */
+/* offset = sum(idx[d] * contiguous_stride[d]): a reshape's flat index */
 static IExpr *flat_offset(Lower *L, int ndim, const int64_t *shape, IExpr **idx) {
   IExpr *off = ix_const(L->a, 0);
   int64_t stride = 1;
@@ -157,9 +157,18 @@ static IExpr *flat_offset(Lower *L, int ndim, const int64_t *shape, IExpr **idx)
 
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top);
 
+/* Where a buffer holds the element at idx: its strides, which for an
+ * input are the caller's (a transposed or expanded view is read in place,
+ * and its loads are as affine as any). */
+static IExpr *buffer_offset(Lower *L, const Buffer *b, IExpr **idx) {
+  IExpr *off = ix_const(L->a, 0);
+  for (int d = 0; d < b->ndim; d++) off = ix_add(L->a, off, ix_scale(L->a, idx[d], b->stride[d]));
+  return off;
+}
+
 static int load(Lower *L, int buf, const GNode *n, IExpr **idx) {
   KVal v = {.op = OP_INPUT, .dtype = n->dtype, .cdtype = n->dtype, .buf = buf};
-  v.index = flat_offset(L, n->ndim, n->shape, idx);
+  v.index = buffer_offset(L, &L->f->bufs[buf], idx);
   return add_val(L, v);
 }
 
@@ -370,7 +379,7 @@ static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, K
     const GNode *n = fk->roots[r];
     int v = lower_node(&L, n, idx, n->op != OP_INPUT);
     const Buffer *b = &f->bufs[fk->root_buf[r]];
-    k->stores[k->nstores++] = (KStore){.buf = fk->root_buf[r], .index = flat_offset(&L, b->ndim, b->shape, idx), .val = v};
+    k->stores[k->nstores++] = (KStore){.buf = fk->root_buf[r], .index = buffer_offset(&L, b, idx), .val = v};
   }
   name_axes(a, k);
   kernel_set_scopes(k);

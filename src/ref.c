@@ -61,14 +61,6 @@ static RV *scratch(Scratch *S, int64_t n) {
 
 static bool isf(DType t) { return dtype_is_float(t); }
 
-static void cstrides(int ndim, const int64_t *shape, int64_t *st) {
-  int64_t s = 1;
-  for (int d = ndim - 1; d >= 0; d--) {
-    st[d] = s;
-    s *= shape[d];
-  }
-}
-
 static RV read_elem(DType t, const void *base, int64_t i) {
   RV v;
   switch (t) {
@@ -234,13 +226,15 @@ static Line eval_line(Ref *R, Scratch *S, const GNode *n, const int64_t *idx, in
 /* The line along `dim` of n (dim < 0: a single point). */
 static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx, int dim, int64_t len) {
   int64_t cs[COIL_MAX_DIMS];
-  cstrides(n->ndim, n->shape, cs);
+  contiguous_strides(n->ndim, n->shape, cs);
   switch (n->op) {
   case OP_INPUT: {
+    /* by the caller's strides: the input may be a view of its storage */
+    const int64_t *is = R->g->inputs[n->input].stride;
     int64_t off = 0;
-    for (int d = 0; d < n->ndim; d++) off += idx[d] * cs[d];
+    for (int d = 0; d < n->ndim; d++) off += idx[d] * is[d];
     RV *out = scratch(S, len);
-    int64_t step = dim < 0 ? 0 : cs[dim];
+    int64_t step = dim < 0 ? 0 : is[dim];
     const void *base = R->inputs[n->input];
     switch (n->dtype) { /* the dtype switch outside the element loop */
     case DT_F32: for (int64_t t = 0; t < len; t++) out[t].f = ((const float *)base)[off + t * step]; break;
@@ -321,7 +315,7 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
     }
     /* Reshape: through the flat offset. */
     int64_t xcs[COIL_MAX_DIMS], flat = 0;
-    cstrides(x->ndim, x->shape, xcs);
+    contiguous_strides(x->ndim, x->shape, xcs);
     for (int d = 0; d < n->ndim; d++) flat += idx[d] * cs[d];
     for (int d = 0; d < x->ndim; d++) sub[d] = flat / xcs[d] % x->shape[d];
     if (dim < 0) return eval_line(R, S, x, sub, -1, 1);

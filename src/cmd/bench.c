@@ -16,7 +16,8 @@
  *             gains (the seed read "1.21 of the ceiling" on a 16-core host
  *             with 300 MiB of L3);
  *   floor     the bytes of each input read once and each output written
- *             once, divided by the ceiling.
+ *             once, divided by the ceiling (a strided input: each place of
+ *             its storage that its view reaches, once).
  *
  * The user's kernel cache is never touched: the private cache is removed
  * before the timing starts (the loaded libraries stay mapped). */
@@ -154,6 +155,7 @@ static const char HELP[] =
     "\n"
     "The floor is the bytes of each input read once and each output written once,\n"
     "divided by that bandwidth; the fraction is floor / kernel time (1 = at the ceiling).\n"
+    "An input with stride(...) counts the elements its view reaches, each place once.\n"
     "\n"
     "options:\n"
     "  --fn NAME              the function to compile (default: the file's only annotated function)\n"
@@ -275,6 +277,17 @@ static double quantile(const double *v, int n, double q) {
 
 typedef void (*KernelFn)(void *const *);
 
+/* The bytes of b's elements the kernels can read, each place of its
+ * storage once: for a strided input fewer than its storage where the
+ * strides skip elements (every other row of a buffer), and fewer than its
+ * shape's where they repeat them (stride 0: one row for all). */
+static int64_t distinct_bytes(const Buffer *b) {
+  int64_t n = 1;
+  for (int d = 0; d < b->ndim; d++)
+    if (b->stride[d] || !b->shape[d]) n *= b->shape[d];
+  return (n < b->numel ? n : b->numel) * dtype_size(b->dtype);
+}
+
 /* --cache cold: NULL under --cache warm. */
 static void flush_inputs(EvictFn evict, const void *const *bufs, const int64_t *bytes, int n) {
   if (evict) evict(bufs, bytes, n);
@@ -367,12 +380,14 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     goto done;
   }
 
-  /* The floor's bytes: inputs some kernel reads, and outputs. */
+  /* The floor's bytes: inputs some kernel reads, and outputs.  The read
+   * kernel reads (and the flush drops) an input's whole storage; the floor
+   * counts what the kernels read of it (distinct_bytes). */
   bool *loaded = calloc((size_t)p->nbufs + 1, sizeof(bool));
   for (int i = 0; i < p->nkernels; i++)
     for (int v = 0; v < p->kernels[i].nvals; v++)
       if (p->kernels[i].vals[v].op == OP_INPUT) loaded[p->kernels[i].vals[v].buf] = true;
-  int64_t in_bytes = 0, out_bytes = 0;
+  int64_t in_bytes = 0, out_bytes = 0, storage_bytes = 0;
   const void **rbufs = calloc((size_t)p->nbufs + 1, sizeof(void *));
   int64_t *rbytes = calloc((size_t)p->nbufs + 1, sizeof(int64_t));
   int nread = 0;
@@ -380,7 +395,8 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     const Buffer *b = &p->bufs[i];
     int64_t n = b->numel * dtype_size(b->dtype);
     if (b->kind == BUF_INPUT && loaded[i]) {
-      in_bytes += n;
+      in_bytes += distinct_bytes(b);
+      storage_bytes += n;
       rbufs[nread] = t.bufs[i];
       rbytes[nread++] = n;
     } else if (b->kind == BUF_OUTPUT) {
@@ -449,7 +465,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   double iqr = quantile(kt, runs, 0.75) - quantile(kt, runs, 0.25);
   int64_t bytes = in_bytes + out_bytes;
   double gbps = (double)bytes / kms / 1e6;
-  double ceil_gbps = in_bytes > 0 && rms > 0 ? (double)in_bytes / rms / 1e6 : NAN;
+  double ceil_gbps = storage_bytes > 0 && rms > 0 ? (double)storage_bytes / rms / 1e6 : NAN;
   double floor_ms = (double)bytes / ceil_gbps / 1e6;
   double fraction = floor_ms / kms;
   struct rusage ru;

@@ -31,7 +31,8 @@ static const char COMMON[] =
     "  --fn NAME              the function to compile (default: the file's only annotated function)\n"
     "  --arg NAME=DTYPE[d0,...]\n"
     "                         give or override a parameter's dtype and shape, e.g. --arg q=bf16[2,4096,64,128];\n"
-    "                         a distribution may follow: --arg 's=f32[4] uniform(1, 2)'\n";
+    "                         a distribution may follow: --arg 's=f32[4] uniform(1, 2)', and the\n"
+    "                         strides of a view (in elements; 0 repeats): --arg 'w=f32[4,8] stride(1,4)'\n";
 
 static const char RUN_HELP[] =
     "usage: coil run FILE.py [options]\n"
@@ -45,9 +46,10 @@ static const char RUN_HELP[] =
     "%s"
     "  --seed S               seed of the random inputs (default 0)\n"
     "  --inputs DIR           read each parameter from DIR/NAME.npy (C order, little-endian;\n"
-    "                         a bf16 parameter is read from an f32 array, rounded to nearest even)\n"
+    "                         a bf16 parameter is read from an f32 array, rounded to nearest even;\n"
+    "                         a strided one holds the tensor, laid out into the storage)\n"
     "  --save DIR             write DIR/out0.npy, out1.npy... and the generated inputs DIR/NAME.npy\n"
-    "                         (bf16 as f32 arrays)\n"
+    "                         (bf16 as f32 arrays; a strided input as the tensor its view is)\n"
     "  --rtol R, --atol A     override the tolerances\n"
     "  --equal-nan            NaN in both the result and the reference counts as equal\n"
     "  --huge-pages           put buffers of 2 MiB and more on transparent huge pages (madvise;\n"
@@ -64,7 +66,8 @@ static const char RUN_HELP[] =
     "\n"
     "Inputs: randn (default), uniform(lo, hi), ones or arange, from the parameter's annotation.\n"
     "Integer parameters draw integers in [-8, 8] for randn and in [lo, hi) for uniform; bool\n"
-    "parameters draw a fair coin.\n"
+    "parameters draw a fair coin.  A parameter with stride(...) is a view: the whole storage its\n"
+    "strides span is drawn (arange counts storage elements) and the kernels read it in place.\n"
     "\n"
     "Kernels are cached under $COIL_CACHE_DIR (default $XDG_CACHE_HOME/coil or ~/.cache/coil).\n"
     "Exit status: 0 every output passes, 1 a mismatch, 2 an error.\n";

@@ -118,6 +118,58 @@ void tensors_free(Tensors *t) {
   t->n = 0;
 }
 
+/* A .npy file holds the logical tensor, in row-major order; an input's
+ * storage holds it where its strides say.  Copy the logical elements out
+ * of the storage (gather) or into it (scatter), walking the index like an
+ * odometer. */
+static void strided_copy(const Buffer *b, void *storage, void *logical, bool scatter) {
+  size_t es = (size_t)dtype_size(b->dtype);
+  int64_t n = shape_numel(b->ndim, b->shape), idx[COIL_MAX_DIMS] = {0}, off = 0;
+  for (int64_t i = 0; i < n; i++) {
+    char *s = (char *)storage + (size_t)off * es, *l = (char *)logical + (size_t)i * es;
+    memcpy(scatter ? s : l, scatter ? l : s, es);
+    for (int d = b->ndim - 1; d >= 0; d--) {
+      off += b->stride[d];
+      if (++idx[d] < b->shape[d]) break;
+      off -= idx[d] * b->stride[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+static bool is_contiguous(const Buffer *b) {
+  int64_t cs[COIL_MAX_DIMS];
+  contiguous_strides(b->ndim, b->shape, cs);
+  for (int d = 0; d < b->ndim; d++)
+    if (b->shape[d] > 1 && b->stride[d] != cs[d]) return false;
+  return true;
+}
+
+/* Scatter a file's logical tensor into a strided input's storage.  Where
+ * the strides make elements share memory (stride 0, as expand gives), the
+ * file must hold one value for all of them: the storage cannot hold two,
+ * and the kernels would silently compute with one of them. */
+static CoilErr *scatter_input(const char *path, const Buffer *b, void *storage, void *logical) {
+  size_t es = (size_t)dtype_size(b->dtype);
+  int64_t n = shape_numel(b->ndim, b->shape);
+  memset(storage, 0xff, (size_t)b->numel * es); /* what no element covers: NaN, -1 */
+  strided_copy(b, storage, logical, true);
+  char *back = malloc((size_t)(n ? n : 1) * es);
+  if (!back) return coil_err("out of memory for %s", b->name);
+  strided_copy(b, storage, back, false);
+  int64_t bad = -1;
+  for (int64_t i = 0; i < n && bad < 0; i++)
+    if (memcmp(back + (size_t)i * es, (char *)logical + (size_t)i * es, es)) bad = i;
+  free(back);
+  if (bad < 0) return NULL;
+  StrBuf st = {0};
+  stride_str(&st, b->ndim, b->stride);
+  CoilErr *e = coil_err("%s: parameter %s's %s puts several elements in one place, but the file's values there differ "
+                          "(first at flat index %lld)", path, b->name, st.data, (long long)bad);
+  sb_free(&st);
+  return e;
+}
+
 static CoilErr *read_input(const char *dir, const Buffer *b, bool huge_pages, void **out) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.npy", dir, b->name);
@@ -144,8 +196,13 @@ static CoilErr *read_input(const char *dir, const Buffer *b, bool huge_pages, vo
     npy_free(&arr);
     return coil_err("out of memory for %s", b->name);
   }
-  memcpy(buf, arr.data, (size_t)b->numel * (size_t)dtype_size(b->dtype));
+  if (is_contiguous(b)) memcpy(buf, arr.data, (size_t)b->numel * (size_t)dtype_size(b->dtype));
+  else e = scatter_input(path, b, buf, arr.data);
   npy_free(&arr);
+  if (e) {
+    free(buf);
+    return e;
+  }
   *out = buf;
   return NULL;
 }
@@ -218,7 +275,16 @@ static CoilErr *save_all(const Compiled *c, const RunOptions *o, Tensors *t) {
     if (b->kind == BUF_TEMP || (b->kind == BUF_INPUT && o->inputs_dir)) continue;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.npy", o->save_dir, b->name);
-    CoilErr *e = npy_write(path, b->dtype, b->ndim, b->shape, t->bufs[i]);
+    /* a strided input is saved as the tensor it is, as --inputs reads it */
+    void *data = t->bufs[i], *logical = NULL;
+    if (!is_contiguous(b)) {
+      int64_t n = shape_numel(b->ndim, b->shape);
+      if (!(data = logical = malloc((size_t)(n ? n : 1) * (size_t)dtype_size(b->dtype))))
+        return coil_err("out of memory for %s", b->name);
+      strided_copy(b, t->bufs[i], logical, false);
+    }
+    CoilErr *e = npy_write(path, b->dtype, b->ndim, b->shape, data);
+    free(logical);
     if (e) return e;
   }
   return NULL;

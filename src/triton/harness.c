@@ -3,6 +3,9 @@
  * Every module ends with what coil chose, as Python literals that a
  * program can read (the C executor, a runner, the harness):
  *   COIL_INPUTS    the parameters: name, torch dtype, shape, distribution
+ *   COIL_INPUT_STRIDES  each parameter's strides, in elements, as the
+ *                  kernels index its storage (the annotation's stride(...),
+ *                  else contiguous)
  *   COIL_BUFFERS   every buffer by id: Program buffers, then scratch
  *   COIL_OUTPUTS   the buffer ids of the function's outputs, in order
  *   COIL_LAUNCHES  the launches in order: kernel, grid, num_warps, and the
@@ -68,6 +71,11 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
     if (s->dist == DIST_UNIFORM) sb_printf(sb, ", ('uniform', %.17g, %.17g)),\n", s->lo, s->hi);
     else sb_printf(sb, ", ('%s',)),\n", dist_name(s->dist));
   }
+  sb_puts(sb, "]\n# each parameter's strides in elements: the kernels index its storage by them\nCOIL_INPUT_STRIDES = [");
+  for (int i = 0; i < g->ninputs; i++) {
+    sb_puts(sb, i ? ", " : "");
+    shape_tuple(sb, g->inputs[i].ndim, g->inputs[i].stride);
+  }
   sb_puts(sb, "]\n");
   sb_puts(sb, "# buffers by id: name, kind (input, output, temp, scratch), torch dtype, shape,\n"
               "# index (input: the parameter; output: the output number)\nCOIL_BUFFERS = [\n");
@@ -127,17 +135,36 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
           "    for kernel, args, num_warps in coil_bind(bufs):\n"
           "        kernel(*args, num_warps=num_warps)\n"
           "\n\n"
+          "def coil_extent(shape, stride):\n"
+          "    \"\"\"The elements a storage with these strides spans.\"\"\"\n"
+          "    return 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, stride))\n"
+          "\n\n"
+          "def coil_layout(t, stride, copy=False):\n"
+          "    \"\"\"t with the strides the kernels index it by: t itself when it has them (a view\n"
+          "    is read in place), else (or with copy) its values put where the strides say in a\n"
+          "    storage of their extent.  Elements that the strides put in one place (stride 0)\n"
+          "    must be equal in t, as they are in a view that shares them.\"\"\"\n"
+          "    shape = tuple(t.shape)\n"
+          "    if not copy and (0 in shape or all(n <= 1 or a == b for n, a, b in zip(shape, t.stride(), stride))):\n"
+          "        return t\n"
+          "    n = coil_extent(shape, stride)\n"
+          "    storage = torch.empty(n, dtype=t.dtype, device=t.device)\n"
+          "    where = torch.arange(n, device=t.device).as_strided(shape, stride)\n"
+          "    storage[where.reshape(-1)] = t.reshape(-1)\n"
+          "    return storage.as_strided(shape, stride)\n"
+          "\n\n"
           "def coil_alloc(inputs, device=None):\n"
-          "    \"\"\"Every buffer for one run: the inputs as given, the others empty.\"\"\"\n"
+          "    \"\"\"Every buffer for one run: the inputs as given (laid out by COIL_INPUT_STRIDES),\n"
+          "    the others empty.\"\"\"\n"
           "    if device is None:\n"
           "        device = inputs[0].device\n"
           "    bufs = []\n"
           "    for name, kind, dtype, shape, index in COIL_BUFFERS:\n"
           "        if kind == 'input':\n"
-          "            bufs.append(inputs[index].contiguous())\n");
+          "            bufs.append(coil_layout(inputs[index], COIL_INPUT_STRIDES[index]))\n");
   if (uses_descriptors(c, plan))
     sb_puts(sb, "            if bufs[-1].data_ptr() % 16:  # a tensor descriptor's base must be 16-byte aligned\n"
-                "                bufs[-1] = bufs[-1].clone()\n");
+                "                bufs[-1] = coil_layout(bufs[-1], COIL_INPUT_STRIDES[index], copy=True)\n");
   sb_puts(sb,
           "        else:\n"
           "            bufs.append(torch.empty(shape, dtype=getattr(torch, dtype), device=device))\n"
@@ -165,12 +192,13 @@ static const char harness_text[] =
     "\n\n"
     "def coil_make_inputs(device, seed=0):\n"
     "    \"\"\"The parameters, drawn by coil run's rules: randn (integers: uniform in [-8, 8],\n"
-    "    bool: a fair coin), uniform(lo, hi) (integers: [lo, hi)), ones, arange.\"\"\"\n"
+    "    bool: a fair coin), uniform(lo, hi) (integers: [lo, hi)), ones, arange; each fills\n"
+    "    the storage its strides span, and the parameter is the view of it.\"\"\"\n"
     "    g = torch.Generator().manual_seed(seed)\n"
     "    out = []\n"
-    "    for name, dtype, shape, dist in COIL_INPUTS:\n"
+    "    for (name, dtype, shape, dist), stride in zip(COIL_INPUTS, COIL_INPUT_STRIDES):\n"
     "        dt = getattr(torch, dtype)\n"
-    "        n = math.prod(shape)\n"
+    "        n = coil_extent(shape, stride)\n"
     "        kind = dist[0]\n"
     "        if kind == 'ones':\n"
     "            t = torch.ones(n, dtype=torch.float64)\n"
@@ -188,7 +216,7 @@ static const char harness_text[] =
     "            t = torch.randint(-8, 9, (n,), generator=g).double()\n"
     "        else:\n"
     "            t = torch.randn(n, generator=g, dtype=torch.float64)\n"
-    "        out.append(t.to(dt).reshape(shape).to(device))\n"
+    "        out.append(t.to(dt).to(device).as_strided(shape, stride))\n"
     "    return out\n"
     "\n\n"
     "def coil_function():\n"
@@ -242,7 +270,9 @@ static const char harness_bench[] =
     "            kernel(*args, num_warps=num_warps)\n"
     "\n"
     "    fn = coil_function()\n"
-    "    nbytes = sum(t.numel() * t.element_size() for t in inputs)\n"
+    "    # bytes read: an element that several share (stride 0) once\n"
+    "    nbytes = sum(min(coil_extent(t.shape, s), math.prod(n for n, k in zip(t.shape, s) if k)) * t.element_size()\n"
+    "                 for t, s in zip(inputs, COIL_INPUT_STRIDES))\n"
     "    nbytes += sum(bufs[i].numel() * bufs[i].element_size() for i in COIL_OUTPUTS)\n"
     "    big = torch.empty(1 << 29, dtype=torch.float32, device=device).fill_(1.0)\n"
     "    t_sum = do_bench(lambda: big.sum(), rep=rep, return_mode='median')\n"

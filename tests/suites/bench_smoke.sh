@@ -50,6 +50,20 @@ else
   echo "FAIL bench/text: $(head -c 300 "$tmp/out.txt")"
 fi
 
+# Strided inputs (stride(...)) count what the kernels read of them: every
+# other row of x (64 rows of 1000 f32 out of a 128-row storage), one row of
+# b (stride 0), and the 64 sums out.
+cat >"$tmp/strided.py" <<'PY'
+def f(x: "f32[64, 1000] stride(2000, 1)", b: "f32[64, 1000] stride(0, 1)"):
+    return (x + b).sum(1)
+PY
+if "$COIL" bench --json --runs 3 --min-ms 0 "$tmp/strided.py" >"$tmp/s.json" 2>"$tmp/err" &&
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["input_bytes"] == (64 + 1) * 1000 * 4 and d["output_bytes"] == 64 * 4 else 1)' "$tmp/s.json"; then
+  echo "ok bench/strided_input_bytes"
+else
+  echo "FAIL bench/strided_input_bytes: $(head -c 300 "$tmp/err") $(head -c 300 "$tmp/s.json")"
+fi
+
 # Several kernels (a multi-output function), --fn and --arg.
 if "$COIL" bench --json --runs 10 --min-ms 0 --arg 'x=f32[24, 16, 80] uniform(0.9, 1.1)' examples/reductions.py >"$tmp/r.json" 2>"$tmp/err" &&
    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["kernels"] >= 2 and d["bytes"] > 24*16*80*4 else 1)' "$tmp/r.json"; then

@@ -51,6 +51,32 @@ assert np.load(d + "/out2.npy").shape == () and np.load(d + "/out2.npy").dtype =
 assert np.load(d + "/y.npy").dtype == np.float32
 PY
 
+# 4b. A strided input (stride(...)): coil run fills the storage its strides
+#     span (arange counts storage elements), --save writes the tensor the
+#     view is, and --inputs lays the file out into the storage again.
+cat >"$tmp/strided.py" <<'PY'
+def f(x: "f32[3, 4] stride(1, 5) arange", y: "f32[3, 4] stride(0, 2)"):
+    return x.sum(0), x * y
+PY
+"$COIL" run "$tmp/strided.py" --save "$tmp/t1" >"$tmp/t1.log" 2>&1 &&
+"$COIL" run "$tmp/strided.py" --inputs "$tmp/t1" --save "$tmp/t2" >/dev/null 2>&1 &&
+cmp -s "$tmp/t1/out0.npy" "$tmp/t2/out0.npy" && cmp -s "$tmp/t1/out1.npy" "$tmp/t2/out1.npy" &&
+python3 - "$tmp/t1" <<'PY' && ok strided_save_and_inputs || fail strided_save_and_inputs "$(tail -3 "$tmp/t1.log")"
+import sys, numpy as np
+d = sys.argv[1]
+x, y = np.load(d + "/x.npy"), np.load(d + "/y.npy")
+# x[i, j] is storage element i + 5 j, and arange's storage holds its index
+assert x.shape == (3, 4) and (x == np.add.outer(np.arange(3), 5 * np.arange(4))).all(), x
+# y's rows are one row of the storage (stride 0), its elements 2 apart
+assert (y == y[0]).all() and len(set(y[0].tolist())) == 4, y
+assert np.array_equal(np.load(d + "/out0.npy"), x.sum(0, dtype=np.float32))
+PY
+# the loads index by the strides: x's sum over dim 0 (r1) steps 1, its
+# columns (x0) 5; y's rows (stride 0) do not appear
+"$COIL" dump -d kernel "$tmp/strided.py" >"$tmp/t.kernel" 2>&1
+grep -q "load x\[5\*x0 + r1\]" "$tmp/t.kernel" && grep -q "load y\[2\*x1\]" "$tmp/t.kernel" && ok strided_load_index ||
+  fail strided_load_index "$(grep load "$tmp/t.kernel" | head -3)"
+
 # 5. Different seeds give different inputs; one seed gives the same.
 "$COIL" run "$tmp/f.py" --seed 8 --save "$tmp/s3" >/dev/null 2>&1
 "$COIL" run "$tmp/f.py" --seed 7 --save "$tmp/s4" >/dev/null 2>&1

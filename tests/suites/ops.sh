@@ -63,7 +63,8 @@ while read -r f fn d; do
 done <"$tmp/work"
 # --- the same functions through coil run's options: --arg (other shapes and
 # dtypes than annotated), --seed, and --inputs with files PyTorch wrote
-# (values coil's own generator never makes: negative ints, random bools).
+# (values coil's own generator never makes: negative ints, random bools;
+# strided views, which coil lays out into their storage).
 # NAME|FILE|OPTIONS; an "inputs_" case first saves torch's inputs in IN.
 cat >"$tmp/cli" <<'EOF_CASES'
 arg_seed_shape|tests/run/seed.py|--fn seed_small --arg 'grad_out_base=f32[2, 6, 3, 16]' --arg 'q=bf16[2, 3, 6, 16]' --arg 'q_square_sum=f32[2, 3, 6] uniform(1, 2)'
@@ -80,6 +81,8 @@ inputs_casts|tests/run/casts.py|--fn cast_from_ints
 inputs_half|tests/run/promotion.py|--fn half_types
 inputs_seed|tests/run/seed.py|--fn seed_odd
 inputs_masked_mean|examples/masked_mean.py|
+inputs_strided_expanded|tests/run/strides.py|--fn expanded
+inputs_strided_seed|tests/run/strides.py|--fn seed_permuted_view
 EOF_CASES
 : >"$tmp/tsave"
 while IFS='|' read -r name f opts; do

@@ -7,7 +7,7 @@
 #            others (three kernels with temps, // and % loads with two x
 #            axes, integers with two reduction groups, int64 indices past
 #            2^31 elements), and GPU modules with --gpu-loads tma (tensor
-#            descriptors).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
+#            descriptors; one of a strided input).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
 #  interp/   every annotated function of examples/*.py, tests/run/*.py (and
 #            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
 #            tests/triton_golden/*.py, tests/triton_interp/extra.py and
@@ -77,6 +77,9 @@ golden wide.gpu.tma --target triton-gpu --gpu-loads tma $G/wide.py
 golden views.gpu.tma --target triton-gpu --gpu-loads tma $G/views.py
 golden tma_permuted.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn permuted
 golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
+# an input handed over as a view (stride(...)): its descriptor takes the
+# caller's row stride, and COIL_INPUT_STRIDES tells coil_alloc its layout
+golden tma_strided_rows.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn strided_rows
 
 # ------------------------------------------------------------------- cli
 cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
@@ -119,6 +122,8 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
       echo "$(seed_args 3 7 5 11) --npu-cores 3 --npu-ub-kb 2"
       echo "$(seed_args 2 16 24 40) --npu-cores 8 --npu-ub-kb 4" ;;
     seed:rms_norm_weight_grad|seed_kernel:*) seed_args 2 5 3 24 ;;
+    strided_seed:*) # grad_out the permuted view of a (2, 3, 5, 24) buffer
+      echo "--arg grad_out=f32[2,5,3,24]~stride(360,24,120,1) --arg q=bf16[2,5,3,24] --arg q_square_sum=f32[2,5,3]~uniform(1,2)" ;;
     activations:activations) echo "--arg x=f32[13,300]" ;;
     column_stats:column_stats) echo "--arg x=f32[3,5,7,24]" ;;
     column_chain:channel_softmax) echo "--arg x=f32[2,5,7,33]" ;;

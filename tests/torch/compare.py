@@ -9,7 +9,8 @@ FILE.py is imported as a module and its function picked as coil picks it:
 --fn NAME, or else the only function whose parameters all carry string
 annotations.  Each parameter is loaded from DIR/<param>.npy and converted to
 its annotated dtype (or the dtype and shape of --arg NAME=DTYPE[d0,...], as
-given to coil run); with --inputs IN, from IN/<param>.npy instead (the
+given to coil run), and laid out with the annotation's stride(...) if it has
+one (the files hold the logical tensor; the function gets the view); with --inputs IN, from IN/<param>.npy instead (the
 files given to coil run --inputs IN, so inputs coil read wrongly and saved
 wrongly cannot hide) (bf16 parameters come as f32 arrays that must hold bf16
 values exactly), the function runs in PyTorch, and each output K is compared
@@ -54,6 +55,7 @@ TOL = {
 }
 
 ANNOT = re.compile(r"^\s*(\w+)\s*\[\s*([^\]]*)\]")
+STRIDE = re.compile(r"\bstride\s*\(([^)]*)\)")
 
 
 class Mismatch(Exception):
@@ -61,11 +63,44 @@ class Mismatch(Exception):
 
 
 def parse_annotation(text, where):
+    """'bf16[2, 3] stride(1, 2) uniform(1, 2)' -> (dtype, shape, strides);
+    strides is None without stride(...) (contiguous)."""
     m = ANNOT.match(text)
     if not m or m.group(1) not in DTYPES:
         raise ValueError(f"{where}: cannot read the annotation {text!r}")
     dims = [d.strip() for d in m.group(2).split(",") if d.strip()]
-    return DTYPES[m.group(1)], tuple(int(d) for d in dims)
+    shape = tuple(int(d) for d in dims)
+    s = STRIDE.search(text, m.end())
+    stride = tuple(int(d) for d in s.group(1).split(",") if d.strip()) if s else None
+    if stride is not None and len(stride) != len(shape):
+        raise ValueError(f"{where}: {len(stride)} strides for {len(shape)} dims in {text!r}")
+    return DTYPES[m.group(1)], shape, stride
+
+
+def storage_extent(shape, stride):
+    """The elements a strided tensor's storage spans (as coil allocates it)."""
+    if 0 in shape:
+        return 0
+    return 1 + sum((n - 1) * s for n, s in zip(shape, stride))
+
+
+def laid_out(t, stride):
+    """The tensor t as a view with the given strides of a storage of their
+    extent, as coil holds a strided input: its elements scattered to where
+    the strides put them.  Where the strides make elements share memory
+    (stride 0, overlapping windows) t must hold one value for them, as
+    coil's saved inputs do; anything else is a mismatch, not a tie broken
+    silently."""
+    n = storage_extent(t.shape, stride)
+    where = torch.arange(n).as_strided(t.shape, stride)
+    storage = torch.zeros(n, dtype=t.dtype)
+    storage[where.reshape(-1)] = t.reshape(-1)
+    v = storage.as_strided(t.shape, stride)
+    try:
+        torch.testing.assert_close(v, t, rtol=0, atol=0, equal_nan=True)
+    except AssertionError:
+        raise Mismatch(f"saved values differ where stride{tuple(stride)} puts elements in one place") from None
+    return v
 
 
 def load_module(path):
@@ -126,7 +161,7 @@ def pick_function(mod, path, fn_name):
 
 
 def load_input(d, name, annotation, path):
-    dtype, shape = parse_annotation(annotation, f"{path}: parameter {name}")
+    dtype, shape, stride = parse_annotation(annotation, f"{path}: parameter {name}")
     f = os.path.join(d, name + ".npy")
     a = np.load(f, allow_pickle=False)
     if a.shape != shape:
@@ -139,6 +174,13 @@ def load_input(d, name, annotation, path):
         if not torch.equal(b.float(), t) and not torch.isnan(t).any():
             raise Mismatch(f"input {name}: saved bf16 values are not bf16-representable")
         t = b
+    if stride is not None:
+        # the function sees the view the annotation describes, as a
+        # torch.compile backend would hand it over
+        try:
+            t = laid_out(t, stride)
+        except Mismatch as e:
+            raise Mismatch(f"input {name}: {e}")
     return t
 
 

@@ -29,26 +29,31 @@ DIST = re.compile(r"\]\s*(\w+)\s*(?:\(([^)]*)\))?\s*$")
 
 
 def make_input(annotation, gen, where):
-    dtype, shape = compare.parse_annotation(annotation, where)
-    m = DIST.search(annotation)
+    """The tensor an annotation describes.  With stride(...), the values
+    fill the whole storage the strides span, as coil run fills it (arange
+    counts storage elements), and the tensor is the view of it."""
+    dtype, shape, stride = compare.parse_annotation(annotation, where)
+    m = DIST.search(compare.STRIDE.sub("", annotation))
     kind, args = (m.group(1), m.group(2)) if m else ("randn", None)
-    n = int(np.prod(shape, dtype=np.int64))
+    n = int(np.prod(shape, dtype=np.int64)) if stride is None else compare.storage_extent(shape, stride)
     if kind == "randn":
-        t = torch.randn(shape, generator=gen, dtype=torch.float64)
+        t = torch.randn(n, generator=gen, dtype=torch.float64)
     elif kind == "uniform":
         lo, hi = (float(a) for a in args.split(","))
-        t = torch.rand(shape, generator=gen, dtype=torch.float64) * (hi - lo) + lo
+        t = torch.rand(n, generator=gen, dtype=torch.float64) * (hi - lo) + lo
     elif kind == "ones":
-        t = torch.ones(shape, dtype=torch.float64)
+        t = torch.ones(n, dtype=torch.float64)
     elif kind == "arange":
-        t = torch.arange(n, dtype=torch.float64).reshape(shape)
+        t = torch.arange(n, dtype=torch.float64)
     else:
         raise ValueError(f"{where}: unknown distribution {kind}")
     if dtype == torch.bool:
-        return t > 0 if kind != "arange" else (t.long() % 2).bool()
-    if not dtype.is_floating_point and kind in ("randn", "uniform"):
-        t = torch.floor(t * (4 if kind == "randn" else 1))
-    return t.to(dtype)
+        t = t > 0 if kind != "arange" else (t.long() % 2).bool()
+    else:
+        if not dtype.is_floating_point and kind in ("randn", "uniform"):
+            t = torch.floor(t * (4 if kind == "randn" else 1))
+        t = t.to(dtype)
+    return t.reshape(shape) if stride is None else t.as_strided(shape, stride)
 
 
 def save(path, t):

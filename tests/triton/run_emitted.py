@@ -42,7 +42,8 @@ TMP = tempfile.mkdtemp(prefix="tx-emitted-")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = 0
 
-# (example, --arg overrides keeping it small for Triton's interpreter)
+# (example, or FILE:FUNCTION of the tests; --arg overrides keeping it small
+# for Triton's interpreter)
 CASES = [
     ("rms_norm_weight_grad", ["grad_out_base=f32[2,8,96,32]", "q=bf16[2,96,8,32]",
                               "q_square_sum=f32[2,96,8] uniform(1, 2)"]),
@@ -52,6 +53,9 @@ CASES = [
     ("int_stats", []),
     ("views", []),
     ("log_softmax", []),
+    # a permuted view handed over as it is (stride(...)): the executor gets
+    # the storage, the kernels index it by the strides
+    ("tests/run/strides.py:seed_permuted_view", []),
 ]
 TARGETS = ["triton-npu", "triton-gpu"]
 NP_OF = {"float32": np.float32, "float64": np.float64, "float16": np.float32,
@@ -60,25 +64,28 @@ CLI_DT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf1
           "int32": "i32", "int64": "i64", "bool": "bool"}
 
 
-def make_input(rng, dtype, shape, dist):
+def make_input(rng, dtype, shape, stride, dist):
+    """The parameter: a view with the module's strides of a storage of
+    their extent, filled with the distribution."""
+    n = 0 if 0 in shape else 1 + sum((d - 1) * s for d, s in zip(shape, stride))
     kind = dist[0]
     if kind == "randn":
         if dtype in ("int32", "int64"):
-            a = rng.integers(-8, 9, shape)
+            a = rng.integers(-8, 9, n)
         elif dtype == "bool":
-            a = rng.integers(0, 2, shape).astype(bool)
+            a = rng.integers(0, 2, n).astype(bool)
         else:
-            a = rng.standard_normal(shape)
+            a = rng.standard_normal(n)
     elif kind == "uniform":
         lo, hi = dist[1], dist[2]
-        a = rng.integers(lo, hi, shape) if dtype in ("int32", "int64") else rng.uniform(lo, hi, shape)
+        a = rng.integers(lo, hi, n) if dtype in ("int32", "int64") else rng.uniform(lo, hi, n)
     elif kind == "ones":
-        a = np.ones(shape)
+        a = np.ones(n)
     elif kind == "arange":
-        a = np.arange(int(np.prod(shape))).reshape(shape)
+        a = np.arange(n)
     else:
         raise ValueError(f"distribution {dist}")
-    return torch.from_numpy(np.asarray(a)).to(getattr(torch, dtype))
+    return torch.from_numpy(np.asarray(a)).to(getattr(torch, dtype)).as_strided(shape, stride)
 
 
 def to_npy(t):
@@ -88,13 +95,20 @@ def to_npy(t):
     return t.numpy()
 
 
+def storage(t):
+    """The storage a parameter made by make_input views, flat: what the
+    kernels index by its strides."""
+    return t.as_strided((t.untyped_storage().nbytes() // t.element_size(),), (1,), 0)
+
+
 def run_case(example, overrides, target):
     global failures
-    name = f"emitted_{example}_{target.replace('-', '_')}"
+    path, _, fn = example.partition(":")
+    name = f"emitted_{fn or example}_{target.replace('-', '_')}"
     d = os.path.join(TMP, name)
     os.makedirs(d)
-    src = os.path.join(ROOT, "examples", f"{example}.py")
-    cmd = [COIL, "emit", "--target", target, src]
+    src = os.path.join(ROOT, path) if fn else os.path.join(ROOT, "examples", f"{example}.py")
+    cmd = [COIL, "emit", "--target", target, src] + (["--fn", fn] if fn else [])
     for a in overrides:
         cmd += ["--arg", a]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -110,7 +124,8 @@ def run_case(example, overrides, target):
     spec.loader.exec_module(mod)
 
     rng = np.random.default_rng(7)
-    inputs = [make_input(rng, dt, shape, dist) for _, dt, shape, dist in mod.COIL_INPUTS]
+    inputs = [make_input(rng, dt, shape, stride, dist)
+              for (_, dt, shape, dist), stride in zip(mod.COIL_INPUTS, mod.COIL_INPUT_STRIDES)]
 
     # Triton's interpreter on the module's own launcher.
     try:
@@ -125,7 +140,7 @@ def run_case(example, overrides, target):
     for i, (bname, kind, dt, shape, index) in enumerate(mod.COIL_BUFFERS):
         if kind == "input":
             p = os.path.join(d, f"buf{i}.npy")
-            np.save(p, to_npy(inputs[index]))
+            np.save(p, to_npy(storage(inputs[index])))
             files[i] = f"@{p}:{CLI_DT[dt]}"
         else:
             files[i] = f"zeros:{CLI_DT[dt]}[{','.join(map(str, shape))}]"
@@ -188,6 +203,6 @@ for example, overrides in CASES:
             run_case(example, overrides, target)
         except Exception as e:
             failures += 1
-            fail(f"emitted_{example}_{target.replace('-', '_')}", f"{type(e).__name__}: {e}"[:500])
+            fail(f"emitted_{example.partition(':')[2] or example}_{target.replace('-', '_')}", f"{type(e).__name__}: {e}"[:500])
 
 sys.exit(1 if failures else 0)

@@ -3,7 +3,9 @@
 a split whose last chunk passes the end of the range, x blocks wider than
 the x axis, two reduction groups with descriptors, a sliced input (a base
 offset and a padded row stride), f16 / f64 / i32 boxes, and the seed's
-pattern (a permuted input read through a merged 2-D view)."""
+pattern (a permuted input read through a merged 2-D view); inputs handed
+over as strided views (stride(...)), whose descriptors take the caller's
+strides."""
 import torch
 
 
@@ -33,3 +35,13 @@ def kinds(h: "f16[1000, 32]", d: "f64[1000, 32]", i: "i32[1000, 32]"):
 def permuted(g: "f32[2, 8, 64, 32]", q: "bf16[2, 64, 8, 32]"):
     # the seed's access: g read as (b, s, h) with h and s swapped
     return (g.permute(0, 2, 1, 3) * q.float()).sum(dim=(0, 1, 2))
+
+
+def strided_rows(x: "f32[512, 64] stride(68, 1)"):
+    # rows 68 elements (272 bytes) apart in the caller's buffer: the descriptor's row stride
+    return x.sum(0), x.amax(0)
+
+
+def permuted_view(g: "f32[2, 64, 8, 32] stride(16384, 32, 2048, 1)", q: "bf16[2, 64, 8, 32]"):
+    # permuted above, with g handed over as the permuted view itself
+    return (g * q.float()).sum(dim=(0, 1, 2))
