@@ -21,15 +21,15 @@
  * exports bool tensors with this code, as DLPack 0.8 defines it. */
 enum { COIL_DL_BOOL = 6 };
 
-struct coil_err {
+struct coil_error {
   coil_status status;
   char *msg;
 };
 
-static coil_status fail(coil_err **err, coil_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static coil_status fail(coil_err **err, coil_status st, const char *fmt, ...) {
+static coil_status fail(coil_error **err, coil_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static coil_status fail(coil_error **err, coil_status st, const char *fmt, ...) {
   if (!err) return st;
-  coil_err *e = calloc(1, sizeof *e);
+  coil_error *e = calloc(1, sizeof *e);
   if (!e) { *err = NULL; return st; }
   e->status = st;
   va_list ap;
@@ -40,16 +40,16 @@ static coil_status fail(coil_err **err, coil_status st, const char *fmt, ...) {
   return st;
 }
 
-/* A CoilErr from the library below becomes a coil_err (and is freed). */
-static coil_status fail_with(coil_err **err, coil_status st, CoilErr *e) {
+/* A CoilErr from the library below becomes a coil_error (and is freed). */
+static coil_status fail_with(coil_error **err, coil_status st, CoilErr *e) {
   coil_status r = fail(err, st, "%s", e && e->msg ? e->msg : "unknown error");
   coil_err_free(e);
   return r;
 }
 
-const char *coil_error_message(const coil_err *e) { return e && e->msg ? e->msg : "out of memory"; }
-coil_status coil_error_status(const coil_err *e) { return e ? e->status : COIL_ERROR_SYSTEM; }
-void coil_err_free(coil_err *e) {
+const char *coil_error_message(const coil_error *e) { return e && e->msg ? e->msg : "out of memory"; }
+coil_status coil_error_status(const coil_error *e) { return e ? e->status : COIL_ERROR_SYSTEM; }
+void coil_error_free(coil_error *e) {
   if (!e) return;
   free(e->msg);
   free(e);
@@ -119,7 +119,7 @@ static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
 }
 
 static coil_status compile_text(const char *file, const char *text, const coil_options *opts, coil_program **out,
-                                coil_err **err) {
+                                coil_error **err) {
   if (!out) return fail(err, COIL_ERROR_USAGE, "coil_compile: out is NULL");
   *out = NULL;
   if (err) *err = NULL;
@@ -181,7 +181,7 @@ static coil_status compile_text(const char *file, const char *text, const coil_o
 }
 
 coil_status coil_compile_source(const char *file, const char *text, const coil_options *opts, coil_program **out,
-                                coil_err **err) {
+                                coil_error **err) {
   return compile_text(file, text, opts, out, err);
 }
 
@@ -209,7 +209,7 @@ coil_status coil_program_output(const coil_program *p, int i, coil_tensor_info *
 
 /* A tensor the caller hands over must be what was compiled: the same
  * dtype, shape and (where a dim has more than one element) strides. */
-static coil_status check_tensor(coil_err **err, const char *what, int i, const char *name, const DLTensor *t,
+static coil_status check_tensor(coil_error **err, const char *what, int i, const char *name, const DLTensor *t,
                                 DType want, int ndim, const int64_t *shape, const int64_t *strides) {
   char got[32], exp[32];
   DType dt;
@@ -252,7 +252,7 @@ static coil_status check_tensor(coil_err **err, const char *what, int i, const c
 }
 
 coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int noutputs, const DLTensor *outputs,
-                     coil_err **err) {
+                     coil_error **err) {
   if (err) *err = NULL;
   if (!p) return fail(err, COIL_ERROR_USAGE, "coil_run: no program");
   const Graph *g = &p->c.graph;
@@ -401,7 +401,7 @@ static coil_value add_value(coil_graph *g, const char *name) {
 static bool valid_value(const coil_graph *g, coil_value v) { return v >= 0 && v < g->nvalues; }
 
 coil_status coil_graph_input(coil_graph *g, const char *name, DLDataType dtype, int ndim, const int64_t *shape,
-                             const int64_t *strides, coil_value *out, coil_err **err) {
+                             const int64_t *strides, coil_value *out, coil_error **err) {
   if (err) *err = NULL;
   if (!g || !out || (ndim && !shape)) return fail(err, COIL_ERROR_USAGE, "coil_graph_input: NULL argument");
   if (g->nvalues != g->nparams)
@@ -458,7 +458,7 @@ static void put_float(StrBuf *s, double f) {
   }
 }
 
-static coil_status put_arg(coil_graph *g, StrBuf *s, const coil_arg *a, coil_err **err) {
+static coil_status put_arg(coil_graph *g, StrBuf *s, const coil_arg *a, coil_error **err) {
   DType dt;
   switch (a->kind) {
   case COIL_ARG_VALUE:
@@ -553,7 +553,7 @@ bool coil_has_op(const char *op) {
 
 coil_status coil_graph_call(coil_graph *g, const char *op, int nargs, const coil_arg *args, int nkw,
                             const char *const *kwnames, const coil_arg *kwargs, const char *origin, coil_value *out,
-                            coil_err **err) {
+                            coil_error **err) {
   if (err) *err = NULL;
   if (!g || !out || (nargs && !args) || (nkw && (!kwnames || !kwargs)) || nargs < 0 || nkw < 0)
     return fail(err, COIL_ERROR_USAGE, "coil_graph_call: NULL argument");
@@ -605,7 +605,7 @@ coil_status coil_graph_call(coil_graph *g, const char *op, int nargs, const coil
   return st;
 }
 
-coil_status coil_graph_item(coil_graph *g, coil_value tuple, int index, coil_value *out, coil_err **err) {
+coil_status coil_graph_item(coil_graph *g, coil_value tuple, int index, coil_value *out, coil_error **err) {
   if (err) *err = NULL;
   if (!g || !out || !valid_value(g, tuple) || index < 0) return fail(err, COIL_ERROR_USAGE, "coil_graph_item: bad argument");
   if (g->noutputs) return fail(err, COIL_ERROR_USAGE, "coil_graph_item: the graph's outputs are already set");
@@ -617,7 +617,7 @@ coil_status coil_graph_item(coil_graph *g, coil_value tuple, int index, coil_val
   return COIL_OK;
 }
 
-coil_status coil_graph_output(coil_graph *g, int n, const coil_value *values, coil_err **err) {
+coil_status coil_graph_output(coil_graph *g, int n, const coil_value *values, coil_error **err) {
   if (err) *err = NULL;
   if (!g || n < 1 || !values) return fail(err, COIL_ERROR_USAGE, "coil_graph_output: a graph returns at least one value");
   if (g->noutputs) return fail(err, COIL_ERROR_USAGE, "coil_graph_output: the outputs are already set");
@@ -646,7 +646,7 @@ const char *coil_graph_source(const coil_graph *cg) {
   return s->data;
 }
 
-coil_status coil_compile_graph(const coil_graph *g, const coil_options *opts, coil_program **out, coil_err **err) {
+coil_status coil_compile_graph(const coil_graph *g, const coil_options *opts, coil_program **out, coil_error **err) {
   if (err) *err = NULL;
   if (!g) return fail(err, COIL_ERROR_USAGE, "coil_compile_graph: no graph");
   if (!g->noutputs) return fail(err, COIL_ERROR_USAGE, "coil_compile_graph: the graph has no outputs (coil_graph_output)");
