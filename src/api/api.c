@@ -110,14 +110,6 @@ struct coil_program {
   int *in_buf, *out_buf;                 /* per input, output: its Program buffer */
 };
 
-static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides) {
-  int64_t s = 1;
-  for (int d = ndim - 1; d >= 0; d--) {
-    strides[d] = s;
-    s *= shape[d] > 1 ? shape[d] : 1;
-  }
-}
-
 static coil_status compile_text(const char *file, const char *text, const coil_options *opts, coil_program **out,
                                 coil_error **err) {
   if (!out) return fail(err, COIL_ERROR_USAGE, "coil_compile: out is NULL");
@@ -167,7 +159,7 @@ static coil_status compile_text(const char *file, const char *text, const coil_o
   p->out_buf = ARENA_ARRAY(a, int, g->noutputs + 1);
   for (int i = 0; i < g->ninputs; i++) {
     const InputSpec *s = &g->inputs[i];
-    contiguous_strides(s->ndim, s->shape, p->in_strides[i]);
+    memcpy(p->in_strides[i], s->stride, sizeof(int64_t) * (size_t)s->ndim);
     p->in_buf[i] = -1;
   }
   for (int k = 0; k < g->noutputs; k++) contiguous_strides(g->outputs[k]->ndim, g->outputs[k]->shape, p->out_strides[k]);
@@ -235,6 +227,8 @@ static coil_status check_tensor(coil_error **err, const char *what, int i, const
     sb_free(&b);
     return st;
   }
+  /* An empty tensor's strides mean nothing: there is no element to read. */
+  if (shape_numel(ndim, shape) == 0) return COIL_OK;
   if (t->strides)
     for (int d = 0; d < ndim; d++)
       if (shape[d] > 1 && t->strides[d] != strides[d])

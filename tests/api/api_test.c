@@ -41,12 +41,12 @@ static void source_program(const char *target) {
                     "    return x.sum(1), torch.amax(x * 2.0, 0)\n";
   coil_options o = {.target = target, .dump = "graph"};
   coil_program *p = NULL;
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   coil_status st = coil_compile_source("rows.py", src, &o, &p, &err);
   char name[64];
   snprintf(name, sizeof name, "source_compiles_%s", target);
   CHECK(name, st == COIL_OK && p && !err);
-  if (st) { printf("  %s\n", coil_error_message(err)); coil_err_free(err); return; }
+  if (st) { printf("  %s\n", coil_error_message(err)); coil_error_free(err); return; }
   coil_tensor_info in, out1;
   snprintf(name, sizeof name, "source_signature_%s", target);
   CHECK(name, coil_program_num_inputs(p) == 1 && coil_program_num_outputs(p) == 2 &&
@@ -76,7 +76,7 @@ static void source_program(const char *target) {
   }
   snprintf(name, sizeof name, "source_runs_%s", target);
   CHECK(name, ok);
-  if (st) { printf("  %s\n", coil_error_message(err)); coil_err_free(err); }
+  if (st) { printf("  %s\n", coil_error_message(err)); coil_error_free(err); }
 
   /* A tensor of another shape, dtype, or count is an error value. */
   int64_t bad[2] = {5, 3};
@@ -84,22 +84,22 @@ static void source_program(const char *target) {
   st = coil_run(p, 1, wrong_shape, 2, outs, &err);
   snprintf(name, sizeof name, "run_wrong_shape_%s", target);
   CHECK(name, st == COIL_ERROR_TENSOR && contains(coil_error_message(err), "shape [5,3], compiled for [3,5]"));
-  coil_err_free(err);
+  coil_error_free(err);
   DLTensor wrong_dtype[1] = {tensor(x, F64, 2, xs, NULL)};
   st = coil_run(p, 1, wrong_dtype, 2, outs, &err);
   snprintf(name, sizeof name, "run_wrong_dtype_%s", target);
   CHECK(name, st == COIL_ERROR_TENSOR && contains(coil_error_message(err), "dtype float64, compiled for float32"));
-  coil_err_free(err);
+  coil_error_free(err);
   st = coil_run(p, 1, ins, 1, outs, &err);
   snprintf(name, sizeof name, "run_wrong_count_%s", target);
   CHECK(name, st == COIL_ERROR_TENSOR && contains(coil_error_message(err), "returns 2 outputs, got 1"));
-  coil_err_free(err);
+  coil_error_free(err);
   int64_t transposed[2] = {1, 3};
   DLTensor wrong_strides[1] = {tensor(x, F32, 2, xs, transposed)};
   st = coil_run(p, 1, wrong_strides, 2, outs, &err);
   snprintf(name, sizeof name, "run_wrong_strides_%s", target);
   CHECK(name, st == COIL_ERROR_TENSOR && contains(coil_error_message(err), "stride 1 in dim 0, compiled for 5"));
-  coil_err_free(err);
+  coil_error_free(err);
   coil_program_free(p);
 }
 
@@ -107,24 +107,24 @@ static void source_program(const char *target) {
  * the position in coil's form. */
 static void source_errors(void) {
   coil_program *p = NULL;
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   coil_status st = coil_compile_source("bad.py", "def f(x: \"f32[4]\"):\n    return x.frobnicate()\n", NULL, &p, &err);
   CHECK("source_error_value", st == COIL_ERROR_PROGRAM && !p && coil_error_status(err) == COIL_ERROR_PROGRAM &&
                                   contains(coil_error_message(err), "bad.py:2:") &&
                                   contains(coil_error_message(err), "error:"));
-  coil_err_free(err);
+  coil_error_free(err);
   coil_options o = {.target = "vulkan"};
   st = coil_compile_source("t.py", "def f(x: \"f32[4]\"):\n    return x\n", &o, &p, &err);
   CHECK("unknown_target", st == COIL_ERROR_USAGE && contains(coil_error_message(err), "unknown target 'vulkan'"));
-  coil_err_free(err);
+  coil_error_free(err);
   st = coil_compile_source("t.py", NULL, NULL, &p, &err);
   CHECK("null_text", st == COIL_ERROR_USAGE);
-  coil_err_free(err);
+  coil_error_free(err);
 }
 
 /* The graph built node by node: log(sum(exp(x * w), dim 1)) with an int64
  * count, through torch.*, Tensor.* and F.* spellings. */
-static coil_program *graph_program(coil_err **err) {
+static coil_program *graph_program(coil_error **err) {
   coil_graph *g = coil_graph_new("logsumexp_rows");
   if (!g) return NULL;
   int64_t xs[2] = {4, 6}, ws[1] = {6};
@@ -167,10 +167,10 @@ static bool graph_results_ok(coil_program *p, unsigned seed) {
   int64_t xs[2] = {4, 6}, ws[1] = {6}, rs[1] = {4};
   DLTensor ins[2] = {tensor(x, F32, 2, xs, NULL), tensor(w, F32, 1, ws, NULL)};
   DLTensor outs[3] = {tensor(lse, F32, 1, rs, NULL), tensor(cnt, I64, 1, rs, NULL), tensor(sm, F32, 2, xs, NULL)};
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   if (coil_run(p, 2, ins, 3, outs, &err)) {
     printf("  %s\n", coil_error_message(err));
-    coil_err_free(err);
+    coil_error_free(err);
     return false;
   }
   for (int r = 0; r < 4; r++) {
@@ -189,10 +189,10 @@ static bool graph_results_ok(coil_program *p, unsigned seed) {
 }
 
 static void graph_builder(void) {
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   coil_program *p = graph_program(&err);
   CHECK("graph_compiles", p != NULL);
-  if (!p) { printf("  %s\n", coil_error_message(err)); coil_err_free(err); return; }
+  if (!p) { printf("  %s\n", coil_error_message(err)); coil_error_free(err); return; }
   CHECK("graph_runs", graph_results_ok(p, 0));
   CHECK("graph_kernels", coil_program_num_kernels(p) >= 1);
   coil_program_free(p);
@@ -212,32 +212,32 @@ static void graph_builder(void) {
   st = coil_compile_graph(g, NULL, &p, &err);
   CHECK("graph_error_points_at_node", st == COIL_ERROR_PROGRAM && contains(coil_error_message(err), "<graph bad_shapes>:") &&
                                           contains(coil_error_message(err), "# net.py:17 in forward"));
-  coil_err_free(err);
+  coil_error_free(err);
 
   coil_value d;
   st = coil_graph_call(g, "torch.exp", 1, ab, 0, NULL, NULL, NULL, &d, &err);
   CHECK("graph_closed_after_output", st == COIL_ERROR_USAGE && contains(coil_error_message(err), "already set"));
-  coil_err_free(err);
+  coil_error_free(err);
   coil_graph *g2 = coil_graph_new("g2");
   coil_graph_input(g2, "a", F32, 1, as, NULL, &a, NULL);
   coil_arg a1[1] = {{.kind = COIL_ARG_VALUE, .value = a}};
   st = coil_graph_call(g2, "torch.frobnicate", 1, a1, 0, NULL, NULL, NULL, &d, &err);
   CHECK("graph_unknown_op", st == COIL_ERROR_PROGRAM && contains(coil_error_message(err), "'torch.frobnicate' is not in coil's subset"));
-  coil_err_free(err);
+  coil_error_free(err);
   st = coil_graph_call(g2, "numpy.add", 1, a1, 0, NULL, NULL, NULL, &d, &err);
   CHECK("graph_unknown_namespace", st == COIL_ERROR_USAGE);
-  coil_err_free(err);
+  coil_error_free(err);
   coil_arg stray[1] = {{.kind = COIL_ARG_VALUE, .value = 99}};
   st = coil_graph_call(g2, "torch.exp", 1, stray, 0, NULL, NULL, NULL, &d, &err);
   CHECK("graph_foreign_value", st == COIL_ERROR_USAGE);
-  coil_err_free(err);
+  coil_error_free(err);
   st = coil_graph_input(g2, "v7", F32, 1, as, NULL, &d, &err);
   CHECK("graph_input_name_taken", st == COIL_ERROR_USAGE);
-  coil_err_free(err);
+  coil_error_free(err);
   DLDataType u16 = {kDLUInt, 16, 1};
   st = coil_graph_input(g2, "q", u16, 1, as, NULL, &d, &err);
   CHECK("graph_input_dtype", st == COIL_ERROR_PROGRAM && contains(coil_error_message(err), "uint16"));
-  coil_err_free(err);
+  coil_error_free(err);
   CHECK("graph_name_checked", coil_graph_new("not a name") == NULL && coil_graph_new("torch") == NULL);
   coil_graph_free(g2);
   coil_graph_free(g);
@@ -256,18 +256,18 @@ typedef struct Job {
 
 static void *job(void *arg) {
   Job *j = arg;
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   coil_program *p = graph_program(&err);
   j->ok = p && graph_results_ok(p, j->seed) && graph_results_ok(j->shared, j->seed + 1);
-  coil_err_free(err);
+  coil_error_free(err);
   coil_program_free(p);
   return NULL;
 }
 
 static void threads(void) {
-  coil_err *err = NULL;
+  coil_error *err = NULL;
   coil_program *shared = graph_program(&err);
-  coil_err_free(err);
+  coil_error_free(err);
   enum { N = 4 };
   pthread_t t[N];
   Job jobs[N];
