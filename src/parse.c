@@ -829,7 +829,8 @@ static CoilErr *parse_import(Parser *P, bool from) {
       }
     } while (accept(P, ","));
   }
-  if (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) return coil_err_at(peek(P)->loc, "expected the end of the import");
+  if (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF && !at(P, ";"))
+    return coil_err_at(peek(P)->loc, "expected the end of the import");
   return NULL;
 }
 
@@ -903,7 +904,14 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
     } else if (at(&P, "import") || at(&P, "from")) {
       bool from = accept(&P, "from");
       if (!from) next(&P);
-      if ((e = parse_import(&P, from))) return e;
+      /* An import coil cannot read (a relative one, say) binds nothing:
+       * the file is Python that ran, and a function that uses one of its
+       * names gets that name's error; the rest of the file compiles. */
+      int start = P.pos;
+      if ((e = parse_import(&P, from))) {
+        coil_err_free(e);
+        P.pos = start;
+      }
       skip_statement(m, &P.pos);
     } else if (peek(&P)->kind == TK_NAME && !at(&P, "else") && !at(&P, "try") && !at(&P, "finally") &&
                (tok_is(&m->toks[P.pos + 1], "=") || tok_is(&m->toks[P.pos + 1], ",") ||

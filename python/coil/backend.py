@@ -19,6 +19,7 @@ to explain() and to the "coil" logger.  config.strict (or COIL_STRICT=1)
 raises NotSupported instead, naming the op and the user's source line.
 """
 import collections
+import collections.abc
 import contextlib
 import contextvars
 import dataclasses
@@ -153,6 +154,8 @@ def _tensors(val):
         return [val]
     if isinstance(val, (tuple, list)):
         return [t for v in val for t in _tensors(v)]
+    if isinstance(val, collections.abc.Mapping):  # a model's output dict (transformers' ModelOutput)
+        return [t for v in val.values() for t in _tensors(v)]
     return []
 
 

@@ -6,10 +6,11 @@ import math
 
 import torch
 import torch.nn.functional as F
+import os, sys; import math as pymath  # noqa: E401,E702 - several imports on a line, as scripts write them
 
 EPS = 1e-6
 DIMS = (0, 1, 2)
-SCALE = 1 / math.sqrt(128)
+SCALE = 1 / pymath.sqrt(128)
 LAYERS = 3
 GATES = ("silu", "gelu", "relu")
 HALF: float = 0.5
