@@ -911,6 +911,8 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
       if ((e = parse_import(&P, from))) {
         coil_err_free(e);
         P.pos = start;
+      } else if (accept(&P, ";") && peek(&P)->kind != TK_NEWLINE) {
+        continue; /* `import os; import math as m`: the next statement of the line */
       }
       skip_statement(m, &P.pos);
     } else if (peek(&P)->kind == TK_NAME && !at(&P, "else") && !at(&P, "try") && !at(&P, "finally") &&
