@@ -320,7 +320,8 @@ class _Entry:
         # Where the graph expects an output laid out otherwise than
         # contiguously (a later ATen view depends on it), the result is
         # copied into that layout: coil's outputs are contiguous.
-        self.relayout = [want if want is not None and any(n > 1 and a != b for n, a, b in zip(shape, want, got))
+        self.relayout = [want if want is not None and _one_place_each(shape, want) and
+                         any(n > 1 and a != b for n, a, b in zip(shape, want, got))
                          else None for (_, _, shape, got), want in zip(program.outputs, strides)]
         self.device = device
         self.launch = None
@@ -406,6 +407,18 @@ class CoilGroup(torch.nn.Module):
 def _reason(error):
     """The message of a ProgramError without its position."""
     return str(error).splitlines()[0].split("error: ", 1)[-1]
+
+
+def _one_place_each(shape, strides):
+    """Whether strides give every element its own place (no expanded
+    dims): only such a layout can be written; an expanded result is
+    returned contiguous, which every later view accepts."""
+    span = 1
+    for n, st in sorted(((n, st) for n, st in zip(shape, strides) if n > 1), key=lambda p: p[1]):
+        if st < span:
+            return False
+        span = st * n
+    return True
 
 
 def _static_strides(node):
