@@ -978,6 +978,22 @@ static void declare_bufs(Emit *E, const Kernel *ks, int n) {
                 E->p->bufs[b].name);
 }
 
+/* The points a kernel computes at: its x points times each group's r
+ * points.  Below PARALLEL_MIN_POINTS a kernel runs on the calling thread:
+ * waking the team and joining it (microseconds, and more where another
+ * OpenMP runtime in the process, PyTorch's, keeps its threads spinning)
+ * would cost more than the work. */
+enum { PARALLEL_MIN_POINTS = 1 << 15 };
+static int64_t kernel_points(const Kernel *k) {
+  int64_t r = 0;
+  for (int g = 0; g < k->ngroups; g++) {
+    int64_t n = 1;
+    for (int i = 0; i < k->groups[g].naxes; i++) n *= k->axes[k->groups[g].axes[i]].size;
+    r += n;
+  }
+  return x_points(k) * (r > 0 ? r : 1);
+}
+
 /* The parallel loop over a kernel's (or chain's) n tasks.  A task's work
  * is fixed by its number, so they are handed out as the threads come: a
  * thread that the machine slows down (a shared vCPU, a busy core) takes
@@ -989,8 +1005,9 @@ static void declare_bufs(Emit *E, const Kernel *ks, int n) {
  * for runs of 16; guided 3.7, static 3.8).  Guided, though, was up to 1.3x
  * slower on 16 cores, where its long first runs leave the last threads
  * waiting; there runs come out at one or two tasks, as before. */
-static void emit_task_loop(StrBuf *sb, int64_t n) {
-  sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, coil_task_run(INT64_C(%lld)))\n", (long long)n);
+static void emit_task_loop(StrBuf *sb, int64_t n, int64_t points) {
+  if (n > 1 && points >= PARALLEL_MIN_POINTS)
+    sb_printf(sb, "  #pragma omp parallel for schedule(dynamic, coil_task_run(INT64_C(%lld)))\n", (long long)n);
   sb_printf(sb, "  for (int64_t task = 0; task < INT64_C(%lld); task++) {\n", (long long)n);
 }
 
@@ -1011,7 +1028,7 @@ static void emit_kernel(Emit *E) {
   plan_tiles(E, false, 0, &T);
   int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
-  emit_task_loop(sb, nt * ns);
+  emit_task_loop(sb, nt * ns, kernel_points(k));
   if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);
   else sb_puts(sb, "    const int64_t xt = task;\n");
   if (nt == T.tiles) sb_puts(sb, "    const int64_t t0 = xt, t1 = xt + 1;\n");
@@ -1031,7 +1048,8 @@ static void emit_kernel(Emit *E) {
      * of threads. */
     Digits xd = {.n = 0};
     for (int i = 0; i < k->nx; i++) xd.name[xd.n] = E->names[k->x[i]], xd.size[xd.n++] = k->axes[k->x[i]].size;
-    sb_printf(sb, "  #pragma omp parallel for schedule(static)\n  for (int64_t xf = 0; xf < INT64_C(%lld); xf++) {\n", (long long)nxt);
+    if (nxt * ns >= PARALLEL_MIN_POINTS) sb_puts(sb, "  #pragma omp parallel for schedule(static)\n");
+    sb_printf(sb, "  for (int64_t xf = 0; xf < INT64_C(%lld); xf++) {\n", (long long)nxt);
     digits_declare(E, "    ", &xd);
     digits_decode(E, "    ", "xf", &xd);
     for (int r = 0; r < k->nreds; r++) {
@@ -1067,7 +1085,9 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   sb_puts(sb, ch->ctile ? ": one chain, run a tile of columns at a time. */\n" : ": one chain, run a row at a time. */\n");
   sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
-  emit_task_loop(sb, nt);
+  int64_t points = 0;
+  for (int j = 0; j < n; j++) points += kernel_points(&p->kernels[first + j]);
+  emit_task_loop(sb, nt, points);
   if (nt == steps) sb_puts(sb, "    const int64_t row0 = task, row1 = task + 1;\n");
   else
     sb_printf(sb, "    const int64_t row0 = task * INT64_C(%lld) / %lld, row1 = (task + 1) * INT64_C(%lld) / %lld;\n", (long long)steps,
