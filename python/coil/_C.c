@@ -9,7 +9,8 @@
  *                .item(value, index) -> int, .output(values), .source(),
  *                .compile(target="c", dump=None) -> Program
  *   Program: .run(inputs, outputs) on objects with __dlpack__ (torch
- *            tensors, numpy arrays), .inputs, .outputs, .code, .dump,
+ *            tensors, numpy arrays) or "dltensor" capsules, .inputs,
+ *            .outputs, .code, .dump,
  *            .num_kernels, .compile_ms
  *   has_op(op), set_num_threads(n)
  *
@@ -111,9 +112,15 @@ static PyObject *program_kernels(Program *o, void *unused) { return PyLong_FromL
 static PyObject *program_ms(Program *o, void *unused) { return PyFloat_FromDouble(coil_program_compile_ms(o->p)); }
 
 /* The DLTensor behind obj.__dlpack__(): a "dltensor" capsule, kept in
- * *capsule until the run ends (its destructor gives the tensor back). */
+ * *capsule until the run ends (its destructor gives the tensor back).  obj
+ * may be such a capsule itself, read and left to its owner: the backend
+ * hands over torch.utils.dlpack.to_dlpack(t), a tenth of the cost of
+ * Tensor.__dlpack__'s checks on every call. */
 static bool borrow(PyObject *obj, const char *what, Py_ssize_t i, PyObject **capsule, DLTensor *out) {
-  *capsule = PyObject_CallMethod(obj, "__dlpack__", NULL);
+  if (PyCapsule_CheckExact(obj) && PyCapsule_IsValid(obj, "dltensor"))
+    *capsule = Py_NewRef(obj);
+  else
+    *capsule = PyObject_CallMethod(obj, "__dlpack__", NULL);
   if (!*capsule) {
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);

@@ -32,6 +32,7 @@ import torch
 from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupport
 from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
+from torch.utils.dlpack import to_dlpack
 
 from . import _C, config
 
@@ -336,7 +337,8 @@ class _Entry:
         else:
             outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
             _C.set_num_threads(torch.get_num_threads())
-            self.program.run([t.detach() if t.requires_grad else t for t in tensors], outs)
+            self.program.run([to_dlpack(t.detach() if t.requires_grad else t) for t in tensors],
+                             [to_dlpack(o) for o in outs])
         return tuple(o if want is None else torch.empty_strided(o.shape, want, dtype=o.dtype, device=o.device).copy_(o)
                      for o, want in zip(outs, self.relayout))
 
