@@ -117,6 +117,12 @@ double coil_program_compile_ms(const coil_program *p);
  * (or loads them from the disk cache). */
 coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int noutputs,
                      const DLTensor *outputs, coil_error **err);
+/* Build the code of n programs ahead of their first runs, together where
+ * the target can: the "c" target compiles all their kernels in one
+ * translation unit with one run of the system compiler (a model's dozens
+ * of small programs cost one compile).  Programs already built, and those
+ * of targets with nothing to build, are left as they are. */
+coil_status coil_build(coil_program *const *programs, int n, coil_error **err);
 void coil_program_free(coil_program *p);
 
 /* The OpenMP threads the calling thread's runs use (as omp_set_num_threads). */

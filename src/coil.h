@@ -522,6 +522,10 @@ typedef struct Target {
   /* Run the kernels on bufs (every Program buffer, inputs filled);
    * *ms, when not NULL, gets the kernels' time. */
   CoilErr *(*run)(Compiled *c, void *const *bufs, double *ms);
+  /* Build n programs' code (those of this target not built yet) ahead of
+   * their first runs, together where the target can (NULL: nothing to
+   * build; run does all). */
+  CoilErr *(*build)(Compiled *const *cs, int n);
   void (*release)(Compiled *c); /* what plan and run hold outside the arena */
 } Target;
 

@@ -12,6 +12,7 @@
  *            tensors, numpy arrays) or "dltensor" capsules, .inputs,
  *            .outputs, .code, .dump,
  *            .num_kernels, .compile_ms
+ *   build(programs): their code built together ahead of the first runs
  *   has_op(op), set_num_threads(n)
  *
  * Arguments of Graph.call are tagged tuples, so a value and an int never
@@ -457,6 +458,35 @@ static PyTypeObject GraphType = {
 
 /* ------------------------------------------------------------ module */
 
+static PyObject *build(PyObject *self, PyObject *args) {
+  PyObject *list;
+  if (!PyArg_ParseTuple(args, "O:build", &list)) return NULL;
+  PyObject *seq = PySequence_Fast(list, "build: a list of Programs");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  coil_program **ps = PyMem_Calloc((size_t)n + 1, sizeof *ps);
+  if (!ps) { Py_DECREF(seq); return PyErr_NoMemory(); }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+    if (!PyObject_TypeCheck(o, &ProgramType)) {
+      PyMem_Free(ps);
+      Py_DECREF(seq);
+      PyErr_SetString(PyExc_TypeError, "build: a list of Programs");
+      return NULL;
+    }
+    ps[i] = ((Program *)o)->p;
+  }
+  coil_error *err = NULL;
+  coil_status st;
+  Py_BEGIN_ALLOW_THREADS
+  st = coil_build(ps, (int)n, &err);
+  Py_END_ALLOW_THREADS
+  PyMem_Free(ps);
+  Py_DECREF(seq);  /* the Programs stayed alive in it until here */
+  if (st) return raise(err);
+  Py_RETURN_NONE;
+}
+
 static PyObject *has_op(PyObject *self, PyObject *args) {
   const char *op;
   if (!PyArg_ParseTuple(args, "s:has_op", &op)) return NULL;
@@ -474,6 +504,7 @@ static PyMethodDef module_methods[] = {
     {"compile_source", (PyCFunction)(void (*)(void))compile_source, METH_VARARGS | METH_KEYWORDS,
      "compile_source(file, text, target='c', fn=None, dump=None, args=None) -> Program"},
     {"has_op", has_op, METH_VARARGS, "has_op(op) -> bool: a spelling coil compiles ('aten.add.Tensor')"},
+    {"build", build, METH_VARARGS, "build(programs): build their code ahead of the first runs, together (one cc run for C)"},
     {"set_num_threads", set_num_threads, METH_VARARGS, "the OpenMP threads this thread's runs use"},
     {NULL},
 };

@@ -360,6 +360,18 @@ class CoilGroup(torch.nn.Module):
         out = next(n for n in sub.graph.nodes if n.op == "output")
         self.outputs = list(out.args[0])
 
+    def prepare(self):
+        """Specialize for the graph's example values where their shapes are
+        static, so the call finds the program compiled; its programs."""
+        values = [_example(n) for n in self.placeholders]
+        if any(v is None for v in values):
+            return []
+        key = self.key(values)
+        entry = self.cache.get(key)
+        if entry is None:
+            entry = self._specialize(key, values)
+        return [entry.program] if entry and not entry.launch else []
+
     @staticmethod
     def key(args):
         return tuple((a.dtype, tuple(a.shape), a.stride(), a.device) if isinstance(a, torch.Tensor) else int(a)
@@ -525,9 +537,18 @@ def compile_graph(gm, example_inputs, kind, options):
     # (the C code is the same, so the system compiler's cache serves it).
     groups = [dict.fromkeys(n for n in gm.graph.nodes if n in p.nodes) for p in partitions]
     fused = fuse_by_partitions(gm, groups, prefix="coil_", always_return_tuple=True)
+    programs = []
     for i in range(len(groups)):
         name = f"coil_{i}"
-        setattr(fused, name, CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead))
+        group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead)
+        setattr(fused, name, group)
+        programs += group.prepare()
+    # Every group's C kernels in one run of the system compiler, now, rather
+    # than one run each on the first call.
+    try:
+        _C.build(programs)
+    except _C.CoilError as e:
+        log.warning("coil: building %s's kernels ahead failed (they build when first called): %s", graph_name, e)
     fused.recompile()
     return make_boxed_func(fused.forward)
 

@@ -305,6 +305,49 @@ coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int n
   return st;
 }
 
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (coil_program *const *)a, y = (uintptr_t) * (coil_program *const *)b;
+  return (x > y) - (x < y);
+}
+
+coil_status coil_build(coil_program *const *programs, int n, coil_error **err) {
+  if (err) *err = NULL;
+  if (n < 0 || (n && !programs)) return fail(err, COIL_ERROR_USAGE, "coil_build: no programs");
+  coil_program **ps = calloc((size_t)n + 1, sizeof *ps);
+  Compiled **cs = calloc((size_t)n + 1, sizeof *cs);
+  if (!ps || !cs) {
+    free(ps), free(cs);
+    return fail(err, COIL_ERROR_SYSTEM, "out of memory");
+  }
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (programs[i]) ps[m++] = programs[i];
+  /* Each program's lock, in address order, so that two builds of
+   * overlapping sets cannot wait for each other. */
+  qsort(ps, (size_t)m, sizeof *ps, by_address);
+  int k = 0;
+  for (int i = 0; i < m; i++)
+    if (!i || ps[i] != ps[i - 1]) ps[k++] = ps[i];
+  for (int i = 0; i < k; i++) pthread_mutex_lock(&ps[i]->build_lock);
+  coil_status st = COIL_OK;
+  /* One call per target, with its programs not built yet. */
+  for (int i = 0; i < k && !st; i++) {
+    const Target *t = ps[i]->c.target;
+    if (!t->build || ps[i]->built) continue;
+    int nc = 0;
+    for (int j = i; j < k; j++)
+      if (ps[j]->c.target == t && !ps[j]->built) cs[nc++] = &ps[j]->c;
+    CoilErr *e = t->build(cs, nc);
+    if (e) st = fail_with(err, COIL_ERROR_SYSTEM, e);
+    for (int j = i; j < k && !st; j++)
+      if (ps[j]->c.target == t) ps[j]->built = true;
+  }
+  for (int i = k - 1; i >= 0; i--) pthread_mutex_unlock(&ps[i]->build_lock);
+  free(ps);
+  free(cs);
+  return st;
+}
+
 void coil_program_free(coil_program *p) {
   if (!p) return;
   pthread_mutex_destroy(&p->build_lock);

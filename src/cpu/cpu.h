@@ -162,6 +162,9 @@ typedef struct JitLib {
 
 CoilErr *jit_compile(const char *source, JitLib *lib);
 void *jit_symbol(JitLib *lib, const char *name);
+/* to: another reference to from's library (dlopen counts them), so each
+ * holder closes its own. */
+CoilErr *jit_share(const JitLib *from, JitLib *to);
 void jit_close(JitLib *lib);
 const char *jit_cc(void);     /* $CC or cc */
 const char *jit_flags(void);  /* the flags every kernel is built with */

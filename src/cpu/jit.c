@@ -265,6 +265,13 @@ CoilErr *jit_compile(const char *source, JitLib *lib) {
 
 void *jit_symbol(JitLib *lib, const char *name) { return dlsym(lib->handle, name); }
 
+CoilErr *jit_share(const JitLib *from, JitLib *to) {
+  *to = *from;
+  to->handle = dlopen(from->path, RTLD_NOW | RTLD_LOCAL);
+  if (!to->handle) return coil_err("cannot load %s: %s", from->path, dlerror());
+  return NULL;
+}
+
 void jit_close(JitLib *lib) {
   if (lib->handle) dlclose(lib->handle);
   lib->handle = NULL;

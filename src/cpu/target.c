@@ -1,6 +1,7 @@
 /* The C target's row: plan (the schedule and the chains, on the kernels'
  * own copy), dump, emit (one C11 translation unit), run (built through the
  * JIT's cache on the first run, then one call a kernel). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu.h"
@@ -56,33 +57,88 @@ static CoilErr *cpu_emit(StrBuf *out, const Compiled *c) {
   return NULL;
 }
 
-/* The first run builds (or loads) the library and finds its kernels; a
- * run after that allocates nothing, so runs of one built program may go
- * on in several threads at once (the API serialises the first). */
-static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
+/* A built library's kernels, found once: a run after that allocates
+ * nothing, so runs of one built program may go on in several threads at
+ * once (the API serialises the build). */
+static CoilErr *bind_kernels(Compiled *c) {
   CpuPlan *cp = cpu_plan(c);
   const Program *p = &cp->program;
+  cp->fns = ARENA_ARRAY(&c->arena, CpuKernelFn, p->nkernels + 1);
+  for (int i = 0; i < p->nkernels; i++) {
+    void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
+    if (!sym) {
+      CoilErr *e = coil_err("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
+      jit_close(&cp->lib);
+      return e;
+    }
+    memcpy(&cp->fns[i], &sym, sizeof sym);
+  }
+  cp->built = true;
+  c->built = cp->lib.cached ? "cached" : "cc";
+  c->build_ms = cp->lib.compile_ms;
+  return NULL;
+}
+
+static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
+  CpuPlan *cp = cpu_plan(c);
   CoilErr *e;
   if (!cp->built) {
     if ((e = jit_compile(c->code.data, &cp->lib))) return e;
-    cp->fns = ARENA_ARRAY(&c->arena, CpuKernelFn, p->nkernels + 1);
-    for (int i = 0; i < p->nkernels; i++) {
-      void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
-      if (!sym) {
-        e = coil_err("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
-        jit_close(&cp->lib);
-        return e;
-      }
-      memcpy(&cp->fns[i], &sym, sizeof sym);
-    }
-    cp->built = true;
-    c->built = cp->lib.cached ? "cached" : "cc";
-    c->build_ms = cp->lib.compile_ms;
+    if ((e = bind_kernels(c))) return e;
   }
   double t0 = coil_now_ms();
-  for (int i = 0; i < p->nkernels; i++) cp->fns[i](bufs);
+  for (int i = 0; i < cp->program.nkernels; i++) cp->fns[i](bufs);
   if (ms) *ms = coil_now_ms() - t0;
   return NULL;
+}
+
+/* Does c name a kernel as one of ps[0..n) does? */
+static bool names_clash(Compiled *const *ps, int n, const Compiled *c) {
+  const Program *q = &cpu_plan(c)->program;
+  for (int i = 0; i < n; i++) {
+    const Program *p = &cpu_plan(ps[i])->program;
+    for (int a = 0; a < p->nkernels; a++)
+      for (int b = 0; b < q->nkernels; b++)
+        if (!strcmp(p->kernels[a].name, q->kernels[b].name)) return true;
+  }
+  return false;
+}
+
+/* Several programs' kernels in one translation unit and one run of the
+ * system compiler: the prelude is read once, and a model's dozens of small
+ * programs cost one compile instead of dozens (the first call of a model
+ * through the torch.compile backend).  A program whose kernel names clash
+ * with an earlier one's is built on its own.  Each program then holds its
+ * own reference to the library. */
+static CoilErr *cpu_build(Compiled *const *cs, int n) {
+  StrBuf sb = {0};
+  emit_c_prelude(&sb);
+  Compiled **together = calloc((size_t)n + 1, sizeof *together);
+  if (!together) return coil_err("out of memory");
+  int m = 0;
+  CoilErr *e = NULL;
+  for (int i = 0; i < n && !e; i++) {
+    CpuPlan *cp = cpu_plan(cs[i]);
+    if (cp->built) continue;
+    if (names_clash(together, m, cs[i])) {
+      if (!(e = jit_compile(cs[i]->code.data, &cp->lib))) e = bind_kernels(cs[i]);
+      continue;
+    }
+    emit_c_kernels(&sb, &cp->program, cp->sched, &cp->chains);
+    together[m++] = cs[i];
+  }
+  JitLib lib;
+  if (!e && m && !(e = jit_compile(sb.data, &lib))) {
+    for (int i = 0; i < m && !e; i++) {
+      CpuPlan *cp = cpu_plan(together[i]);
+      if (!(e = jit_share(&lib, &cp->lib))) e = bind_kernels(together[i]);
+      together[i]->build_ms = lib.compile_ms / m;
+    }
+    jit_close(&lib);
+  }
+  sb_free(&sb);
+  free(together);
+  return e;
 }
 
 static void cpu_release(Compiled *c) {
@@ -101,5 +157,6 @@ const Target cpu_target = {
     .dump = cpu_dump,
     .emit = cpu_emit,
     .run = cpu_run,
+    .build = cpu_build,
     .release = cpu_release,
 };

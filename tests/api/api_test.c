@@ -284,6 +284,23 @@ static void threads(void) {
   coil_program_free(shared);
 }
 
+/* Programs built together: one run of the system compiler for several
+ * programs, two of which name their kernels alike (built apart). */
+static void build_together(void) {
+  coil_error *err = NULL;
+  coil_program *ps[3] = {graph_program(&err), graph_program(&err), NULL};
+  const char *src = "def other(x: \"f32[4, 6]\", w: \"f32[6]\"):\n    return (x * w).sum(1)\n";
+  coil_status st = coil_compile_source("other.py", src, NULL, &ps[2], &err);
+  CHECK("build_compiles", ps[0] && ps[1] && st == COIL_OK);
+  st = coil_build(ps, 3, &err);
+  CHECK("build_together", st == COIL_OK);
+  if (st) { printf("  %s\n", coil_error_message(err)); coil_error_free(err); }
+  CHECK("build_then_run", ps[0] && ps[1] && graph_results_ok(ps[0], 3) && graph_results_ok(ps[1], 4));
+  CHECK("build_again_is_a_no_op", coil_build(ps, 3, NULL) == COIL_OK && coil_build(NULL, 0, NULL) == COIL_OK);
+  CHECK("build_bad_count", coil_build(ps, -1, NULL) == COIL_ERROR_USAGE);
+  for (int i = 0; i < 3; i++) coil_program_free(ps[i]);
+}
+
 int main(void) {
   coil_set_num_threads(2);
   source_program("c");
@@ -291,5 +308,6 @@ int main(void) {
   source_errors();
   graph_builder();
   threads();
+  build_together();
   return failures ? 1 : 0;
 }
