@@ -1,0 +1,137 @@
+# torch.compile(backend="coil") on CUDA tensors, on the lent H200: models forward and backward against eager, and times beside Inductor.
+"""Run by tools/device/backend_cuda.sh (it builds the package first).
+
+Checks, on CUDA tensors: the RMSNorm + MLP and LayerNorm + softmax blocks of
+tests/python/test_backend.py for three training steps (loss and every
+gradient against eager); transformers' Llama from a config, forward and
+backward; the seed case (the weight gradient of RMSNorm, a backward) against
+eager.  Times (triton.testing.do_bench medians, same process): the seed's
+backward and a softmax under backend="coil", Inductor and eager.
+Prints one line per result; the caller saves the output."""
+import copy
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "build", "python"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+
+import torch  # noqa: E402
+import triton.testing  # noqa: E402
+
+import coil  # noqa: E402
+import coil.backend  # noqa: E402,F401
+from test_backend import LayerNormSoftmaxBlock, RMSMLPBlock, train  # noqa: E402
+
+dev = torch.device("cuda")
+failures = 0
+
+
+def check(name, fn):
+    global failures
+    try:
+        fn()
+        print(f"ok {name}", flush=True)
+    except Exception as e:  # noqa: BLE001 - reported
+        failures += 1
+        print(f"FAIL {name}: {type(e).__name__}: {str(e)[:400]}", flush=True)
+
+
+def training(make, shape):
+    def run():
+        torch.manual_seed(0)
+        eager = make().to(dev)
+        model = copy.deepcopy(eager)
+        compiled = torch.compile(model, backend="coil")
+        out_shape = eager(torch.randn(shape, device=dev)).shape
+        batches = [(torch.randn(shape, device=dev), torch.randn(out_shape, device=dev)) for _ in range(3)]
+        wl, wg = train(eager, batches)
+        gl, gg = train(compiled, batches)
+        for w, g in zip(wl, gl):
+            torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
+        for ws, gs in zip(wg, gg):
+            for w, g in zip(ws, gs):
+                torch.testing.assert_close(g, w, rtol=1e-3, atol=1e-4)
+        report = coil.explain(make().to(dev), torch.randn(shape, device=dev, requires_grad=True), backward=True)
+        assert report.kernels, report
+        print(str(report).splitlines()[0], flush=True)
+    return run
+
+
+def llama():
+    import transformers
+    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
+                                   num_key_value_heads=2, vocab_size=1000, max_position_embeddings=256)
+    torch.manual_seed(0)
+    eager = transformers.LlamaForCausalLM(cfg).to(dev).eval()
+    model = copy.deepcopy(eager)
+    ids = torch.randint(0, 1000, (2, 64), device=dev)
+    want = eager(ids).logits
+    want.float().pow(2).mean().backward()
+    got = torch.compile(model, backend="coil")(ids).logits
+    got.float().pow(2).mean().backward()
+    torch.testing.assert_close(got, want, rtol=1e-3, atol=1e-3)
+    for (n, w), g in zip(eager.named_parameters(), model.parameters()):
+        if w.grad is not None:
+            torch.testing.assert_close(g.grad, w.grad, rtol=1e-2, atol=1e-4, msg=n)
+
+
+def rms_norm_weight(x, w):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+
+
+def seed_case():
+    x = torch.randn(2, 4096, 64, 128, device=dev)
+    w = torch.rand(128, device=dev, requires_grad=True)
+    g = torch.randn_like(x)
+    f = torch.compile(rms_norm_weight, backend="coil")
+    f(x, w).backward(g)
+    got = w.grad.clone()
+    w.grad = None
+    rms_norm_weight(x, w).backward(g)
+    torch.testing.assert_close(got, w.grad, rtol=1e-4, atol=1e-2)
+
+
+def times():
+    x = torch.randn(2, 4096, 64, 128, device=dev)
+    w = torch.rand(128, device=dev, requires_grad=True)
+    g = torch.randn_like(x)
+    rows = []
+    for name in ("eager", "inductor", "coil"):
+        torch._dynamo.reset()
+        f = rms_norm_weight if name == "eager" else torch.compile(rms_norm_weight, backend=name)
+        t0 = time.perf_counter()
+        f(x, w).backward(g)
+        torch.cuda.synchronize()
+        first = time.perf_counter() - t0
+
+        def step():
+            w.grad = None
+            f(x, w).backward(g)
+        ms = triton.testing.do_bench(step, warmup=50, rep=300)
+        rows.append((f"rms_norm fw+bw [2,4096,64,128] f32", name, ms, first))
+    s = torch.randn(8192, 4096, device=dev)
+    for name in ("eager", "inductor", "coil"):
+        torch._dynamo.reset()
+        sm = (lambda t: torch.softmax(t, -1))
+        f = sm if name == "eager" else torch.compile(sm, backend=name)
+        t0 = time.perf_counter()
+        f(s)
+        torch.cuda.synchronize()
+        first = time.perf_counter() - t0
+        ms = triton.testing.do_bench(lambda: f(s), warmup=50, rep=300)
+        rows.append(("softmax [8192,4096] f32", name, ms, first))
+    print("| case | backend | ms (do_bench median) | first call s |")
+    print("|---|---|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.2f} |", flush=True)
+
+
+print(torch.__version__, torch.cuda.get_device_name(), flush=True)
+check("rms_mlp_block_training_cuda", training(RMSMLPBlock, (4, 64, 64)))
+check("layernorm_softmax_block_training_cuda", training(LayerNormSoftmaxBlock, (4, 32, 48)))
+check("llama_forward_backward_cuda", llama)
+check("seed_backward_cuda", seed_case)
+check("times", times)
+print(f"{failures} failed")
