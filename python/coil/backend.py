@@ -23,9 +23,13 @@ import collections.abc
 import contextlib
 import contextvars
 import dataclasses
+import hashlib
+import importlib.util
 import logging
 import operator
+import os
 import re
+import tempfile
 import threading
 
 import torch
@@ -312,6 +316,27 @@ def _target_for(target, device):
 # ------------------------------------------------------------ a group at run time
 
 
+def _load_module(code):
+    """A Triton module, imported from a file: triton.jit reads a kernel's
+    source from its file.  Files are named by their code's hash, in the
+    kernel cache (COIL_CACHE_DIR, else ~/.cache/coil), written atomically."""
+    digest = hashlib.sha256(code.encode()).hexdigest()[:24]
+    root = os.environ.get("COIL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "coil")
+    folder = os.path.join(root, "triton")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    path = os.path.join(folder, f"coil_{digest}.py")
+    if not os.path.exists(path):
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".py")
+        with os.fdopen(fd, "w") as f:
+            f.write(code)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(f"coil_triton_{digest}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class _Entry:
     """One specialization of a group: a compiled program and how to run it."""
 
@@ -327,9 +352,7 @@ class _Entry:
         self.device = device
         self.launch = None
         if target == "triton-gpu" and device.type == "cuda":
-            namespace = {"__name__": "coil_module"}
-            exec(compile(program.code, "<coil triton-gpu module>", "exec"), namespace)
-            self.launch = namespace["coil_run"]
+            self.launch = _load_module(program.code).coil_run
 
     def __call__(self, tensors):
         if self.launch:
