@@ -98,3 +98,17 @@ def test_specializes_per_layout():
     c(torch.randn(4, 8))
     c(torch.randn(3, 8))
     assert len(c.programs) == 2
+
+
+def test_bad_calls_raise_clear_errors():
+    c = coil.compile(norm_stats)
+    with pytest.raises(TypeError):
+        c()
+    with pytest.raises(TypeError):
+        c(torch.randn(4, 8), torch.randn(4, 8))
+    with pytest.raises(TypeError, match="only tensors and arrays"):
+        c([1.0, 2.0])
+    with pytest.raises(coil.TensorError, match="DLPack"):
+        c(torch.randn(4, 8, device="meta"))
+    with pytest.raises(coil.TensorError, match="complex64"):
+        c(torch.randn(4, 8, dtype=torch.complex64))
