@@ -1,5 +1,5 @@
-"""coil.compile(fn): every function of examples/ from its own source,
-against the same function run by PyTorch eager; numpy arrays; strided
+"""coil.compile(fn): every function of examples/ from its own source (and
+through the backend), against the same function run by PyTorch eager; numpy arrays; strided
 tensors; several dtypes and zero-size dims."""
 import glob
 import os
@@ -26,14 +26,17 @@ def example_functions():
 
 
 @pytest.mark.parametrize("path,name", list(example_functions()))
-def test_example(path, name):
+@pytest.mark.parametrize("way", ["coil.compile", "backend"])
+def test_example(path, name, way):
+    """Every example through coil.compile (its source) and through
+    torch.compile(backend="coil") (its ATen graph), against eager."""
     mod = compare.load_module(path)
     fn = getattr(mod, name)
     params = compare.annotated_params(fn)
     gen = torch.Generator().manual_seed(0)
     args = [torch_save.make_input(a, gen, f"{path}:{n}") for n, a in params]
     want = fn(*args)
-    got = coil.compile(fn)(*args)
+    got = coil.compile(fn)(*args) if way == "coil.compile" else torch.compile(fn, backend="coil")(*args)
     want = want if isinstance(want, tuple) else (want,)
     got = got if isinstance(got, tuple) else (got,)
     assert len(got) == len(want)
