@@ -1,8 +1,10 @@
 /* The C target's row: plan (the schedule and the chains, on the kernels'
  * own copy), dump, emit (one C11 translation unit), run (built through the
  * JIT's cache on the first run, then one call a kernel). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpu/cpu.h"
 
@@ -104,15 +106,33 @@ static bool names_clash(Compiled *const *ps, int n, const Compiled *c) {
   return false;
 }
 
-/* Several programs' kernels in one translation unit and one run of the
- * system compiler: the prelude is read once, and a model's dozens of small
- * programs cost one compile instead of dozens (the first call of a model
- * through the torch.compile backend).  A program whose kernel names clash
- * with an earlier one's is built on its own.  Each program then holds its
- * own reference to the library. */
+/* One translation unit of a build: some programs' kernels after the
+ * prelude, compiled on a thread of its own. */
+typedef struct BuildPart {
+  StrBuf src;
+  Compiled **cs;
+  int n;
+  JitLib lib;
+  CoilErr *err;
+  bool done; /* jit_compile ran: lib is loaded unless err */
+} BuildPart;
+
+static void *build_part(void *arg) {
+  BuildPart *b = arg;
+  b->err = jit_compile(b->src.data, &b->lib);
+  b->done = true;
+  return NULL;
+}
+
+/* Several programs' kernels in a few translation units, one run of the
+ * system compiler each, side by side on the machine's cores: the prelude
+ * is read once per unit, and a model's dozens of small programs cost a few
+ * compiles instead of dozens (the first call of a model through the
+ * torch.compile backend).  A program whose kernel names clash with another
+ * one's is built on its own.  Each program then holds its own reference to
+ * its unit's library. */
+enum { BUILD_PARTS_MAX = 8 };
 static CoilErr *cpu_build(Compiled *const *cs, int n) {
-  StrBuf sb = {0};
-  emit_c_prelude(&sb);
   Compiled **together = calloc((size_t)n + 1, sizeof *together);
   if (!together) return coil_err("out of memory");
   int m = 0;
@@ -124,19 +144,50 @@ static CoilErr *cpu_build(Compiled *const *cs, int n) {
       if (!(e = jit_compile(cs[i]->code.data, &cp->lib))) e = bind_kernels(cs[i]);
       continue;
     }
-    emit_c_kernels(&sb, &cp->program, cp->sched, &cp->chains);
     together[m++] = cs[i];
   }
-  JitLib lib;
-  if (!e && m && !(e = jit_compile(sb.data, &lib))) {
-    for (int i = 0; i < m && !e; i++) {
-      CpuPlan *cp = cpu_plan(together[i]);
-      if (!(e = jit_share(&lib, &cp->lib))) e = bind_kernels(together[i]);
-      together[i]->build_ms = lib.compile_ms / m;
-    }
-    jit_close(&lib);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int nparts = m < cores ? m : (int)(cores < 1 ? 1 : cores);
+  if (nparts > BUILD_PARTS_MAX) nparts = BUILD_PARTS_MAX;
+  BuildPart parts[BUILD_PARTS_MAX] = {0};
+  pthread_t threads[BUILD_PARTS_MAX];
+  bool started[BUILD_PARTS_MAX] = {0};
+  /* Each program, in order, goes to the part with the least code so far:
+   * the parts take about as long, and the same programs give the same
+   * parts (and the same cache keys) every time. */
+  for (int i = 0; i < m && !e; i++) {
+    int best = 0;
+    for (int j = 1; j < nparts; j++)
+      if (parts[j].src.len < parts[best].src.len) best = j;
+    BuildPart *b = &parts[best];
+    if (!b->cs && !(b->cs = calloc((size_t)m, sizeof *b->cs))) e = coil_err("out of memory");
+    if (e) break;
+    if (!b->src.len) emit_c_prelude(&b->src);
+    CpuPlan *cp = cpu_plan(together[i]);
+    emit_c_kernels(&b->src, &cp->program, cp->sched, &cp->chains);
+    b->cs[b->n++] = together[i];
   }
-  sb_free(&sb);
+  for (int j = 0; j < nparts && !e; j++)
+    started[j] = parts[j].n && !pthread_create(&threads[j], NULL, build_part, &parts[j]);
+  for (int j = 0; j < nparts; j++) {
+    if (started[j]) pthread_join(threads[j], NULL);
+    else if (parts[j].n && !e) build_part(&parts[j]);
+  }
+  for (int j = 0; j < nparts; j++) {
+    BuildPart *b = &parts[j];
+    if (b->err && !e) e = b->err;
+    else if (b->err) coil_err_free(b->err);
+    if (b->done && !b->err) {
+      for (int i = 0; i < b->n && !e; i++) {
+        CpuPlan *cp = cpu_plan(b->cs[i]);
+        if (!(e = jit_share(&b->lib, &cp->lib))) e = bind_kernels(b->cs[i]);
+        b->cs[i]->build_ms = b->lib.compile_ms / b->n;
+      }
+      jit_close(&b->lib);
+    }
+    sb_free(&b->src);
+    free(b->cs);
+  }
   free(together);
   return e;
 }
