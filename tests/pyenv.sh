@@ -4,7 +4,7 @@
 # requirements (tests/requirements.txt) installed.  Prints the directory
 # to put first on PATH ("" for python3's own).
 BUILD=${1:-build}
-need='import torch, numpy, pytest, triton, transformers, setuptools'
+need='import torch, numpy, pytest, triton, transformers, timm, setuptools'
 if python3 -c "$need" 2>/dev/null; then echo ""; exit 0; fi
 venv=$BUILD/venv
 if ! "$venv/bin/python3" -c "$need" 2>/dev/null; then

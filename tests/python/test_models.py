@@ -1,6 +1,7 @@
-"""Model code no one here wrote: transformers' Llama and GPT-2, built from
-configs with random weights (nothing is downloaded), forward and backward
-under torch.compile(backend="coil") against eager."""
+"""Model code no one here wrote: the census's models (transformers' Llama,
+GPT-2 and BERT, timm's ViT), built from configs with random weights
+(nothing is downloaded), forward and backward under
+torch.compile(backend="coil") against eager."""
 import copy
 
 import pytest
@@ -23,16 +24,31 @@ def gpt2():
     return transformers.GPT2LMHeadModel(cfg)
 
 
-@pytest.mark.parametrize("make", [llama, gpt2], ids=["llama", "gpt2"])
+def bert():
+    cfg = transformers.BertConfig(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+                                  vocab_size=128, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+    return transformers.BertForMaskedLM(cfg)
+
+
+def vit():
+    import timm
+    return timm.create_model("vit_tiny_patch16_224", pretrained=False, num_classes=10, img_size=32, patch_size=8)
+
+
+def logits(out):
+    return out.logits if hasattr(out, "logits") else out
+
+
+@pytest.mark.parametrize("make", [llama, gpt2, bert, vit], ids=["llama", "gpt2", "bert", "vit"])
 def test_forward_and_backward_match_eager(make):
     torch.manual_seed(0)
     eager = make().eval()
     model = copy.deepcopy(eager)
-    ids = torch.randint(0, 128, (2, 24))
-    want = eager(ids).logits
+    x = torch.randn(2, 3, 32, 32) if make is vit else torch.randint(0, 128, (2, 24))
+    want = logits(eager(x))
     want.float().pow(2).mean().backward()
     compiled = torch.compile(model, backend="coil")
-    got = compiled(ids).logits
+    got = logits(compiled(x))
     got.float().pow(2).mean().backward()
     torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
     for (name, w), g in zip(eager.named_parameters(), model.parameters()):
