@@ -251,8 +251,14 @@ class _GraphBuild:
         self.env[node] = ("v", value)
         self.node_of[value] = node
 
-    def output(self, nodes):
-        self.g.output([self.env[n][1] for n in nodes])
+    def output(self, nodes, perms):
+        values = []
+        for n, perm in zip(nodes, perms):
+            v = self.env[n][1]
+            if perm is not None:
+                v = self.g.call("Tensor.permute", [("v", v), ("I", perm)], {}, "the layout the graph expects")
+            values.append(v)
+        self.g.output(values)
 
     def culprit(self, error):
         """The node whose line a ProgramError names, or None."""
@@ -295,7 +301,8 @@ class _NodeError(Exception):
         self.node, self.reason = node, reason
 
 
-def _build(name, nodes, inputs, values, outputs):
+def _build(name, nodes, inputs, values, outputs, perms=None):
+    """The coil graph of nodes; perms[i] (or None) permutes output i."""
     b = _GraphBuild(name)
     for i, (node, value) in enumerate(zip(inputs, values)):
         b.input(node, value, i)
@@ -304,7 +311,7 @@ def _build(name, nodes, inputs, values, outputs):
             b.node(n)
         except _C.CoilError as e:
             raise _NodeError(n, str(e).splitlines()[0]) from e
-    b.output(outputs)
+    b.output(outputs, perms or [None] * len(outputs))
     return b
 
 
@@ -338,17 +345,18 @@ def _load_module(code):
 
 
 class _Entry:
-    """One specialization of a group: a compiled program and how to run it."""
+    """One specialization of a group: a compiled program and how to run it.
 
-    def __init__(self, program, target, device, strides):
+    Where the graph expects a result laid out otherwise than contiguously
+    (a later ATen view depends on it), the program computes the result
+    permuted so that its contiguous buffer is that layout, and the caller
+    gets a permuted view of it: no copy.  A layout that is no permutation
+    of a dense one (a padded row, say) is copied into."""
+
+    def __init__(self, program, target, device, layouts):
         self.program = program
         self.outputs = [(getattr(torch, dt), shape) for _, dt, shape, _ in program.outputs]
-        # Where the graph expects an output laid out otherwise than
-        # contiguously (a later ATen view depends on it), the result is
-        # copied into that layout: coil's outputs are contiguous.
-        self.relayout = [want if want is not None and _one_place_each(shape, want) and
-                         any(n > 1 and a != b for n, a, b in zip(shape, want, got))
-                         else None for (_, _, shape, got), want in zip(program.outputs, strides)]
+        self.layouts = layouts
         self.device = device
         self.launch = None
         if target == "triton-gpu" and device.type == "cuda":
@@ -362,8 +370,44 @@ class _Entry:
             _C.set_num_threads(torch.get_num_threads())
             self.program.run([to_dlpack(t.detach() if t.requires_grad else t) for t in tensors],
                              [to_dlpack(o) for o in outs])
-        return tuple(o if want is None else torch.empty_strided(o.shape, want, dtype=o.dtype, device=o.device).copy_(o)
-                     for o, want in zip(outs, self.relayout))
+        return tuple(o if layout is None else layout.apply(o) for o, layout in zip(outs, self.layouts))
+
+
+class _Layout:
+    """How a result reaches the strides the graph expects: inverse, the
+    permutation that turns the program's (permuted) result back into a view
+    with those strides; or copy, strides to copy into."""
+
+    def __init__(self, inverse=None, copy=None):
+        self.inverse, self.copy = inverse, copy
+
+    def apply(self, out):
+        if self.inverse is not None:
+            return out.permute(self.inverse)
+        return torch.empty_strided(out.shape, self.copy, dtype=out.dtype, device=out.device).copy_(out)
+
+
+def _layout(node):
+    """The layout a node's result must have (None: contiguous will do), and
+    the permutation the program applies to it first (None: none)."""
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return None, None
+    shape, strides = tuple(val.shape), tuple(val.stride())
+    if not all(isinstance(s, int) for s in shape + strides) or val.numel() == 0:
+        return None, None
+    order = sorted(range(len(shape)), key=lambda d: (-strides[d], d))
+    span, dense = 1, True
+    for d in reversed(order):
+        if shape[d] > 1:
+            dense &= strides[d] == span
+            span *= shape[d]
+    contiguous = all(shape[d] <= 1 or order.index(d) == d for d in range(len(shape))) and dense
+    if contiguous or (not dense and not _one_place_each(shape, strides)):
+        return None, None  # contiguous already, or an expanded layout (contiguous serves every later view)
+    if dense and order != sorted(order):
+        return _Layout(inverse=[order.index(d) for d in range(len(shape))]), order
+    return (_Layout(copy=strides), None) if not dense else (None, None)
 
 
 class CoilGroup(torch.nn.Module):
@@ -423,10 +467,11 @@ class CoilGroup(torch.nn.Module):
         target = _target_for(self.target, device)
         entry = False
         try:
-            b = _build(self.name, self.nodes, self.placeholders, args, self.outputs)
+            layouts, perms = zip(*[_layout(n) for n in self.outputs]) if self.outputs else ((), ())
+            b = _build(self.name, self.nodes, self.placeholders, args, self.outputs, perms)
             try:
                 program = b.g.compile(target=target)
-                entry = _Entry(program, target, device, [_static_strides(n) for n in self.outputs])
+                entry = _Entry(program, target, device, layouts)
                 if report and (self.cache or not self.reported_ahead):
                     report.kernels.append(Kernel(self.graph_name, self.name, target, _ops(self.nodes),
                                                  program.num_kernels, program.compile_ms, program.code))
@@ -456,14 +501,6 @@ def _one_place_each(shape, strides):
             return False
         span = st * n
     return True
-
-
-def _static_strides(node):
-    """The strides the graph expects of a node's result, where static."""
-    val = node.meta.get("val")
-    if isinstance(val, torch.Tensor) and all(isinstance(s, int) for s in val.stride()):
-        return tuple(val.stride())
-    return None
 
 
 def _device(args):
