@@ -92,6 +92,7 @@ static const char EMIT_HELP[] =
     "  --npu-ub-kb K          triton-npu: on-chip buffer per core in KiB (default 192)\n"
     "  --gpu-loads L          triton-gpu: pointer (tl.load, the default) or tma (tensor descriptors where\n"
     "                         the access allows, software-pipelined loops)\n"
+    "  --gpu-sms N            triton-gpu: multiprocessors of the tile model (default 132, an H200)\n"
     "  --gpu-tile X,R,S,W     triton-gpu: XBLOCK, RBLOCK, split parts and num_warps of every kernel with a\n"
     "                         reduction instead of the tile model's (0: the model's; for sweeps)\n"
     "  --gpu-no-chain         triton-gpu: no chains (each kernel of a normalisation its own launch)\n"
@@ -256,6 +257,12 @@ int main(int argc, char **argv) {
           t = end + 1;
         }
         if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
+        tflags = true;
+      } else if (!strcmp(a, "--gpu-sms")) {
+        char *end = NULL;
+        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
+        if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
+        topt.gpu_sms = (int)v;
         tflags = true;
       } else if (!strcmp(a, "--gpu-no-chain")) {
         topt.gpu_nochain = tflags = true;
