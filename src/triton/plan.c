@@ -10,16 +10,25 @@
  *     X0BLOCK outputs each; when the outputs give fewer programs than
  *     cores, each program takes a chunk of one reduction axis instead and
  *     a second kernel combines the parts.
- *   GPU (NVIDIA): S multiprocessors.  Column reductions (the output axis
- *     is unit-stride, as in the seed) take XBLOCK <= 128 outputs and
- *     enough r points for 8192 elements a step, about 64 per thread;
- *     row reductions take a whole row in one block when it fits (a
- *     persistent reduction), else loop over RBLOCK.  Reduction axes are
- *     flattened and recovered with // and % by constants (shifts and
- *     multiplies, cheaper than nested loops whose inner trip counts are
- *     small).  With fewer x blocks than multiprocessors, the flat range
- *     is split into RSPLIT chunks so about four blocks run per
- *     multiprocessor, and a second kernel combines the parts.
+ *   GPU (NVIDIA): S multiprocessors (132 on an H200), each 64K registers
+ *     and 2048 threads.  The grid aims at four blocks per multiprocessor;
+ *     a tile is spread over num_warps * 32 threads, and the points each
+ *     thread holds set its registers.  Column reductions (the output axis
+ *     is unit-stride, as in the seed) take XBLOCK outputs (rows of 128
+ *     bytes or more, padding x the least) and RBLOCK r points: 4096-point
+ *     tiles at 8 warps when x alone gives the four blocks per
+ *     multiprocessor, else 8192 at 4 and the reduction split, fewer points
+ *     a thread where f64 accumulators would crowd the registers.  Row
+ *     reductions take a whole row in one block up to 4096 (a persistent
+ *     reduction), else loop in steps of 4096 or 2048, 1024 where rows
+ *     start off 16 bytes (one load instruction per element).  Reduction
+ *     axes are flattened and recovered with // and % by constants (shifts
+ *     and multiplies, cheaper than nested loops whose inner trip counts
+ *     are small).  With fewer blocks than that, the flat range is split
+ *     into RSPLIT chunks and a second kernel combines the parts.  Chains
+ *     (gpu_chains): a row statistic and the kernels that read it back
+ *     (softmax, RMSNorm) run as one launch, the row in registers when it
+ *     fits.  The constants come from sweeps on an H200 (docs/gpu.md).
  *
  * The plan also settles every launch, so that the module's printers, its
  * COIL_LAUNCHES table and coil's executor agree by construction: per
