@@ -71,7 +71,7 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
   if (!text) return e;
   char *src = arena_strndup(a, text, len);
   free(text);
-  if (memchr(src, 0, len)) return coil_error("%s: the file contains a NUL byte; it is not Python source", o->file);
+  if (memchr(src, 0, len)) return coil_err("%s: the file contains a NUL byte; it is not Python source", o->file);
   double t0 = coil_now_ms();
 
   if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;

@@ -132,7 +132,7 @@ static void *fail(Builder *B, SrcLoc loc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  B->err = coil_error_at(loc, "%s", buf);
+  B->err = coil_err_at(loc, "%s", buf);
   B->err_loc = loc;
   return NULL;
 }
@@ -3184,7 +3184,7 @@ CoilErr *parse_input_spec(const char *text, SrcLoc loc, InputSpec *spec) {
     if (l.line) l.col += (int)((at) - text) + 1;                                                   \
     char m_[512];                                                                                  \
     snprintf(m_, sizeof m_, __VA_ARGS__);                                                          \
-    return coil_error_at(l, "%s: %s (expected a spec like \"bf16[2, 3] uniform(1, 2)\")", spec->name, m_); \
+    return coil_err_at(l, "%s: %s (expected a spec like \"bf16[2, 3] uniform(1, 2)\")", spec->name, m_); \
   } while (0)
   const char *s = p;
   while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
@@ -3294,7 +3294,7 @@ static void eval_globals(Builder *B) {
       msg = msg ? msg + 7 : "invalid module constant";
       msg = arena_printf(B->a, "module constant '%s' cannot be computed when compiling: %.*s", gl->name,
                          (int)strcspn(msg, "\n"), msg);
-      coil_error_free(B->err);
+      coil_err_free(B->err);
       B->err = NULL;
       for (int k = 0; k < gl->st.ntargets; k++) bind_undefined(B, gl->st.targets[k], msg, B->err_loc);
     }
@@ -3308,7 +3308,7 @@ static CoilErr *select_func(Module *m, const char *fn_name, const ArgOverride *a
       if (!strcmp(m->funcs[i].name, fn_name)) { *out = &m->funcs[i]; return NULL; }
     StrBuf sb = {0};
     for (int i = 0; i < m->nfuncs; i++) sb_printf(&sb, "%s%s", i ? ", " : "", m->funcs[i].name);
-    CoilErr *e = coil_error("%s: no function named '%s' (functions: %s)", m->file, fn_name, sb.data ? sb.data : "none");
+    CoilErr *e = coil_err("%s: no function named '%s' (functions: %s)", m->file, fn_name, sb.data ? sb.data : "none");
     sb_free(&sb);
     return e;
   }
@@ -3326,11 +3326,11 @@ static CoilErr *select_func(Module *m, const char *fn_name, const ArgOverride *a
   if (count == 1) { sb_free(&sb); *out = found; return NULL; }
   CoilErr *e;
   if (count > 1) {
-    e = coil_error("%s: several functions could be compiled (%s); pick one with --fn NAME", m->file, sb.data);
+    e = coil_err("%s: several functions could be compiled (%s); pick one with --fn NAME", m->file, sb.data);
   } else {
     StrBuf all = {0};
     for (int i = 0; i < m->nfuncs; i++) sb_printf(&all, "%s%s", i ? ", " : "", m->funcs[i].name);
-    e = coil_error("%s: no function has all its parameters annotated with shapes like x: \"f32[4, 8]\" "
+    e = coil_err("%s: no function has all its parameters annotated with shapes like x: \"f32[4, 8]\" "
                    "(functions: %s); annotate one, or give --fn NAME and --arg NAME=DTYPE[d0,...]",
                    m->file, all.data ? all.data : "none");
     sb_free(&all);
@@ -3349,7 +3349,7 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
     if (!found) {
       StrBuf sb = {0};
       for (int i = 0; i < f->nparams; i++) sb_printf(&sb, "%s%s", i ? ", " : "", f->params[i].name);
-      e = coil_error("--arg %s: %s has no parameter named '%s' (its parameters: %s)", args[k].name, f->name,
+      e = coil_err("--arg %s: %s has no parameter named '%s' (its parameters: %s)", args[k].name, f->name,
                      args[k].name, sb.data ? sb.data : "none");
       sb_free(&sb);
       return e;
@@ -3374,8 +3374,8 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
       if ((e = parse_input_spec(over, (SrcLoc){0}, s))) {
         char *msg = e->msg;
         e->msg = NULL;
-        coil_error_free(e);
-        e = coil_error("--arg %s=%s: %s", p->name, over, strncmp(msg, "error: ", 7) ? msg : msg + 7);
+        coil_err_free(e);
+        e = coil_err("--arg %s=%s: %s", p->name, over, strncmp(msg, "error: ", 7) ? msg : msg + 7);
         free(msg);
         return e;
       }
@@ -3387,7 +3387,7 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
       if (!(vals[i] = default_value(&B, p->dflt))) return B.err;
       continue;
     } else {
-      return coil_error_at(p->loc, "parameter '%s' has no shape: annotate it like %s: \"f32[4, 8]\" or give --arg %s=f32[4,8]",
+      return coil_err_at(p->loc, "parameter '%s' has no shape: annotate it like %s: \"f32[4, 8]\" or give --arg %s=f32[4,8]",
                            p->name, p->name, p->name);
     }
     GNode *n = new_node(&B, OP_INPUT, s->dtype, s->ndim, s->shape, p->loc);
@@ -3401,12 +3401,12 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
   if (!v) return B.err;
   const Stmt *st = fr.ret_stmt;
   if (!st) {
-    if (!f->has_return) return coil_error_at(f->loc, "function '%s' has no return statement", f->name);
-    return coil_error_at(f->loc, "function '%s' reaches its end without a return (on the path its branches took)", f->name);
+    if (!f->has_return) return coil_err_at(f->loc, "function '%s' has no return statement", f->name);
+    return coil_err_at(f->loc, "function '%s' reaches its end without a return (on the path its branches took)", f->name);
   }
   Val **outs = v->kind == V_TUPLE ? v->items : &v;
   int nout = v->kind == V_TUPLE ? v->n : 1;
-  if (nout == 0) return coil_error_at(st->loc, "the function must return at least one tensor");
+  if (nout == 0) return coil_err_at(st->loc, "the function must return at least one tensor");
   g->outputs = ARENA_ARRAY(a, GNode *, nout);
   for (int k = 0; k < nout; k++) {
     if (outs[k]->kind != V_TENSOR) {
@@ -3414,7 +3414,7 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
        * tuple value from elsewhere (return x.shape) has only the statement's. */
       const Node *rv = st->value;
       SrcLoc l = !rv ? st->loc : rv->kind == ND_TUPLE && k < rv->nitems ? rv->items[k]->loc : rv->loc;
-      return coil_error_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
+      return coil_err_at(l, "the function must return tensors, but output %d is %s", k, kind_name(outs[k]));
     }
     g->outputs[k] = outs[k]->t;
   }
@@ -3427,46 +3427,46 @@ CoilErr *graph_build(Arena *a, Module *m, const char *fn_name, const ArgOverride
 CoilErr *graph_verify(const Graph *g) {
   for (int i = 0; i < g->nnodes; i++) {
     const GNode *n = g->nodes[i];
-    if (n->id != i) return coil_error("graph verifier: node %%%d has id %d", i, n->id);
-    if (n->nin != op_info[n->op].arity) return coil_error("graph verifier: %%%d (%s) has %d inputs", i, op_info[n->op].name, n->nin);
+    if (n->id != i) return coil_err("graph verifier: node %%%d has id %d", i, n->id);
+    if (n->nin != op_info[n->op].arity) return coil_err("graph verifier: %%%d (%s) has %d inputs", i, op_info[n->op].name, n->nin);
     for (int k = 0; k < n->nin; k++)
-      if (!n->in[k] || n->in[k]->id >= n->id) return coil_error("graph verifier: %%%d uses a later node", i);
+      if (!n->in[k] || n->in[k]->id >= n->id) return coil_err("graph verifier: %%%d uses a later node", i);
     switch (op_info[n->op].kind) {
     case OK_REDUCE: {
       const GNode *x = n->in[0];
       int nd = 0;
       for (int d = 0; d < x->ndim; d++)
-        if (!(n->rmask >> d & 1) && x->shape[d] != n->shape[nd++]) return coil_error("graph verifier: %%%d bad reduce shape", i);
-      if (nd != n->ndim) return coil_error("graph verifier: %%%d bad reduce rank", i);
+        if (!(n->rmask >> d & 1) && x->shape[d] != n->shape[nd++]) return coil_err("graph verifier: %%%d bad reduce shape", i);
+      if (nd != n->ndim) return coil_err("graph verifier: %%%d bad reduce rank", i);
       break;
     }
     case OK_VIEW:
       if (n->op == OP_SLICE) {
         const GNode *x = n->in[0];
-        if (x->ndim != n->ndim) return coil_error("graph verifier: %%%d slice changes rank", i);
+        if (x->ndim != n->ndim) return coil_err("graph verifier: %%%d slice changes rank", i);
         for (int d = 0; d < n->ndim; d++)
           if (n->start[d] < 0 || n->shape[d] < 0 || n->start[d] > x->shape[d] - n->shape[d])
-            return coil_error("graph verifier: %%%d slice leaves its input in dim %d", i, d);
+            return coil_err("graph verifier: %%%d slice leaves its input in dim %d", i, d);
       }
       if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
-        return coil_error("graph verifier: %%%d reshape changes numel", i);
+        return coil_err("graph verifier: %%%d reshape changes numel", i);
       break;
     case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE:
       for (int k = 0; k < n->nin; k++) {
         const GNode *x = n->in[k];
-        if (x->ndim > n->ndim) return coil_error("graph verifier: %%%d operand has higher rank", i);
+        if (x->ndim > n->ndim) return coil_err("graph verifier: %%%d operand has higher rank", i);
         for (int d = 0; d < x->ndim; d++) {
           int64_t o = n->shape[d + n->ndim - x->ndim];
-          if (x->shape[d] != o && x->shape[d] != 1) return coil_error("graph verifier: %%%d operand does not broadcast", i);
+          if (x->shape[d] != o && x->shape[d] != 1) return coil_err("graph verifier: %%%d operand does not broadcast", i);
         }
       }
-      if (op_info[n->op].kind == OK_COMPARE && n->dtype != DT_BOOL) return coil_error("graph verifier: %%%d comparison not bool", i);
+      if (op_info[n->op].kind == OK_COMPARE && n->dtype != DT_BOOL) return coil_err("graph verifier: %%%d comparison not bool", i);
       break;
     default: break;
     }
   }
   for (int k = 0; k < g->noutputs; k++)
-    if (!g->outputs[k]) return coil_error("graph verifier: output %d missing", k);
+    if (!g->outputs[k]) return coil_err("graph verifier: output %d missing", k);
   return NULL;
 }
 

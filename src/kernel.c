@@ -51,13 +51,13 @@ void kernel_set_scopes(Kernel *k) {
   }
 }
 
-#define VERR(...) return coil_error("kernel verifier: %s: " __VA_ARGS__)
+#define VERR(...) return coil_err("kernel verifier: %s: " __VA_ARGS__)
 
 static CoilErr *check_bounds(Arena *a, const Program *p, const Kernel *k, const IExpr *e, int buf, const char *what) {
   int64_t lo, hi;
   ix_bounds(kernel_range(a, k), e, &lo, &hi);
   if (lo < 0 || hi >= p->bufs[buf].numel)
-    return coil_error("kernel verifier: %s: %s of %s reaches [%lld, %lld] outside [0, %lld)", k->name, what,
+    return coil_err("kernel verifier: %s: %s of %s reaches [%lld, %lld] outside [0, %lld)", k->name, what,
                       p->bufs[buf].name, (long long)lo, (long long)hi, (long long)p->bufs[buf].numel);
   return NULL;
 }
@@ -68,12 +68,12 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
   for (int i = 0; i < k->nvals && !e; i++) {
     const KVal *v = &k->vals[i];
     for (int j = 0; j < v->narg; j++)
-      if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_error("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
+      if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_err("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
     if (e) break;
-    if (v->nonpos && !dtype_is_float(v->dtype)) { e = coil_error("kernel verifier: %s: v%d is marked <= 0 but is not a float", k->name, i); break; }
+    if (v->nonpos && !dtype_is_float(v->dtype)) { e = coil_err("kernel verifier: %s: v%d is marked <= 0 but is not a float", k->name, i); break; }
     if (v->op == OP_INPUT) {
-      if (index_group(k, v->index) == -2) { e = coil_error("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
-      if (p->bufs[v->buf].dtype != v->dtype) { e = coil_error("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
+      if (index_group(k, v->index) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
+      if (p->bufs[v->buf].dtype != v->dtype) { e = coil_err("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
       e = check_bounds(&a, p, k, v->index, v->buf, arena_printf(&a, "load v%d", i));
     } else if (op_info[v->op].kind != OK_REDUCE) {
       int g = -1;
@@ -82,28 +82,28 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
         int s = k->vals[v->arg[j]].scope;
         if (s == SCOPE_POST) post = true;
         if (s >= 0) {
-          if (g >= 0 && g != s) { e = coil_error("kernel verifier: %s: v%d mixes two reduction groups", k->name, i); break; }
+          if (g >= 0 && g != s) { e = coil_err("kernel verifier: %s: v%d mixes two reduction groups", k->name, i); break; }
           g = s;
         }
       }
       if (!e && post && g >= 0)
-        e = coil_error("kernel verifier: %s: v%d uses a reduction result inside a reduction loop", k->name, i);
+        e = coil_err("kernel verifier: %s: v%d uses a reduction result inside a reduction loop", k->name, i);
     }
   }
   for (int r = 0; r < k->nreds && !e; r++) {
     const KRed *rd = &k->reds[r];
     int s = k->vals[rd->src].scope;
     if (s == SCOPE_POST || (s >= 0 && s != rd->group))
-      e = coil_error("kernel verifier: %s: reduction %d reads outside its group", k->name, r);
+      e = coil_err("kernel verifier: %s: reduction %d reads outside its group", k->name, r);
   }
   for (int s = 0; s < k->nstores && !e; s++) {
     const KStore *st = &k->stores[s];
-    if (k->vals[st->val].scope >= 0) e = coil_error("kernel verifier: %s: store %d of an unfinished value", k->name, s);
-    else if (index_group(k, st->index) != -1) e = coil_error("kernel verifier: %s: store %d indexed by an r axis", k->name, s);
+    if (k->vals[st->val].scope >= 0) e = coil_err("kernel verifier: %s: store %d of an unfinished value", k->name, s);
+    else if (index_group(k, st->index) != -1) e = coil_err("kernel verifier: %s: store %d indexed by an r axis", k->name, s);
     else e = check_bounds(&a, p, k, st->index, st->buf, arena_printf(&a, "store %d", s));
   }
   for (int ax = 0; ax < k->naxes && !e; ax++)
-    if (k->axes[ax].size < 1) e = coil_error("kernel verifier: %s: axis %d has size %lld", k->name, ax, (long long)k->axes[ax].size);
+    if (k->axes[ax].size < 1) e = coil_err("kernel verifier: %s: axis %d has size %lld", k->name, ax, (long long)k->axes[ax].size);
   arena_free(&a);
   return e;
 }

@@ -91,13 +91,13 @@ static CoilErr *lex_string(Lexer *L, const char *start, const char **pp, bool ra
   for (;;) {
     if (!*p) {
       sb_free(&sb);
-      return coil_error_at(loc, "unterminated string literal");
+      return coil_err_at(loc, "unterminated string literal");
     }
     if (triple ? (p[0] == q && p[1] == q && p[2] == q) : *p == q) break;
     if (*p == '\n') {
       if (!triple) {
         sb_free(&sb);
-        return coil_error_at(loc, "unterminated string literal");
+        return coil_err_at(loc, "unterminated string literal");
       }
       newline_at(L, p);
     }
@@ -153,7 +153,7 @@ static CoilErr *lex_number(Lexer *L, const char **pp) {
   /* 1j, 0x1g, 1abc: Python's tokenizer stops here; the lenient mode leaves
    * the rest as a name for the parser to judge. */
   if (L->mode == LEX_STRICT && is_name_char(*p))
-    return coil_error_at(here(L, s), "invalid number literal '%.*s'", (int)(p - s + 1), s);
+    return coil_err_at(here(L, s), "invalid number literal '%.*s'", (int)(p - s + 1), s);
   /* The digits without '_' (and without the 0x prefix): a literal of any
    * length converts exactly. */
   const char *d = base == 10 ? s : s + 2;
@@ -172,7 +172,7 @@ static CoilErr *lex_number(Lexer *L, const char **pp) {
     /* Python forbids leading zeros in a nonzero decimal (007 is not 7). */
     if (n == 0 || errno || v > (unsigned long long)INT64_MAX ||
         (base == 10 && n > 1 && buf[0] == '0' && v != 0))
-      return coil_error_at(t->loc, "integer literal %.*s is out of range or malformed", t->len, t->start);
+      return coil_err_at(t->loc, "integer literal %.*s is out of range or malformed", t->len, t->start);
     t->ival = (int64_t)v;
   }
   *pp = p;
@@ -199,7 +199,7 @@ static CoilErr *lex_indent(Lexer *L, const char **pp, bool *blank) {
     return NULL;
   }
   if (col > L->indents[L->nindent - 1]) {
-    if (L->nindent == MAX_INDENT) return coil_error_at(here(L, q), "indentation nested too deeply");
+    if (L->nindent == MAX_INDENT) return coil_err_at(here(L, q), "indentation nested too deeply");
     L->indents[L->nindent++] = col;
     push(L, TK_INDENT, q, 0);
   } else {
@@ -208,7 +208,7 @@ static CoilErr *lex_indent(Lexer *L, const char **pp, bool *blank) {
       push(L, TK_DEDENT, q, 0);
     }
     if (col != L->indents[L->nindent - 1])
-      return coil_error_at(here(L, q), "unindent does not match any outer indentation level");
+      return coil_err_at(here(L, q), "unindent does not match any outer indentation level");
   }
   *pp = q;
   return NULL;
@@ -227,17 +227,17 @@ static CoilErr *lex_punct(Lexer *L, const char **pp) {
   bool strict = L->mode == LEX_STRICT;
   if (len == 1) {
     if (strict && !strchr(single_puncts, c))
-      return coil_error_at(here(L, p), "invalid character '%c' in source", c);
+      return coil_err_at(here(L, p), "invalid character '%c' in source", c);
     if (c == '(' || c == '[' || c == '{') {
       if (strict) {
-        if (L->depth == MAX_BRACKETS) return coil_error_at(here(L, p), "brackets nested too deeply");
+        if (L->depth == MAX_BRACKETS) return coil_err_at(here(L, p), "brackets nested too deeply");
         L->open[L->depth] = L->n; /* the token pushed below */
       }
       L->depth++;
     }
     if (c == ')' || c == ']' || c == '}') {
       if (L->depth > 0) L->depth--;
-      else if (strict) return coil_error_at(here(L, p), "unmatched '%c'", c);
+      else if (strict) return coil_err_at(here(L, p), "unmatched '%c'", c);
     }
   }
   push(L, TK_PUNCT, p, len);
@@ -304,7 +304,7 @@ CoilErr *lex_file(Arena *a, const char *file, const char *text, LexMode mode,
   }
   if (L.depth > 0 && mode == LEX_STRICT) {
     const Token *o = &L.toks[L.open[L.depth - 1]];
-    return coil_error_at(o->loc, "'%c' was never closed", *o->start);
+    return coil_err_at(o->loc, "'%c' was never closed", *o->start);
   }
   if (!at_line_start) push(&L, TK_NEWLINE, p, 0);
   while (L.nindent > 1) {

@@ -45,11 +45,11 @@ static bool accept(Parser *P, const char *s) {
 static void fail(Parser *P, SrcLoc loc, const char *msg, const Token *t) {
   if (P->err) return;
   P->err_loc = loc;
-  if (t && t->kind == TK_NEWLINE) P->err = coil_error_at(loc, "%s, found end of line", msg);
+  if (t && t->kind == TK_NEWLINE) P->err = coil_err_at(loc, "%s, found end of line", msg);
   else if (t && (t->kind == TK_EOF || t->kind == TK_DEDENT))
-    P->err = coil_error_at(loc, "%s, found end of function", msg);
-  else if (t) P->err = coil_error_at(loc, "%s, found '%.*s'", msg, t->len, t->start);
-  else P->err = coil_error_at(loc, "%s", msg);
+    P->err = coil_err_at(loc, "%s, found end of function", msg);
+  else if (t) P->err = coil_err_at(loc, "%s, found '%.*s'", msg, t->len, t->start);
+  else P->err = coil_err_at(loc, "%s", msg);
 }
 
 static bool expect(Parser *P, const char *s) {
@@ -108,7 +108,7 @@ static Node *atom(Parser *P) {
     for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
       if (tok_is(t, keywords[i])) {
         if (!P->err) P->err_loc = t->loc;
-        P->err = P->err ? P->err : coil_error_at(t->loc, "'%s' is not in coil's subset%s", keywords[i],
+        P->err = P->err ? P->err : coil_err_at(t->loc, "'%s' is not in coil's subset%s", keywords[i],
                                                  !strcmp(keywords[i], "not") ? " (use ~ on bool tensors)" : "");
         return NULL;
       }
@@ -474,7 +474,7 @@ static bool unsupported_statement(Parser *P, Token *t) {
         return false; /* a variable or function named match */
       if (!P->err) P->err_loc = t->loc;
       P->err = P->err ? P->err
-                      : coil_error_at(t->loc, "'%s' statements are not in coil's subset "
+                      : coil_err_at(t->loc, "'%s' statements are not in coil's subset "
                                               "(a function body is assignments and a return)", blocks[i]);
       return true;
     }
@@ -693,7 +693,7 @@ static void skip_statement(Module *m, int *pos) {
 static CoilErr *parse_def(Parser *P, Func *f) {
   Module *m = P->m;
   Token *name = next(P);
-  if (name->kind != TK_NAME) return coil_error_at(name->loc, "expected a function name");
+  if (name->kind != TK_NAME) return coil_err_at(name->loc, "expected a function name");
   f->name = arena_strndup(P->arena, name->start, (size_t)name->len);
   f->loc = name->loc;
   int cap = 0;
@@ -708,8 +708,8 @@ static CoilErr *parse_def(Parser *P, Func *f) {
       continue;
     }
     if (tok_is(pn, "*") || tok_is(pn, "**") || tok_is(pn, "/"))
-      return coil_error_at(pn->loc, "unsupported parameter form '%.*s'", pn->len, pn->start);
-    if (pn->kind != TK_NAME) return coil_error_at(pn->loc, "expected a parameter name");
+      return coil_err_at(pn->loc, "unsupported parameter form '%.*s'", pn->len, pn->start);
+    if (pn->kind != TK_NAME) return coil_err_at(pn->loc, "expected a parameter name");
     if (f->nparams == cap) {
       cap = cap ? cap * 2 : 8;
       Param *np = ARENA_ARRAY(P->arena, Param, cap);
@@ -743,9 +743,9 @@ static CoilErr *parse_def(Parser *P, Func *f) {
     if (P->err) return P->err;
   }
   if (!expect(P, ":")) return P->err;
-  if (peek(P)->kind != TK_NEWLINE) return coil_error_at(peek(P)->loc, "expected the function body on the next lines");
+  if (peek(P)->kind != TK_NEWLINE) return coil_err_at(peek(P)->loc, "expected the function body on the next lines");
   next(P);
-  if (peek(P)->kind != TK_INDENT) return coil_error_at(peek(P)->loc, "expected an indented function body");
+  if (peek(P)->kind != TK_INDENT) return coil_err_at(peek(P)->loc, "expected an indented function body");
   f->body_start = P->pos;
   int pos = P->pos - 1; /* the NEWLINE before the INDENT */
   pos++;
@@ -798,17 +798,17 @@ static CoilErr *parse_import(Parser *P, bool from) {
   if (from) {
     const char *base = dotted_name(P);
     if (!base) return P->err;
-    if (!accept(P, "import")) return coil_error_at(peek(P)->loc, "expected 'import'");
+    if (!accept(P, "import")) return coil_err_at(peek(P)->loc, "expected 'import'");
     if (at(P, "*")) return NULL; /* names coil cannot know; a use of one is an undefined name */
     bool paren = accept(P, "(");
     do {
       Token *t = next(P);
-      if (t->kind != TK_NAME) return coil_error_at(t->loc, "expected a name to import");
+      if (t->kind != TK_NAME) return coil_err_at(t->loc, "expected a name to import");
       const char *alias = name_text(P, t);
       const char *what = arena_printf(P->arena, "%s.%s", base, alias);
       if (accept(P, "as")) {
         Token *a = next(P);
-        if (a->kind != TK_NAME) return coil_error_at(a->loc, "expected a name after 'as'");
+        if (a->kind != TK_NAME) return coil_err_at(a->loc, "expected a name after 'as'");
         alias = name_text(P, a);
       }
       add_import(P, alias, what, t->loc);
@@ -821,7 +821,7 @@ static CoilErr *parse_import(Parser *P, bool from) {
       if (!mod) return P->err;
       if (accept(P, "as")) {
         Token *a = next(P);
-        if (a->kind != TK_NAME) return coil_error_at(a->loc, "expected a name after 'as'");
+        if (a->kind != TK_NAME) return coil_err_at(a->loc, "expected a name after 'as'");
         add_import(P, name_text(P, a), mod, loc);
       } else {
         size_t n = strcspn(mod, ".");
@@ -829,7 +829,7 @@ static CoilErr *parse_import(Parser *P, bool from) {
       }
     } while (accept(P, ","));
   }
-  if (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) return coil_error_at(peek(P)->loc, "expected the end of the import");
+  if (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) return coil_err_at(peek(P)->loc, "expected the end of the import");
   return NULL;
 }
 
@@ -870,7 +870,7 @@ static void parse_global(Parser *P) {
     msg = msg ? msg + 7 : P->err->msg;
     g.err = arena_printf(P->arena, "module constant '%s' is not in coil's subset: %.*s", g.name, (int)strcspn(msg, "\n"), msg);
     g.err_loc = P->err_loc.line ? P->err_loc : first->loc;
-    coil_error_free(P->err);
+    coil_err_free(P->err);
     P->err = NULL;
     g.st = (Stmt){.kind = ST_ASSIGN, .loc = first->loc};
   }
@@ -927,7 +927,7 @@ CoilErr *parse_body(Arena *a, Module *m, Func *f) {
   f->has_return = false;
   for (int i = 0; i < f->nparams; i++) add_local(&P, f->params[i].name);
   P.pos = f->body_start - 1; /* the NEWLINE before the INDENT: the body is a suite */
-  if (!suite_after_colon(&P, &f->body, &f->nbody)) return P.err ? P.err : coil_error_at(f->loc, "invalid function body");
+  if (!suite_after_colon(&P, &f->body, &f->nbody)) return P.err ? P.err : coil_err_at(f->loc, "invalid function body");
   return NULL;
 }
 

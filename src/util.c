@@ -140,7 +140,7 @@ static CoilErr *make_error(SrcLoc *loc, const char *fmt, va_list ap) {
   return e;
 }
 
-CoilErr *coil_error_at(SrcLoc loc, const char *fmt, ...) {
+CoilErr *coil_err_at(SrcLoc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   CoilErr *e = make_error(&loc, fmt, ap);
@@ -148,7 +148,7 @@ CoilErr *coil_error_at(SrcLoc loc, const char *fmt, ...) {
   return e;
 }
 
-CoilErr *coil_error(const char *fmt, ...) {
+CoilErr *coil_err(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   CoilErr *e = make_error(NULL, fmt, ap);
@@ -156,7 +156,7 @@ CoilErr *coil_error(const char *fmt, ...) {
   return e;
 }
 
-void coil_error_free(CoilErr *e) {
+void coil_err_free(CoilErr *e) {
   if (!e) return;
   free(e->msg);
   free(e);
@@ -170,7 +170,7 @@ _Noreturn void coil_unreachable_at(const char *file, int line, const char *msg) 
 char *coil_read_file(const char *path, size_t *len, CoilErr **err) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    *err = coil_error("cannot open %s: %s", path, strerror(errno));
+    *err = coil_err("cannot open %s: %s", path, strerror(errno));
     return NULL;
   }
   StrBuf sb = {0};
@@ -187,7 +187,7 @@ char *coil_read_file(const char *path, size_t *len, CoilErr **err) {
   fclose(f);
   if (bad) {
     sb_free(&sb);
-    *err = coil_error("cannot read %s", path);
+    *err = coil_err("cannot read %s", path);
     return NULL;
   }
   if (len) *len = sb.len;

@@ -57,11 +57,11 @@ typedef struct CoilErr {
 
 /* Build a user error.  With a position: "file:line:col: error: msg" plus the
  * source line and a caret.  Allocated with malloc so it outlives any arena. */
-CoilErr *coil_error_at(SrcLoc loc, const char *fmt, ...)
+CoilErr *coil_err_at(SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-CoilErr *coil_error(const char *fmt, ...)
+CoilErr *coil_err(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
-void coil_error_free(CoilErr *e);
+void coil_err_free(CoilErr *e);
 
 _Noreturn void coil_unreachable_at(const char *file, int line, const char *msg);
 #define coil_unreachable(msg) coil_unreachable_at(__FILE__, __LINE__, (msg))

@@ -197,7 +197,7 @@ static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     bool takes = !strcmp(a, "--fn") || !strcmp(a, "--arg") || !strcmp(a, "--seed") || !strcmp(a, "--runs") || !strcmp(a, "--min-ms") ||
                  !strcmp(a, "--clock") || !strcmp(a, "--cache");
-    if (takes && !v) return coil_error("coil bench: %s needs a value\n(see coil bench --help)", a);
+    if (takes && !v) return coil_err("coil bench: %s needs a value\n(see coil bench --help)", a);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       *help = true;
     } else if (!strcmp(a, "--json")) {
@@ -205,20 +205,20 @@ static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
     } else if (!strcmp(a, "--huge-pages")) {
       o->huge_pages = true;
     } else if (!strcmp(a, "--clock")) {
-      if (strcmp(v, "wall") && strcmp(v, "cpu")) return coil_error("coil bench: --clock takes wall or cpu, got '%s'", v);
+      if (strcmp(v, "wall") && strcmp(v, "cpu")) return coil_err("coil bench: --clock takes wall or cpu, got '%s'", v);
       o->cpu_clock = v[0] == 'c';
       i++;
     } else if (!strcmp(a, "--cache")) {
-      if (strcmp(v, "cold") && strcmp(v, "warm")) return coil_error("coil bench: --cache takes cold or warm, got '%s'", v);
+      if (strcmp(v, "cold") && strcmp(v, "warm")) return coil_err("coil bench: --cache takes cold or warm, got '%s'", v);
       o->warm_cache = v[0] == 'w';
       i++;
     } else if (!strcmp(a, "--fn")) {
       o->co.fn = argv[++i];
     } else if (!strcmp(a, "--arg")) {
       const char *eq = strchr(v, '=');
-      if (!eq || eq == v) return coil_error("coil bench: --arg %s: expected NAME=DTYPE[d0,...]", v);
-      if (o->co.nargs == 64) return coil_error("coil bench: too many --arg options");
-      if (eq - v >= (long)sizeof o->argnames[0]) return coil_error("coil bench: --arg %s: the name is too long", v);
+      if (!eq || eq == v) return coil_err("coil bench: --arg %s: expected NAME=DTYPE[d0,...]", v);
+      if (o->co.nargs == 64) return coil_err("coil bench: too many --arg options");
+      if (eq - v >= (long)sizeof o->argnames[0]) return coil_err("coil bench: --arg %s: the name is too long", v);
       memcpy(o->argnames[o->co.nargs], v, (size_t)(eq - v));
       o->argnames[o->co.nargs][eq - v] = 0;
       o->args[o->co.nargs] = (ArgOverride){o->argnames[o->co.nargs], eq + 1};
@@ -228,19 +228,19 @@ static CoilErr *parse_args(int argc, char **argv, BenchOpts *o, bool *help) {
       char *end;
       double x = strtod(v, &end);
       if (!*v || *end || x < 0 || x != floor(x))
-        return coil_error("coil bench: %s needs a non-negative integer, got '%s'", a, v);
+        return coil_err("coil bench: %s needs a non-negative integer, got '%s'", a, v);
       if (a[2] == 's') o->seed = (uint64_t)x;
       else if (a[2] == 'r') o->runs = x < 10 ? 10 : x > 10000 ? 10000 : (int)x;
       else o->min_ms = x;
       i++;
     } else if (a[0] == '-' && a[1]) {
-      return coil_error("coil bench: unknown option %s\n(see coil bench --help)", a);
+      return coil_err("coil bench: unknown option %s\n(see coil bench --help)", a);
     } else {
-      if (o->co.file) return coil_error("coil bench: one input file only (got a second: %s)", a);
+      if (o->co.file) return coil_err("coil bench: one input file only (got a second: %s)", a);
       o->co.file = a;
     }
   }
-  if (!*help && !o->co.file) return coil_error("coil bench: no input file\n(see coil bench --help)");
+  if (!*help && !o->co.file) return coil_err("coil bench: no input file\n(see coil bench --help)");
   o->co.args = o->args;
   return NULL;
 }
@@ -303,7 +303,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
 
   /* A private, empty cache: the cold build really runs cc. */
   char tmpl[] = "/tmp/coil-bench-XXXXXX";
-  if (!mkdtemp(tmpl)) return coil_error("coil bench: cannot create a temporary directory in /tmp");
+  if (!mkdtemp(tmpl)) return coil_err("coil bench: cannot create a temporary directory in /tmp");
   const char *old = getenv("COIL_CACHE_DIR");
   char *saved = old ? strdup(old) : NULL;
   setenv("COIL_CACHE_DIR", tmpl, 1);
@@ -326,7 +326,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     if (!e) e = jit_compile(c2.code.data, &lib2);
     cached_ms = coil_now_ms() - t0;
     cached_c_ms = c2.compile_ms;
-    if (!e && !lib2.cached) e = coil_error("coil bench: the second build missed the cache (a bug in coil)");
+    if (!e && !lib2.cached) e = coil_err("coil bench: the second build missed the cache (a bug in coil)");
   }
   if (!e) e = jit_compile(READ_KERNEL, &rlib);
   if (saved) setenv("COIL_CACHE_DIR", saved, 1);
@@ -343,7 +343,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   KernelFn *fns = calloc((size_t)p->nkernels + 1, sizeof(KernelFn));
   for (int i = 0; i < p->nkernels && !e; i++) {
     void *sym = jit_symbol(&lib, p->kernels[i].name);
-    if (!sym) e = coil_error("kernel %s missing from %s", p->kernels[i].name, lib.path);
+    if (!sym) e = coil_err("kernel %s missing from %s", p->kernels[i].name, lib.path);
     else memcpy(&fns[i], &sym, sizeof sym);
   }
   ReadFn readfns[NREAD] = {0};
@@ -352,13 +352,13 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
     snprintf(nm, sizeof nm, "coil_bench_read%d_%d_%d_%d", READ_WIDTHS[w % 2], READ_STREAMS[w / 2 % 4], w / 8 % 2, w / 16);
     void *rsym = jit_symbol(&rlib, nm);
     if (rsym) memcpy(&readfns[w], &rsym, sizeof rsym);
-    else e = coil_error("coil bench: the read kernel did not load");
+    else e = coil_err("coil bench: the read kernel did not load");
   }
   EvictFn evict = NULL;
   if (!e) {
     void *esym = jit_symbol(&rlib, "coil_bench_evict");
     if (esym) memcpy(&evict, &esym, sizeof esym);
-    else e = coil_error("coil bench: the read kernel did not load");
+    else e = coil_err("coil bench: the read kernel did not load");
   }
   RunOptions ro = {.seed = o.seed, .quiet = true, .huge_pages = o.huge_pages};
   if (!e) e = run_make_inputs(&c, &ro, &t);
@@ -391,7 +391,7 @@ CoilErr *bench_command(int argc, char **argv, int *status) {
   /* Inputs flushed before every timed run (--cache cold), or left as the
    * previous run left them (warm). */
   if (!e && !o.warm_cache && !evict(rbufs, rbytes, nread))
-    e = coil_error("coil bench: --cache cold needs a cache-line flush, and coil knows none for this CPU "
+    e = coil_err("coil bench: --cache cold needs a cache-line flush, and coil knows none for this CPU "
                    "(x86-64 and AArch64 only); use --cache warm");
   if (e) {
     free(fns);

@@ -448,9 +448,9 @@ static char *case_source(const Case *c, const bool *skip) {
 
 static CoilErr *write_text(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
-  if (!f) return coil_error("cannot write %s: %s", path, strerror(errno));
+  if (!f) return coil_err("cannot write %s: %s", path, strerror(errno));
   fputs(text, f);
-  if (fclose(f)) return coil_error("cannot write %s: %s", path, strerror(errno));
+  if (fclose(f)) return coil_err("cannot write %s: %s", path, strerror(errno));
   return NULL;
 }
 
@@ -480,7 +480,7 @@ static int run_case(const Compiled *c_compiled, JitLib *lib, const Target *targe
   }
   if (e) {
     snprintf(why, nwhy, "[%s] %s", target->name, e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     tensors_free(&t);
     if (has_own) compiled_free(&own);
     return 1;
@@ -579,7 +579,7 @@ static char *minimise(const Case *c, const char *dir, uint64_t seed, int fail_ki
       char *src = case_source(c, skip);
       CoilErr *e = write_text(path, src);
       free(src);
-      if (e) { coil_error_free(e); skip[i] = false; continue; }
+      if (e) { coil_err_free(e); skip[i] = false; continue; }
       if (check_file(path, seed, why, sizeof why) == fail_kind) progress = true;
       else skip[i] = false;
     }
@@ -625,12 +625,12 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       if (!e) e = compile_source(&co, &cps[j]);
       if (e) {
         printf("case %ld (seed %llu): coil rejected a generated function:\n%s\n", base + j, (unsigned long long)seed, e->msg);
-        coil_error_free(e);
+        coil_err_free(e);
         failed = 1;
         char *m = case_source(&cases[j], NULL);
         char rp[4200];
         snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
-        coil_error_free(write_text(rp, m));
+        coil_err_free(write_text(rp, m));
         printf("reproducer: %s\n", rp);
         free(m);
         break;
@@ -648,7 +648,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
     if (e) {
       /* Find the case the C compiler rejects, and report it alone. */
-      coil_error_free(e);
+      coil_err_free(e);
       failed = 1;
       for (long j = 0; j < n; j++) {
         if (!ok[j]) continue;
@@ -662,11 +662,11 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
         jit_close(&l1);
         if (!e1) continue;
         printf("case %ld (seed %llu): generated C does not compile:\n%s\n", base + j, (unsigned long long)seed, e1->msg);
-        coil_error_free(e1);
+        coil_err_free(e1);
         char *m = minimise(&cases[j], dir, seed + (uint64_t)(base + j), 1);
         char rp[4200];
         snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
-        coil_error_free(write_text(rp, m));
+        coil_err_free(write_text(rp, m));
         printf("reproducer (minimised): %s\n%s", rp, m);
         free(m);
         break;
@@ -701,7 +701,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       char *m = minimise(&cases[j], dir, seed + (uint64_t)(base + j), kind);
       char rp[4200];
       snprintf(rp, sizeof rp, "%s/fuzz_%llu_%ld.py", out, (unsigned long long)seed, base + j);
-      coil_error_free(write_text(rp, m));
+      coil_err_free(write_text(rp, m));
       printf("reproducer (minimised): %s\n%s", rp, m);
       free(m);
     }

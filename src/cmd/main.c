@@ -101,7 +101,7 @@ static const char EMIT_HELP[] =
 
 static int fail(CoilErr *e) {
   fprintf(stderr, "%s\n", e->msg);
-  coil_error_free(e);
+  coil_err_free(e);
   return 2;
 }
 

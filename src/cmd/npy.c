@@ -165,7 +165,7 @@ static CoilErr *parse_header(const char *path, const char *text, size_t len, Npy
         goto bad;
       }
       if (!parse_descr(s, n, &a->dtype, u1, &why)) {
-        CoilErr *e = coil_error("%s: %s: '%.*s'", path, why, (int)n, s);
+        CoilErr *e = coil_err("%s: %s: '%.*s'", path, why, (int)n, s);
         return e;
       }
     } else if (kn == 13 && !memcmp(key, "fortran_order", 13)) {
@@ -205,20 +205,20 @@ static CoilErr *parse_header(const char *path, const char *text, size_t len, Npy
 dup:
   why = "duplicate key in header";
 bad:
-  return coil_error("%s: %s", path, why);
+  return coil_err("%s: %s", path, why);
 }
 
 CoilErr *npy_read(const char *path, NpyArray *out) {
   memset(out, 0, sizeof *out);
   FILE *f = fopen(path, "rb");
-  if (!f) return coil_error("cannot open %s: %s", path, strerror(errno));
+  if (!f) return coil_err("cannot open %s: %s", path, strerror(errno));
   CoilErr *err = NULL;
   struct stat st;
   bool regular = false;
   if (fstat(fileno(f), &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       fclose(f);
-      return coil_error("cannot read %s: it is a directory", path);
+      return coil_err("cannot read %s: it is a directory", path);
     }
     regular = S_ISREG(st.st_mode);
   }
@@ -227,7 +227,7 @@ CoilErr *npy_read(const char *path, NpyArray *out) {
   unsigned char pre[12];
 
   if (fread(pre, 1, 10, f) != 10 || memcmp(pre, MAGIC, 6)) {
-    err = coil_error("%s: not a .npy file (bad magic)", path);
+    err = coil_err("%s: not a .npy file (bad magic)", path);
     goto done;
   }
   int major = pre[6];
@@ -236,26 +236,26 @@ CoilErr *npy_read(const char *path, NpyArray *out) {
     hlen = (uint32_t)pre[8] | (uint32_t)pre[9] << 8;
   } else if (major == 2 || major == 3) {
     if (fread(pre + 10, 1, 2, f) != 2) {
-      err = coil_error("%s: truncated header", path);
+      err = coil_err("%s: truncated header", path);
       goto done;
     }
     hlen = (uint32_t)pre[8] | (uint32_t)pre[9] << 8 | (uint32_t)pre[10] << 16 |
            (uint32_t)pre[11] << 24;
     if (hlen > (1u << 28)) {
-      err = coil_error("%s: malformed header (length %u)", path, (unsigned)hlen);
+      err = coil_err("%s: malformed header (length %u)", path, (unsigned)hlen);
       goto done;
     }
   } else {
-    err = coil_error("%s: unsupported .npy format version %d.%d", path, major, pre[7]);
+    err = coil_err("%s: unsupported .npy format version %d.%d", path, major, pre[7]);
     goto done;
   }
   header = malloc(hlen + 1);
   if (!header) {
-    err = coil_error("%s: out of memory", path);
+    err = coil_err("%s: out of memory", path);
     goto done;
   }
   if (fread(header, 1, hlen, f) != hlen) {
-    err = coil_error("%s: truncated header", path);
+    err = coil_err("%s: truncated header", path);
     goto done;
   }
   header[hlen] = 0;
@@ -266,36 +266,36 @@ CoilErr *npy_read(const char *path, NpyArray *out) {
   int64_t numel = 1, nbytes;
   for (int i = 0; i < out->ndim; i++)
     if (!mul_ok(numel, out->shape[i], &numel)) {
-      err = coil_error("%s: shape is too large", path);
+      err = coil_err("%s: shape is too large", path);
       goto done;
     }
   int esize = dtype_size(out->dtype);
   if (!mul_ok(numel, esize, &nbytes) || (uint64_t)nbytes > SIZE_MAX) {
-    err = coil_error("%s: shape is too large", path);
+    err = coil_err("%s: shape is too large", path);
     goto done;
   }
   out->numel = numel;
   /* Check a regular file's size before allocating what its header claims. */
   long pos = ftell(f);
   if (regular && pos >= 0 && (int64_t)st.st_size - pos < nbytes) {
-    err = coil_error("%s: truncated data (%lld of %lld bytes)", path,
+    err = coil_err("%s: truncated data (%lld of %lld bytes)", path,
                      (long long)(st.st_size - pos), (long long)nbytes);
     goto done;
   }
   data = malloc(nbytes > 0 ? (size_t)nbytes : 1);
   if (!data) {
-    err = coil_error("%s: out of memory (%lld bytes)", path, (long long)nbytes);
+    err = coil_err("%s: out of memory (%lld bytes)", path, (long long)nbytes);
     goto done;
   }
   size_t got = fread(data, 1, (size_t)nbytes, f);
   if (got != (size_t)nbytes) {
-    err = ferror(f) ? coil_error("cannot read %s: %s", path, strerror(errno))
-                    : coil_error("%s: truncated data (%zu of %lld bytes)", path, got,
+    err = ferror(f) ? coil_err("cannot read %s: %s", path, strerror(errno))
+                    : coil_err("%s: truncated data (%zu of %lld bytes)", path, got,
                                  (long long)nbytes);
     goto done;
   }
   if (fgetc(f) != EOF) {
-    err = coil_error("%s: trailing bytes after the data (the header's shape does not match)",
+    err = coil_err("%s: trailing bytes after the data (the header's shape does not match)",
                      path);
     goto done;
   }
@@ -357,7 +357,7 @@ CoilErr *npy_convert(NpyArray *a, DType to) {
   int64_t n = a->numel;
   size_t size = (size_t)n * (size_t)dtype_size(to);
   void *dst = malloc(size ? size : 1);
-  if (!dst) return coil_error("out of memory converting a %s array to %s", dtype_name(from),
+  if (!dst) return coil_err("out of memory converting a %s array to %s", dtype_name(from),
                               dtype_name(to));
   const void *src = a->data;
   bool int_src = !dtype_is_float(from);
@@ -450,22 +450,22 @@ static bool write_data(FILE *f, DType dtype, int64_t numel, const void *data) {
 CoilErr *npy_write(const char *path, DType dtype, int ndim, const int64_t *shape,
                    const void *data) {
   if (ndim < 0 || ndim > NPY_MAX_DIMS)
-    return coil_error("%s: cannot write an array of %d dimensions", path, ndim);
+    return coil_err("%s: cannot write an array of %d dimensions", path, ndim);
   int64_t numel = 1;
   for (int i = 0; i < ndim; i++)
     if (shape[i] < 0 || !mul_ok(numel, shape[i], &numel))
-      return coil_error("%s: cannot write an array of invalid shape", path);
+      return coil_err("%s: cannot write an array of invalid shape", path);
 
   /* The temporary file lives next to the target so rename() stays within
    * one file system and is atomic. */
   size_t plen = strlen(path);
   char *tmp = malloc(plen + 16);
-  if (!tmp) return coil_error("%s: out of memory", path);
+  if (!tmp) return coil_err("%s: out of memory", path);
   memcpy(tmp, path, plen);
   memcpy(tmp + plen, ".tmp.XXXXXX", 12);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    CoilErr *e = coil_error("cannot write %s: %s", path, strerror(errno));
+    CoilErr *e = coil_err("cannot write %s: %s", path, strerror(errno));
     free(tmp);
     return e;
   }
@@ -475,7 +475,7 @@ CoilErr *npy_write(const char *path, DType dtype, int ndim, const int64_t *shape
   fchmod(fd, 0666 & ~mask);
   FILE *f = fdopen(fd, "wb");
   if (!f) {
-    CoilErr *e = coil_error("cannot write %s: %s", path, strerror(errno));
+    CoilErr *e = coil_err("cannot write %s: %s", path, strerror(errno));
     close(fd);
     unlink(tmp);
     free(tmp);
@@ -497,7 +497,7 @@ CoilErr *npy_write(const char *path, DType dtype, int ndim, const int64_t *shape
   CoilErr *e = NULL;
   if (!ok) {
     unlink(tmp);
-    e = coil_error("cannot write %s: %s", path, strerror(saved));
+    e = coil_err("cannot write %s: %s", path, strerror(saved));
   }
   free(tmp);
   return e;

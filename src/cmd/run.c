@@ -128,9 +128,9 @@ static CoilErr *read_input(const char *dir, const Buffer *b, bool huge_pages, vo
   shape_str(&want, b->ndim, b->shape);
   shape_str(&got, arr.ndim, arr.shape);
   bool same = arr.ndim == b->ndim && !memcmp(arr.shape, b->shape, sizeof(int64_t) * (size_t)b->ndim);
-  if (!same) e = coil_error("%s: shape %s does not match parameter %s's shape %s", path, got.data, b->name, want.data);
+  if (!same) e = coil_err("%s: shape %s does not match parameter %s's shape %s", path, got.data, b->name, want.data);
   else if (arr.dtype != b->dtype && !(b->dtype == DT_BF16 && arr.dtype == DT_F32))
-    e = coil_error("%s: dtype %s does not match parameter %s's dtype %s%s", path, dtype_name(arr.dtype), b->name,
+    e = coil_err("%s: dtype %s does not match parameter %s's dtype %s%s", path, dtype_name(arr.dtype), b->name,
                    dtype_name(b->dtype), b->dtype == DT_BF16 ? " (a bf16 parameter is read from an f32 array)" : "");
   else if (arr.dtype != b->dtype) e = npy_convert(&arr, b->dtype);
   sb_free(&want);
@@ -142,7 +142,7 @@ static CoilErr *read_input(const char *dir, const Buffer *b, bool huge_pages, vo
   void *buf = alloc_buffer(b, huge_pages);
   if (!buf) {
     npy_free(&arr);
-    return coil_error("out of memory for %s", b->name);
+    return coil_err("out of memory for %s", b->name);
   }
   memcpy(buf, arr.data, (size_t)b->numel * (size_t)dtype_size(b->dtype));
   npy_free(&arr);
@@ -162,7 +162,7 @@ CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t) {
       continue;
     }
     if (!(t->bufs[i] = alloc_buffer(b, o->huge_pages)))
-      return coil_error("out of memory: buffer %s needs %lld bytes", b->name, (long long)b->numel * dtype_size(b->dtype));
+      return coil_err("out of memory: buffer %s needs %lld bytes", b->name, (long long)b->numel * dtype_size(b->dtype));
     if (b->kind == BUF_INPUT) generate(&c->graph.inputs[b->index], b->index, o->seed, t->bufs[i], b->numel);
   }
   return NULL;
@@ -175,7 +175,7 @@ CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t) {
   for (int i = 0; i < p->nkernels; i++) {
     KernelFn fn;
     void *sym = jit_symbol(lib, p->kernels[i].name);
-    if (!sym) return coil_error("kernel %s missing from %s", p->kernels[i].name, lib->path);
+    if (!sym) return coil_err("kernel %s missing from %s", p->kernels[i].name, lib->path);
     memcpy(&fn, &sym, sizeof fn);
     fn(t->bufs);
   }
@@ -212,7 +212,7 @@ int64_t reduction_length(const GNode *n, int64_t *memo) {
 
 static CoilErr *save_all(const Compiled *c, const RunOptions *o, Tensors *t) {
   const Program *p = &c->program;
-  if (mkdir(o->save_dir, 0755) && errno != EEXIST) return coil_error("--save %s: cannot create directory: %s", o->save_dir, strerror(errno));
+  if (mkdir(o->save_dir, 0755) && errno != EEXIST) return coil_err("--save %s: cannot create directory: %s", o->save_dir, strerror(errno));
   for (int i = 0; i < p->nbufs; i++) {
     const Buffer *b = &p->bufs[i];
     if (b->kind == BUF_TEMP || (b->kind == BUF_INPUT && o->inputs_dir)) continue;
@@ -304,10 +304,10 @@ int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV 
  * files behind, and a long run does not end in a failed write. */
 static CoilErr *check_save_dir(const char *dir) {
   struct stat st;
-  if (mkdir(dir, 0755) && errno != EEXIST) return coil_error("--save %s: cannot create directory: %s", dir, strerror(errno));
+  if (mkdir(dir, 0755) && errno != EEXIST) return coil_err("--save %s: cannot create directory: %s", dir, strerror(errno));
   if (!stat(dir, &st)) {
-    if (!S_ISDIR(st.st_mode)) return coil_error("--save %s: not a directory", dir);
-    if (access(dir, W_OK)) return coil_error("--save %s: directory is not writable: %s", dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return coil_err("--save %s: not a directory", dir);
+    if (access(dir, W_OK)) return coil_err("--save %s: directory is not writable: %s", dir, strerror(errno));
     return NULL;
   }
   char parent[4096];
@@ -317,7 +317,7 @@ static CoilErr *check_save_dir(const char *dir) {
   else if (slash) *slash = 0;
   else snprintf(parent, sizeof parent, ".");
   if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK))
-    return coil_error("--save %s: cannot create the directory (%s is not a writable directory)", dir, parent);
+    return coil_err("--save %s: cannot create the directory (%s is not a writable directory)", dir, parent);
   return NULL;
 }
 
@@ -328,7 +328,7 @@ static CoilErr *check_memory(const Program *p) {
   for (int i = 0; i < p->nbufs; i++) bytes += (double)p->bufs[i].numel * dtype_size(p->bufs[i].dtype);
   double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   if (phys > 0 && bytes > phys)
-    return coil_error("the tensors need %.1f GB but this machine has %.1f GB of memory", bytes / 1e9, phys / 1e9);
+    return coil_err("the tensors need %.1f GB but this machine has %.1f GB of memory", bytes / 1e9, phys / 1e9);
   return NULL;
 }
 

@@ -54,7 +54,7 @@ typedef struct CliArg {
 
 static int cli_fail(CoilErr *e) {
   fprintf(stderr, "%s\n", e->msg);
-  coil_error_free(e);
+  coil_err_free(e);
   return 2;
 }
 
@@ -77,10 +77,10 @@ static CoilErr *parse_alloc(const char *name, const char *v, CliArg *c) {
   const char *p = v + (nan_fill ? 4 : 6);
   const char *br = strchr(p, '[');
   if (!br || !parse_dtype(p, (size_t)(br - p), &c->arg.dtype))
-    return coil_error("argument %s: expected %s:DTYPE[d0,...], got '%s'", name,
+    return coil_err("argument %s: expected %s:DTYPE[d0,...], got '%s'", name,
                       nan_fill ? "nan" : "zeros", v);
   if (nan_fill && !dtype_is_float(c->arg.dtype))
-    return coil_error("argument %s: nan needs a float dtype, got %s", name,
+    return coil_err("argument %s: nan needs a float dtype, got %s", name,
                       dtype_name(c->arg.dtype));
   p = br + 1;
   int64_t numel = 1;
@@ -90,17 +90,17 @@ static CoilErr *parse_alloc(const char *name, const char *v, CliArg *c) {
     errno = 0;
     long long d = strtoll(p, &end, 10);
     if (end == p || d < 0 || errno || c->ndim == NPY_MAX_DIMS || !mul_ok(numel, d, &numel))
-      return coil_error("argument %s: bad shape in '%s'", name, v);
+      return coil_err("argument %s: bad shape in '%s'", name, v);
     c->shape[c->ndim++] = d;
     p = end;
     if (*p == ',') p++;
-    else if (*p != ']') return coil_error("argument %s: bad shape in '%s'", name, v);
+    else if (*p != ']') return coil_err("argument %s: bad shape in '%s'", name, v);
   }
-  if (p[1]) return coil_error("argument %s: unexpected '%s' after the shape", name, p + 1);
+  if (p[1]) return coil_err("argument %s: unexpected '%s' after the shape", name, p + 1);
   int es = dtype_size(c->arg.dtype);
-  if (numel > (int64_t)(SIZE_MAX / 2) / es) return coil_error("argument %s: too large", name);
+  if (numel > (int64_t)(SIZE_MAX / 2) / es) return coil_err("argument %s: too large", name);
   void *data = calloc((size_t)(numel ? numel : 1), (size_t)es);
-  if (!data) return coil_error("argument %s: cannot allocate %lld elements", name, (long long)numel);
+  if (!data) return coil_err("argument %s: cannot allocate %lld elements", name, (long long)numel);
   if (nan_fill) {
     for (int64_t i = 0; i < numel; i++) {
       switch (c->arg.dtype) {
@@ -165,7 +165,7 @@ static CoilErr *parse_value(const char *name, const char *v, CliArg *c) {
     c->arg.fval = f;
     return NULL;
   }
-  return coil_error("argument %s: expected @FILE.npy[:DTYPE], zeros:DTYPE[...], "
+  return coil_err("argument %s: expected @FILE.npy[:DTYPE], zeros:DTYPE[...], "
                     "nan:DTYPE[...] or a number, got '%s'", name, v);
 }
 
@@ -181,12 +181,12 @@ static CoilErr *parse_grid(const char *s, int64_t grid[3]) {
     if (*end != ',') break;
     s = end + 1;
   }
-  return coil_error("--grid: expected G0[,G1[,G2]] (non-negative integers), got '%s'", s);
+  return coil_err("--grid: expected G0[,G1[,G2]] (non-negative integers), got '%s'", s);
 }
 
 static CoilErr *save_all(const char *dir, CliArg *args, int n) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return coil_error("cannot create %s: %s", dir, strerror(errno));
+    return coil_err("cannot create %s: %s", dir, strerror(errno));
   for (int i = 0; i < n; i++) {
     if (args[i].arg.kind != TX_PTR) continue;
     size_t len = strlen(dir) + strlen(args[i].arg.name) + 8;
@@ -227,22 +227,22 @@ int tx_main(int argc, char **argv) {
     } else if (!strcmp(a, "--time")) {
       timing = true;
     } else if (a[0] == '-' && a[1] == '-') {
-      e = coil_error("triton-run: unknown option or missing value: %s (see --help)", a);
+      e = coil_err("triton-run: unknown option or missing value: %s (see --help)", a);
     } else if (strchr(a, '=') && file) {
       const char *eq = strchr(a, '=');
       char *name = strndup(a, (size_t)(eq - a));
       for (int k = 0; k < nargs; k++)
-        if (!strcmp(args[k].arg.name, name)) e = coil_error("argument %s given twice", name);
+        if (!strcmp(args[k].arg.name, name)) e = coil_err("argument %s given twice", name);
       if (!e) e = parse_value(name, eq + 1, &args[nargs]);
       nargs++;
     } else if (!file) {
       file = a;
     } else {
-      e = coil_error("triton-run: unexpected argument '%s' (arguments are NAME=VALUE)", a);
+      e = coil_err("triton-run: unexpected argument '%s' (arguments are NAME=VALUE)", a);
     }
   }
-  if (!e && !file) e = coil_error("triton-run: no kernel file (see --help)");
-  if (!e && !have_grid) e = coil_error("triton-run: --grid is required");
+  if (!e && !file) e = coil_err("triton-run: no kernel file (see --help)");
+  if (!e && !have_grid) e = coil_err("triton-run: --grid is required");
   if (!e) src = coil_read_file(file, NULL, &e);
   if (!e) {
     TxArg *ta = calloc((size_t)(nargs ? nargs : 1), sizeof(TxArg));

@@ -686,58 +686,58 @@ CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c) {
   for (int i = 0; i < c->n; i++) {
     const CChain *ch = &c->chain[i];
     if (ch->first != next || ch->n < 1 || ch->first + ch->n > p->nkernels)
-      return coil_error("chain verifier: chain %d covers kernels [%d, %d), expected to start at %d", i, ch->first, ch->first + ch->n, next);
+      return coil_err("chain verifier: chain %d covers kernels [%d, %d), expected to start at %d", i, ch->first, ch->first + ch->n, next);
     next = ch->first + ch->n;
-    if (ch->nbuf < 0 || ch->nbuf > ROW_BUFS_MAX) return coil_error("chain verifier: chain %d has %d row buffers", i, ch->nbuf);
+    if (ch->nbuf < 0 || ch->nbuf > ROW_BUFS_MAX) return coil_err("chain verifier: chain %d has %d row buffers", i, ch->nbuf);
     if (ch->ctile) {
       /* A column chain: every kernel vectorises the same innermost axis,
        * unsplit, with the first x axis shared when outer. */
       if (ch->n < 2 || ch->ctile > ch->inner)
-        return coil_error("chain verifier: column chain %d (tile %lld of %lld)", i, (long long)ch->ctile, (long long)ch->inner);
+        return coil_err("chain verifier: column chain %d (tile %lld of %lld)", i, (long long)ch->ctile, (long long)ch->inner);
       const Kernel *k0 = &p->kernels[ch->first];
       for (int j = 0; j < ch->n; j++) {
         const Kernel *k = &p->kernels[ch->first + j];
         const CSched *s = &sched[ch->first + j];
         if (s->mode != VEC_X || s->nsplit != 1 || k->nx < k0->nx || k->axes[inner_x(k)].size != ch->inner ||
             (ch->outer && k->axes[k->x[0]].size != ch->rows))
-          return coil_error("chain verifier: %s does not fit column chain %d", k->name, i);
+          return coil_err("chain verifier: %s does not fit column chain %d", k->name, i);
       }
     }
     /* A chain runs its kernels a row at a time: no VEC_R x tile walked
      * across rows (sched.c r_tile). */
     for (int j = 0; j < ch->n && ch->n > 1; j++)
       if (sched[ch->first + j].mode == VEC_R && sched[ch->first + j].xtile > 1)
-        return coil_error("chain verifier: %s walks an x tile of %lld inside its r points, in chain %d", p->kernels[ch->first + j].name,
+        return coil_err("chain verifier: %s walks an x tile of %lld inside its r points, in chain %d", p->kernels[ch->first + j].name,
                           (long long)sched[ch->first + j].xtile, i);
     if (ch->pf_kernel < 0 || ch->pf_kernel >= ch->n || (ch->pf_kernel && !ch->pf.n))
-      return coil_error("chain verifier: chain %d prefetches from kernel %d of %d", i, ch->pf_kernel, ch->n);
+      return coil_err("chain verifier: chain %d prefetches from kernel %d of %d", i, ch->pf_kernel, ch->n);
     for (int j = 0; j < ch->n; j++) {
       const Kernel *k = &p->kernels[ch->first + j];
       for (int v = 0; v < k->nvals; v++) {
         int most = ch->save[j][v] > ch->reuse[j][v] ? ch->save[j][v] : ch->reuse[j][v];
-        if (most >= ch->nbuf) return coil_error("chain verifier: %s v%d names row buffer %d of %d", k->name, v, most, ch->nbuf);
+        if (most >= ch->nbuf) return coil_err("chain verifier: %s v%d names row buffer %d of %d", k->name, v, most, ch->nbuf);
         /* A kernel fills a place once, and never one it reads: the values
          * of one row or tile would overwrite each other. */
         for (int u = 0; u < v && ch->save[j][v] >= 0; u++)
           if (ch->save[j][u] == ch->save[j][v])
-            return coil_error("chain verifier: %s fills row buffer %d twice (v%d, v%d)", k->name, ch->save[j][v], u, v);
+            return coil_err("chain verifier: %s fills row buffer %d twice (v%d, v%d)", k->name, ch->save[j][v], u, v);
         for (int u = 0; u < k->nvals && ch->save[j][v] >= 0; u++)
           if (ch->reuse[j][u] == ch->save[j][v])
-            return coil_error("chain verifier: %s fills row buffer %d (v%d) and reads it (v%d)", k->name, ch->save[j][v], v, u);
+            return coil_err("chain verifier: %s fills row buffer %d (v%d) and reads it (v%d)", k->name, ch->save[j][v], v, u);
         /* A buffer is read only after an earlier kernel of the chain filled it. */
         if (ch->reuse[j][v] >= 0) {
           bool ok = false;
           for (int jp = 0; jp < j && !ok; jp++)
             for (int u = 0; u < p->kernels[ch->first + jp].nvals && !ok; u++) ok = ch->save[jp][u] == ch->reuse[j][v];
-          if (!ok) return coil_error("chain verifier: %s v%d reads row buffer %d before any kernel fills it", k->name, v, ch->reuse[j][v]);
+          if (!ok) return coil_err("chain verifier: %s v%d reads row buffer %d before any kernel fills it", k->name, v, ch->reuse[j][v]);
         }
       }
       if (ch->n == 1)
         for (int s = 0; s < k->nstores; s++)
-          if (ch->stream[j][s]) return coil_error("chain verifier: %s streams a store outside a chain", k->name);
+          if (ch->stream[j][s]) return coil_err("chain verifier: %s streams a store outside a chain", k->name);
     }
   }
-  if (next != p->nkernels) return coil_error("chain verifier: the chains cover %d of %d kernels", next, p->nkernels);
+  if (next != p->nkernels) return coil_err("chain verifier: the chains cover %d of %d kernels", next, p->nkernels);
   return NULL;
 }
 

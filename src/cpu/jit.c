@@ -69,19 +69,19 @@ static CoilErr *mkdir_private(const char *dir) {
   for (char *p = tmp + 1; *p; p++) {
     if (*p != '/') continue;
     *p = 0;
-    if (mkdir(tmp, 0700) && errno != EEXIST) return coil_error("cannot create cache directory %s: %s", tmp, strerror(errno));
+    if (mkdir(tmp, 0700) && errno != EEXIST) return coil_err("cannot create cache directory %s: %s", tmp, strerror(errno));
     *p = '/';
   }
-  if (mkdir(tmp, 0700) && errno != EEXIST) return coil_error("cannot create cache directory %s: %s", tmp, strerror(errno));
+  if (mkdir(tmp, 0700) && errno != EEXIST) return coil_err("cannot create cache directory %s: %s", tmp, strerror(errno));
   struct stat st;
-  if (lstat(dir, &st)) return coil_error("cannot use cache directory %s: %s", dir, strerror(errno));
-  if (!S_ISDIR(st.st_mode)) return coil_error("cache directory %s is not a directory", dir);
+  if (lstat(dir, &st)) return coil_err("cannot use cache directory %s: %s", dir, strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return coil_err("cache directory %s is not a directory", dir);
   if (st.st_uid != geteuid())
-    return coil_error("cache directory %s is owned by another user (uid %d); refusing to load code from it", dir, (int)st.st_uid);
+    return coil_err("cache directory %s is owned by another user (uid %d); refusing to load code from it", dir, (int)st.st_uid);
   if (st.st_mode & 022)
-    return coil_error("cache directory %s is writable by other users (mode %03o); refusing to load code from it", dir,
+    return coil_err("cache directory %s is writable by other users (mode %03o); refusing to load code from it", dir,
                       (unsigned)(st.st_mode & 0777));
-  if (access(dir, W_OK)) return coil_error("cache directory %s is not writable: %s", dir, strerror(errno));
+  if (access(dir, W_OK)) return coil_err("cache directory %s is not writable: %s", dir, strerror(errno));
   return NULL;
 }
 
@@ -90,7 +90,7 @@ CoilErr *jit_cache_dir(char *out, size_t n) {
   if (d && *d) snprintf(out, n, "%s", d);
   else if ((d = getenv("XDG_CACHE_HOME")) && *d) snprintf(out, n, "%s/coil", d);
   else if ((d = getenv("HOME")) && *d) snprintf(out, n, "%s/.cache/coil", d);
-  else return coil_error("no cache directory: set COIL_CACHE_DIR or HOME");
+  else return coil_err("no cache directory: set COIL_CACHE_DIR or HOME");
   return mkdir_private(out);
 }
 
@@ -134,7 +134,7 @@ static bool file_matches_meta(const char *lib, const char *meta) {
   CoilErr *e = NULL;
   char *data = coil_read_file(lib, &n, &e);
   if (!data) {
-    coil_error_free(e);
+    coil_err_free(e);
     return false;
   }
   char got[65];
@@ -147,19 +147,19 @@ static CoilErr *write_file_atomic(const char *path, const void *data, size_t n) 
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
   FILE *f = fopen(tmp, "wb");
-  if (!f) return coil_error("cannot write %s: %s", tmp, strerror(errno));
+  if (!f) return coil_err("cannot write %s: %s", tmp, strerror(errno));
   bool ok = fwrite(data, 1, n, f) == n;
   ok &= fclose(f) == 0;
   if (!ok || rename(tmp, path)) {
     unlink(tmp);
-    return coil_error("cannot write %s: %s", path, strerror(errno));
+    return coil_err("cannot write %s: %s", path, strerror(errno));
   }
   return NULL;
 }
 
 static CoilErr *run_compiler(const char *cc, const char *src, const char *out, const char *log) {
   pid_t pid = fork();
-  if (pid < 0) return coil_error("fork failed: %s", strerror(errno));
+  if (pid < 0) return coil_err("fork failed: %s", strerror(errno));
   if (pid == 0) {
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (fd >= 0) {
@@ -186,8 +186,8 @@ static CoilErr *run_compiler(const char *cc, const char *src, const char *out, c
   size_t n;
   CoilErr *e = NULL;
   char *msg = coil_read_file(log, &n, &e);
-  coil_error_free(e);
-  CoilErr *r = coil_error("the C compiler (%s) failed on generated code (a bug in coil); its output:\n%s", cc,
+  coil_err_free(e);
+  CoilErr *r = coil_err("the C compiler (%s) failed on generated code (a bug in coil); its output:\n%s", cc,
                           msg ? msg : "(none)");
   free(msg);
   return r;
@@ -198,7 +198,7 @@ CoilErr *jit_compile(const char *source, JitLib *lib) {
   const char *cc = jit_cc();
   char ccpath[4096];
   if (!find_in_path(cc, ccpath, sizeof ccpath))
-    return coil_error("no C compiler: '%s' is not on PATH (set CC to a C11 compiler such as gcc or clang)", cc);
+    return coil_err("no C compiler: '%s' is not on PATH (set CC to a C11 compiler such as gcc or clang)", cc);
   char dir[4096];
   CoilErr *e = jit_cache_dir(dir, sizeof dir);
   if (e) return e;
@@ -218,7 +218,7 @@ CoilErr *jit_compile(const char *source, JitLib *lib) {
   lib->cached = true;
   if (!file_matches_meta(so, meta)) {
     int lfd = open(lock, O_RDWR | O_CREAT, 0600);
-    if (lfd < 0) return coil_error("cannot create lock %s: %s", lock, strerror(errno));
+    if (lfd < 0) return coil_err("cannot create lock %s: %s", lock, strerror(errno));
     while (flock(lfd, LOCK_EX) && errno == EINTR) {}
     /* Another process may have built it while we waited. */
     if (!file_matches_meta(so, meta)) {
@@ -240,7 +240,7 @@ CoilErr *jit_compile(const char *source, JitLib *lib) {
           free(data);
           char m[128];
           int len = snprintf(m, sizeof m, "%lld %s\n", (long long)n, h);
-          if (rename(tmpso, so)) e = coil_error("cannot install %s: %s", so, strerror(errno));
+          if (rename(tmpso, so)) e = coil_err("cannot install %s: %s", so, strerror(errno));
           else e = write_file_atomic(meta, m, (size_t)len);
         }
       }
@@ -253,7 +253,7 @@ CoilErr *jit_compile(const char *source, JitLib *lib) {
   }
   snprintf(lib->path, sizeof lib->path, "%s", so);
   lib->handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!lib->handle) return coil_error("cannot load %s: %s", so, dlerror());
+  if (!lib->handle) return coil_err("cannot load %s: %s", so, dlerror());
   return NULL;
 }
 

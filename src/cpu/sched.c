@@ -541,40 +541,40 @@ void sched_kernel_c(Arena *a, Kernel *k, const Program *p, CSched *s) {
 
 CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
   if (s->nsplit < 1 || s->xtile < 1)
-    return coil_error("schedule verifier: %s: %lld splits, tile %lld", k->name, (long long)s->nsplit, (long long)s->xtile);
-  if (s->mode == VEC_R && !k->ngroups) return coil_error("schedule verifier: %s vectorises over an r axis but reduces nothing", k->name);
+    return coil_err("schedule verifier: %s: %lld splits, tile %lld", k->name, (long long)s->nsplit, (long long)s->xtile);
+  if (s->mode == VEC_R && !k->ngroups) return coil_err("schedule verifier: %s vectorises over an r axis but reduces nothing", k->name);
   for (int g = 0; g < k->ngroups && s->mode == VEC_R; g++) {
     int L = s->lanes[g];
-    if (L < 1 || (L & (L - 1))) return coil_error("schedule verifier: %s group %d: %d lanes, not a power of two", k->name, g, L);
+    if (L < 1 || (L & (L - 1))) return coil_err("schedule verifier: %s group %d: %d lanes, not a power of two", k->name, g, L);
     if (s->xtile > 1 && k->groups[g].naxes < 2)
-      return coil_error("schedule verifier: %s group %d: an x tile of %lld walked inside outer r points, but the group has none", k->name, g,
+      return coil_err("schedule verifier: %s group %d: an x tile of %lld walked inside outer r points, but the group has none", k->name, g,
                         (long long)s->xtile);
   }
   for (int g = 0; g < k->ngroups; g++) {
     if (s->streams[g] != 1 && (s->streams[g] < 1 || !streams_allowed(k, s, g)))
-      return coil_error("schedule verifier: %s group %d: %d streams, but its units are not whole chunks of one split r axis "
+      return coil_err("schedule verifier: %s group %d: %d streams, but its units are not whole chunks of one split r axis "
                         "read plainly (no x tile, NaN lanes, fast forms or staged loads)",
                         k->name, g, s->streams[g]);
   }
   if (s->mode == VEC_R && s->xtile > 1 && !k->nx)
-    return coil_error("schedule verifier: %s: an x tile of %lld but no x axis", k->name, (long long)s->xtile);
+    return coil_err("schedule verifier: %s: an x tile of %lld but no x axis", k->name, (long long)s->xtile);
   int xin = s->mode == VEC_X && k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (!s->stage_load[i]) continue;
-    if (v->op != OP_INPUT || v->dtype != DT_F16) return coil_error("schedule verifier: %s stages v%d, which is no f16 load", k->name, i);
+    if (v->op != OP_INPUT || v->dtype != DT_F16) return coil_err("schedule verifier: %s stages v%d, which is no f16 load", k->name, i);
     int ax = s->mode == VEC_X ? xin : v->scope >= 0 ? k->groups[v->scope].axes[k->groups[v->scope].naxes - 1] : -1;
     if (!contiguous_along(v->index, ax))
-      return coil_error("schedule verifier: %s stages v%d, which is not contiguous along its vector loop", k->name, i);
+      return coil_err("schedule verifier: %s stages v%d, which is not contiguous along its vector loop", k->name, i);
   }
   for (int t = 0; t < k->nstores; t++) {
     if (!s->stage_store[t]) continue;
     if (p->bufs[k->stores[t].buf].dtype != DT_F16 || s->nsplit != 1 || !contiguous_along(k->stores[t].index, xin))
-      return coil_error("schedule verifier: %s stages store %d, which is no unsplit f16 store contiguous along its x loop", k->name, t);
+      return coil_err("schedule verifier: %s stages store %d, which is no unsplit f16 store contiguous along its x loop", k->name, t);
   }
   for (int r = 0; r < k->nreds; r++)
     if (s->bf16_keys[r] && (!s->nan_lanes[r] || !is_bf16_value(k, k->reds[r].src)))
-      return coil_error("schedule verifier: %s acc%d: bf16 keys for values that are not bf16s in NaN lanes", k->name, r);
+      return coil_err("schedule verifier: %s acc%d: bf16 keys for values that are not bf16s in NaN lanes", k->name, r);
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (!s->stream_ahead[i]) continue;
@@ -582,13 +582,13 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
     bool streams = v->op == OP_INPUT && rin >= 0 &&
                    (s->mode == VEC_R ? contiguous_along(v->index, rin) : k->nx && streams_x(v, k->x[k->nx - 1], rin));
     if (!streams || s->stream_ahead[i] < 0)
-      return coil_error("schedule verifier: %s prefetches v%d ahead, which is no load streaming along its vector loop", k->name, i);
+      return coil_err("schedule verifier: %s prefetches v%d ahead, which is no load streaming along its vector loop", k->name, i);
   }
   for (int g = 0; g < k->ngroups; g++) {
     if (!s->fast_math[g]) continue;
     bool any = false;
     for (int i = 0; i < k->nvals; i++) any |= k->vals[i].scope == g && sched_has_fast_form(&k->vals[i]);
-    if (!any) return coil_error("schedule verifier: %s group %d: fast exp, log, sigmoid, but the group computes none", k->name, g);
+    if (!any) return coil_err("schedule verifier: %s group %d: fast exp, log, sigmoid, but the group computes none", k->name, g);
   }
   return NULL;
 }

@@ -71,7 +71,7 @@ static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
   KernelFn *fns = ARENA_ARRAY(&c->arena, KernelFn, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
     void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
-    if (!sym) return coil_error("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
+    if (!sym) return coil_err("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
     memcpy(&fns[i], &sym, sizeof sym);
   }
   double t0 = coil_now_ms();

@@ -18,7 +18,7 @@
 #include "triton/triton.h"
 
 CoilErr *emit_triton(StrBuf *out, const Compiled *c, const TritonPlan *plan) {
-  if (!plan || plan->nbufs != c->program.nbufs) return coil_error("emit_triton: no Triton plan of this program");
+  if (!plan || plan->nbufs != c->program.nbufs) return coil_err("emit_triton: no Triton plan of this program");
   Arena a = {0};
   const Program *p = &c->program;
   const TritonTarget target = plan->target;

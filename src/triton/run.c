@@ -24,7 +24,7 @@ CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms) {
   void **scratch = calloc((size_t)plan->nscratch + 1, sizeof(void *));
   for (int s = 0; !e && s < plan->nscratch; s++) {
     size_t bytes = (size_t)(plan->scratch[s].numel ? plan->scratch[s].numel : 1) * (size_t)dtype_size(plan->scratch[s].dtype);
-    if (!(scratch[s] = malloc(bytes))) e = coil_error("out of memory for scratch %s", plan->scratch[s].name);
+    if (!(scratch[s] = malloc(bytes))) e = coil_err("out of memory for scratch %s", plan->scratch[s].name);
   }
   double t0 = coil_now_ms();
   for (int l = 0; !e && l < plan->nlaunches; l++) {

@@ -31,7 +31,7 @@ _Noreturn void tx_fail(TxExec *ex, SrcLoc loc, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  ex->err = coil_error_at(loc, "%s", buf);
+  ex->err = coil_err_at(loc, "%s", buf);
   free(buf);
   longjmp(*ex->jb, 1);
 }
@@ -573,7 +573,7 @@ static TxFunc *pick_kernel(TxModule *m, const char *name, CoilErr **err) {
     if (f) return f;
     StrBuf sb = {0};
     for (int i = 0; i < m->nfuncs; i++) sb_printf(&sb, "%s%s", i ? ", " : "", m->funcs[i]->name);
-    *err = coil_error("no kernel named '%s' in %s (it has: %s)", name, m->file,
+    *err = coil_err("no kernel named '%s' in %s (it has: %s)", name, m->file,
                       sb.data ? sb.data : "no defs");
     sb_free(&sb);
     return NULL;
@@ -590,8 +590,8 @@ static TxFunc *pick_kernel(TxModule *m, const char *name, CoilErr **err) {
   }
   if (roots == 1) return only;
   if (m->nfuncs == 1) return m->funcs[0];
-  if (m->nfuncs == 0) *err = coil_error("%s defines no kernel", m->file);
-  else *err = coil_error("%s defines %d functions and none is @triton.jit; name the kernel",
+  if (m->nfuncs == 0) *err = coil_err("%s defines no kernel", m->file);
+  else *err = coil_err("%s defines %d functions and none is @triton.jit; name the kernel",
                          m->file, m->nfuncs);
   return NULL;
 }
@@ -607,8 +607,8 @@ static CoilErr *bind_args(Run *r, Arena *a) {
     int p = -1;
     for (int i = 0; i < f->nparams; i++)
       if (!strcmp(f->params[i].name, r->args[k].name)) p = i;
-    if (p < 0) return coil_error("kernel '%s' has no parameter '%s'", f->name, r->args[k].name);
-    if (who[p] >= 0) return coil_error("parameter '%s' given twice", r->args[k].name);
+    if (p < 0) return coil_err("kernel '%s' has no parameter '%s'", f->name, r->args[k].name);
+    if (who[p] >= 0) return coil_err("parameter '%s' given twice", r->args[k].name);
     who[p] = k;
   }
   int next = 0;
@@ -616,7 +616,7 @@ static CoilErr *bind_args(Run *r, Arena *a) {
     if (r->args[k].name) continue;
     while (next < f->nparams && who[next] >= 0) next++;
     if (next == f->nparams)
-      return coil_error("kernel '%s' takes %d parameters; too many arguments", f->name, f->nparams);
+      return coil_err("kernel '%s' takes %d parameters; too many arguments", f->name, f->nparams);
     who[next++] = k;
   }
   r->argnames = ARENA_ARRAY(a, const char *, r->nargs ? r->nargs : 1);
@@ -626,7 +626,7 @@ static CoilErr *bind_args(Run *r, Arena *a) {
     int k = who[i];
     if (k < 0) {
       if (!p->dflt || p->dflt->kind != TN_CONST)
-        return coil_error_at(p->loc, "missing argument for parameter '%s' of kernel '%s'",
+        return coil_err_at(p->loc, "missing argument for parameter '%s' of kernel '%s'",
                              p->name, f->name);
       b->kind = PB_PY;
       b->py = p->dflt->val;
@@ -637,11 +637,11 @@ static CoilErr *bind_args(Run *r, Arena *a) {
     b->arg = k;
     if (arg->kind == TX_PTR) {
       if (p->constexpr_)
-        return coil_error("parameter '%s' is tl.constexpr but was given a pointer", p->name);
+        return coil_err("parameter '%s' is tl.constexpr but was given a pointer", p->name);
       if (arg->dtype < 0 || arg->dtype >= DT_COUNT)
-        return coil_error("argument '%s': bad dtype", p->name);
-      if (!arg->data && arg->numel > 0) return coil_error("argument '%s': no data", p->name);
-      if (arg->numel < 0) return coil_error("argument '%s': negative numel", p->name);
+        return coil_err("argument '%s': bad dtype", p->name);
+      if (!arg->data && arg->numel > 0) return coil_err("argument '%s': no data", p->name);
+      if (arg->numel < 0) return coil_err("argument '%s': negative numel", p->name);
       b->kind = PB_PTR;
     } else if (p->constexpr_) {
       b->kind = PB_PY;
@@ -661,7 +661,7 @@ CoilErr *tx_module_run(TxModule *m, const char *kernel_name, const int64_t grid[
   if (!f) return err;
   if (f->err) return err_copy(f->err);
   for (int i = 0; i < 3; i++)
-    if (grid[i] < 0) return coil_error("grid dimension %d is negative", i);
+    if (grid[i] < 0) return coil_err("grid dimension %d is negative", i);
   Arena a = {0};
   Run r = {m, f, args, nargs, NULL, NULL, {grid[0], grid[1], grid[2]}};
   if ((err = bind_args(&r, &a))) {
@@ -712,14 +712,14 @@ CoilErr *tx_module_run(TxModule *m, const char *kernel_name, const int64_t grid[
 #endif
         {
           if (lin < first_pid) {
-            coil_error_free(first);
+            coil_err_free(first);
             first = e;
 #ifdef _OPENMP
 #pragma omp atomic write
 #endif
             first_pid = lin;
           } else {
-            coil_error_free(e);
+            coil_err_free(e);
           }
         }
       }
@@ -754,7 +754,7 @@ const char *tx_module_kernel_name(const TxModule *m, int i) { return m->funcs[i]
 
 void tx_module_free(TxModule *m) {
   if (!m) return;
-  for (int i = 0; i < m->nfuncs; i++) coil_error_free(m->funcs[i]->err);
+  for (int i = 0; i < m->nfuncs; i++) coil_err_free(m->funcs[i]->err);
   arena_free(&m->arena);
   free(m);
 }

@@ -33,7 +33,7 @@ static _Noreturn void perr(Parser *P, const Token *t, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  P->err = coil_error_at(t->loc, "%s", buf);
+  P->err = coil_err_at(t->loc, "%s", buf);
   longjmp(P->jb, 1);
 }
 
@@ -665,7 +665,7 @@ static _Noreturn void nerr(Parser *P, TxNode *n, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  P->err = coil_error_at(n->loc, "%s", buf);
+  P->err = coil_err_at(n->loc, "%s", buf);
   longjmp(P->jb, 1);
 }
 
@@ -821,7 +821,7 @@ static void add_alias(TxModule *m, const char *name, const char *path) {
  * does not need. */
 static void parse_import(Parser *P) {
   if (setjmp(P->jb)) {
-    coil_error_free(P->err);
+    coil_err_free(P->err);
     P->err = NULL;
     return;
   }

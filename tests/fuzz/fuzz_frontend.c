@@ -33,9 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           simplify_kernel(&a, &p.kernels[k]);
         }
     }
-    coil_error_free(ge);
+    coil_err_free(ge);
   }
-  coil_error_free(e);
+  coil_err_free(e);
   arena_free(&a);
   free(text);
   return 0;

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   text[size] = 0;
   TxModule *m = NULL;
   CoilErr *e = tx_module_parse("fuzz.py", text, &m);
-  coil_error_free(e);
+  coil_err_free(e);
   if (m) tx_module_free(m);
   free(text);
   return 0;

@@ -95,7 +95,7 @@ static bool compile_fn(const char *fn, Compiled *c) {
   CoilErr *e = compile_source(&o, c);
   if (e) {
     printf("FAIL unit/chain_compile_%s: %s\n", fn, e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     failures++;
     return false;
   }
@@ -124,20 +124,20 @@ static void test_softmax(Compiled *c) {
   ch->save[1][saved] = -1;
   CoilErr *e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_unfilled_row_buffer", e && strstr(e->msg, "before any kernel fills it"));
-  coil_error_free(e);
+  coil_err_free(e);
   ch->reuse[1][0] = keep;
   ch->save[1][saved] = 0;
   /* Chains that do not cover every kernel once. */
   cs->chain[0].n = 2;
   e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_uncovered_kernel", e && strstr(e->msg, "cover 2 of 3 kernels"));
-  coil_error_free(e);
+  coil_err_free(e);
   cs->chain[0].n = 3;
   /* A kernel of the chain walking an x tile across rows. */
   cpu_plan(c)->sched[1].xtile = 2;
   e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("verify_rejects_x_tile_in_chain", e && strstr(e->msg, "walks an x tile of 2"));
-  coil_error_free(e);
+  coil_err_free(e);
   cpu_plan(c)->sched[1].xtile = 1;
   CHECK("verify_accepts_restored", chain_verify(p, cpu_plan(c)->sched, cs) == NULL);
 }
@@ -178,12 +178,12 @@ static void test_column_chain(Compiled *c) {
   ch->ctile = 65537;
   CoilErr *e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("column_chain_verify_rejects_tile", e && strstr(e->msg, "column chain 0"));
-  coil_error_free(e);
+  coil_err_free(e);
   ch->ctile = 2048;
   cpu_plan(c)->sched[1].nsplit = 4;
   e = chain_verify(p, cpu_plan(c)->sched, cs);
   CHECK("column_chain_verify_rejects_split_kernel", e && strstr(e->msg, "does not fit column chain"));
-  coil_error_free(e);
+  coil_err_free(e);
   cpu_plan(c)->sched[1].nsplit = 1;
 }
 
@@ -234,33 +234,33 @@ static void test_sched_verify(Compiled *c) {
   s1->stage_load[f32val] = true;
   CoilErr *e = sched_verify(p, k1, s1);
   CHECK("sched_verify_rejects_staged_f32_value", e && strstr(e->msg, "which is no f16 load"));
-  coil_error_free(e);
+  coil_err_free(e);
   s1->stage_load[f32val] = false;
   s1->nsplit = 2;
   e = sched_verify(p, k1, s1);
   CHECK("sched_verify_rejects_staged_split_store", e && strstr(e->msg, "no unsplit f16 store"));
-  coil_error_free(e);
+  coil_err_free(e);
   s1->nsplit = 1;
   cpu_plan(c)->sched[0].lanes[0] = 48;
   e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_lanes", e && strstr(e->msg, "not a power of two"));
-  coil_error_free(e);
+  coil_err_free(e);
   cpu_plan(c)->sched[0].lanes[0] = 64;
   cpu_plan(c)->sched[0].xtile = 4; /* a row of rms_norm: no outer r point to walk a tile inside */
   e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_row_x_tile", e && strstr(e->msg, "but the group has none"));
-  coil_error_free(e);
+  coil_err_free(e);
   cpu_plan(c)->sched[0].xtile = 1;
   cpu_plan(c)->sched[0].streams[0] = 4; /* rows of rms_norm, unsplit: no part to read as runs */
   e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_streams_unsplit", cpu_plan(c)->sched[0].nsplit == 1 && e && strstr(e->msg, "4 streams, but"));
-  coil_error_free(e);
+  coil_err_free(e);
   cpu_plan(c)->sched[0].streams[0] = 1;
   CHECK("sched_no_fast_math_without_exp_log", !cpu_plan(c)->sched[0].fast_math[0]);
   cpu_plan(c)->sched[0].fast_math[0] = true; /* a mean of squares: no exp, no log */
   e = sched_verify(p, &p->kernels[0], &cpu_plan(c)->sched[0]);
   CHECK("sched_verify_rejects_fast_math_without_exp_log", e && strstr(e->msg, "computes none"));
-  coil_error_free(e);
+  coil_err_free(e);
 }
 
 /* Six layer norms, each followed by x + tanh(x / 2): one chain of 13
@@ -308,7 +308,7 @@ static void test_norm_stack(Compiled *c, const char *names, int layers, int64_t 
   CHECK(NAMED("each_layer_buffered"), fills == 2 * layers - 2 && reads == 2 * layers - 2 && next_only);
   CoilErr *e = chain_verify(p, cpu_plan(c)->sched, &cpu_plan(c)->chains);
   CHECK(NAMED("verifies"), !e);
-  coil_error_free(e);
+  coil_err_free(e);
 #undef NAMED
 }
 

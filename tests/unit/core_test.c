@@ -93,23 +93,23 @@ static void test_graph(void) {
   CHECK("zero_dim_float_wins_over_int", !e && out0(&g)->dtype == DT_F64);
   e = build(&a, "def f(x: \"f32[2, 3, 4]\"):\n    return x.permute(2, 0, 1).reshape(4, -1).sum(-1, keepdim=True)\n", &m, &g);
   CHECK("views_shape", !e && out0(&g)->ndim == 2 && out0(&g)->shape[0] == 4 && out0(&g)->shape[1] == 1);
-  coil_error_free(e);
+  coil_err_free(e);
   e = build(&a, "def f(x: \"f32[2, 3]\", y: \"f32[4]\"):\n    return x + y\n", &m, &g);
   CHECK("broadcast_error", e && strstr(e->msg, "t.py:2:14: error: shapes [2,3] and [4] cannot broadcast"));
-  coil_error_free(e);
+  coil_err_free(e);
   e = build(&a, "def f(x: \"f32[2, 3]\"):\n    return x.sum(dim=2)\n", &m, &g);
   CHECK("bad_dim_error", e && strstr(e->msg, "t.py:2:22: error: dim 2 is out of range"));
-  coil_error_free(e);
+  coil_err_free(e);
   e = build(&a, "def f(x: \"f32[2, 3]\"):\n    return x.cumsum(1)\n", &m, &g);
   CHECK("unsupported_op_error", e && strstr(e->msg, "'cumsum' is not in coil's subset"));
-  coil_error_free(e);
+  coil_err_free(e);
   e = build(&a, "def f(x: \"q8[2]\"):\n    return x\n", &m, &g);
   CHECK("bad_annotation_error", e && strstr(e->msg, "t.py:1:11: error: x: unknown dtype 'q8'"));
-  coil_error_free(e);
+  coil_err_free(e);
   e = build(&a, "import torch\ndef main():\n    print(f\"{1}\")\nif __name__ == '__main__':\n    main()\n"
                 "def f(x: \"f32[2]\"):\n    return x.exp()\n", &m, &g);
   CHECK("skips_other_code", !e && m.nfuncs == 2 && out0(&g)->op == OP_EXP);
-  coil_error_free(e);
+  coil_err_free(e);
   /* libFuzzer found this: two defs of one name, each built by name, parsed
    * the first body twice and appended past the statement array. */
   {
@@ -121,7 +121,7 @@ static void test_graph(void) {
       Graph g2;
       CoilErr *e2 = graph_build(&a, &m2, "f", NULL, 0, &g2);
       ok = !e2 && m2.funcs[0].nbody == 3;
-      coil_error_free(e2);
+      coil_err_free(e2);
     }
     CHECK("parse_body_twice_starts_over", ok);
   }
@@ -171,7 +171,7 @@ static void test_verifier(void) {
     if (k->vals[i].op == OP_INPUT) k->vals[i].index = ix_add(&a, k->vals[i].index, ix_const(&a, 1));
   e = kernel_verify(&p, k);
   CHECK("verify_rejects_out_of_bounds", e && strstr(e->msg, "outside [0, 32)"));
-  coil_error_free(e);
+  coil_err_free(e);
   arena_free(&a);
 }
 

@@ -72,7 +72,7 @@ static void expect_error(const char *name, const char *path, const char *want) {
   }
   CHECK(name, strstr(e->msg, path) && strstr(e->msg, want),
         "message '%s' should name %s and contain '%s'", e->msg, path, want);
-  coil_error_free(e);
+  coil_err_free(e);
 }
 
 static void *sample(DType t, int64_t n) {
@@ -105,7 +105,7 @@ static void test_roundtrip(DType t, int ndim, const int64_t *shape, const char *
   CoilErr *e = npy_write(path, t, ndim, shape, data);
   if (e) {
     CHECK(name, 0, "write: %s", e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     free(data);
     return;
   }
@@ -113,7 +113,7 @@ static void test_roundtrip(DType t, int ndim, const int64_t *shape, const char *
   e = npy_read(path, &a);
   if (e) {
     CHECK(name, 0, "read: %s", e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     free(data);
     return;
   }
@@ -127,7 +127,7 @@ static void test_roundtrip(DType t, int ndim, const int64_t *shape, const char *
     if (t == DT_BF16) {
       /* bf16 is saved as f32 exactly; converting back restores the bits */
       e = npy_convert(&a, DT_BF16);
-      if (e) ok = false, coil_error_free(e);
+      if (e) ok = false, coil_err_free(e);
     }
     ok = ok && (n == 0 || !memcmp(a.data, data, (size_t)n * (size_t)dtype_size(t)));
     CHECK(name, ok, "data differs after the roundtrip");
@@ -170,7 +170,7 @@ static void test_header_text(void) {
                          *(float *)(text + off) == 1.5f,
         "%s", e ? e->msg : "unexpected header");
   free(text);
-  coil_error_free(e);
+  coil_err_free(e);
   e = NULL;
   int64_t s1[1] = {5};
   float v[5] = {0};
@@ -182,7 +182,7 @@ static void test_header_text(void) {
                          strstr(text + 10, "'shape': (5,)"),
         "%s", e ? e->msg : "unexpected header");
   free(text);
-  coil_error_free(e);
+  coil_err_free(e);
   e = NULL;
   uint16_t bf[2] = {f32_to_bf16(1.0f), f32_to_bf16(-2.5f)};
   int64_t s2[1] = {2};
@@ -194,7 +194,7 @@ static void test_header_text(void) {
                                   ((float *)(text + off))[1] == -2.5f,
         "%s", e ? e->msg : "bf16 not written as f32");
   free(text);
-  coil_error_free(e);
+  coil_err_free(e);
 }
 
 static uint16_t conv_bf16(float f) {
@@ -347,14 +347,14 @@ static void test_errors(void) {
             ((uint8_t *)a.data)[0] == 0 && ((uint8_t *)a.data)[1] == 1,
         "%s", e ? e->msg : "wrong contents");
   if (!e) npy_free(&a);
-  coil_error_free(e);
+  coil_err_free(e);
 
   /* Writing into a missing directory fails with a message naming the file. */
   int64_t s1[1] = {4};
   const char *bad = path_in("no/such/dir/x.npy");
   e = npy_write(bad, DT_F32, 1, s1, four);
   CHECK("error_write_missing_dir", e && strstr(e->msg, bad), "%s", e ? e->msg : "no error");
-  coil_error_free(e);
+  coil_err_free(e);
 }
 
 static void test_atomic(void) {
@@ -368,7 +368,7 @@ static void test_atomic(void) {
   if (!e) e = npy_read(path, &a);
   CHECK("write_overwrites", !e && a.numel == 2 && ((float *)a.data)[1] == 6.0f, "%s",
         e ? e->msg : "old contents");
-  coil_error_free(e);
+  coil_err_free(e);
   npy_free(&a);
   DIR *d = opendir(dir);
   int tmps = 0;
@@ -421,7 +421,7 @@ static int dump(const char *path) {
   CoilErr *e = npy_read(path, &a);
   if (e) {
     printf("error: %s\n", e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     return 2;
   }
   printf("%s (", dtype_name(a.dtype));

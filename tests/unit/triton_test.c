@@ -39,7 +39,7 @@ static bool compile_fn(const char *fn, Compiled *c) {
   CoilErr *e = compile_source(&o, c);
   if (e) {
     printf("FAIL unit/triton_compile_%s: %s\n", fn, e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     failures++;
     return false;
   }

@@ -174,7 +174,7 @@ static void check_fixed(const char *name, const char *file, const char *src, Blo
   CoilErr *e = run(file, src, bl, out, 0, &ms);
   if (e) {
     printf("FAIL %s: %s\n", name, e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     failures++;
     return;
   }
@@ -254,7 +254,7 @@ int main(int argc, char **argv) {
     } else {
       printf("ok seed_buggy_store_error\n");
     }
-    coil_error_free(e);
+    coil_err_free(e);
   }
 
   /* With only the store changed so that it broadcasts (the sum taken over
@@ -301,7 +301,7 @@ int main(int argc, char **argv) {
         printf("ok seed_buggy_wrong_sums (off the reference by up to %.3g of ~%.3g; "
                "equal to the partial sums within %.2g)\n", err, scale, berr);
       }
-      coil_error_free(e);
+      coil_err_free(e);
       free(patched);
     }
   }
@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
   double plain = plain_loop_ms(pout), ms;
   float out[D];
   CoilErr *e = run(fixed_file, fixed, even, out, 0, &ms);
-  coil_error_free(e);
+  coil_err_free(e);
   printf("# speed: plain C loop (1 thread) %.1f ms, executor %.1f ms: %.1fx\n", plain, ms,
          ms / plain);
   free(g);

@@ -59,7 +59,7 @@ static void expect_f(const char *name, const char *src, int n, const float *want
       snprintf(why, sizeof why, "out[%d] = %.9g, want %.9g", i, out[i], want[i]);
       ok = false;
     }
-  coil_error_free(e);
+  coil_err_free(e);
   report(name, ok);
 }
 
@@ -72,7 +72,7 @@ static void expect_i(const char *name, const char *src, int n, const int32_t *wa
       snprintf(why, sizeof why, "iout[%d] = %d, want %d", i, iout[i], want[i]);
       ok = false;
     }
-  coil_error_free(e);
+  coil_err_free(e);
   report(name, ok);
 }
 
@@ -83,7 +83,7 @@ static void expect_err(const char *name, const char *src, const char *where, con
   bool ok = e && strstr(e->msg, msg) && (!where || strstr(e->msg, where));
   if (!e) snprintf(why, sizeof why, "ran without error");
   else if (!ok) snprintf(why, sizeof why, "wrong error: %s", e->msg);
-  coil_error_free(e);
+  coil_err_free(e);
   report(name, ok);
 }
 
@@ -364,7 +364,7 @@ static void test_control(void) {
         snprintf(why, sizeof why, "out[%d] = %g", i, out[i]);
         ok = false;
       }
-    coil_error_free(e);
+    coil_err_free(e);
     report("grid_2d_program_ids", ok);
   }
   float w2[6] = {10, 4, 0, 9, 1, 28};
@@ -515,7 +515,7 @@ static void test_coil_helpers(void) {
         ok = false;
       }
     }
-    coil_error_free(e);
+    coil_err_free(e);
     report("coil_round_bf16_via_uint32", ok);
   }
   float w[4] = {NAN, 31, 40320, 44};
@@ -590,7 +590,7 @@ static void test_args(void) {
   CoilErr *e = tx_run_source("m.py", "def k(x_ptr, N: tl.constexpr):\n    pass\n", NULL, grid, a, 1);
   bool ok = e && strstr(e->msg, "missing argument for parameter 'N'");
   snprintf(why, sizeof why, "%s", e ? e->msg : "no error");
-  coil_error_free(e);
+  coil_err_free(e);
   report("missing_argument", ok);
   /* Several kernels: run by name; the jit one by default. */
   const char *two = "import triton\nimport triton.language as tl\n\n"
@@ -600,11 +600,11 @@ static void test_args(void) {
   out[0] = 0;
   e = tx_run_source("m.py", two, "second", grid, a, 1);
   ok = !e && out[0] == 2;
-  coil_error_free(e);
+  coil_err_free(e);
   e = tx_run_source("m.py", two, NULL, grid, a, 1);
   ok = ok && !e && out[0] == 1;
   snprintf(why, sizeof why, "%s (out[0] = %g)", e ? e->msg : "wrong kernel ran", out[0]);
-  coil_error_free(e);
+  coil_err_free(e);
   report("several_kernels_by_name", ok);
   /* A module parsed once runs twice; a bad def does not stop a good one. */
   TxModule *m;
@@ -614,14 +614,14 @@ static void test_args(void) {
     out[0] = 0;
     e = tx_module_run(m, "good", grid, a, 1, NULL);
     ok = !e && out[0] == 3;
-    coil_error_free(e);
+    coil_err_free(e);
     e = tx_module_run(m, "bad", grid, a, 1, NULL);
     ok = ok && e && strstr(e->msg, "m.py:2:9: error: expected an expression");
     snprintf(why, sizeof why, "%s", e ? e->msg : "bad kernel ran");
-    coil_error_free(e);
+    coil_err_free(e);
     tx_module_free(m);
   } else {
-    coil_error_free(e);
+    coil_err_free(e);
   }
   report("module_with_a_bad_def", ok);
 }

@@ -25,7 +25,7 @@ static inline bool jit_with_prelude(const char *src, const char *what, JitLib *l
   sb_free(&sb);
   if (!e) return true;
   printf("FAIL unit/%s_compile: %s\n", what, e->msg);
-  coil_error_free(e);
+  coil_err_free(e);
   return false;
 }
 #endif

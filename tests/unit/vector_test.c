@@ -101,7 +101,7 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
   snprintf(what, sizeof what, "vector_%s_compiles", fn);
   if (e) {
     printf("FAIL unit/%s: %s\n", what, e->msg);
-    coil_error_free(e);
+    coil_err_free(e);
     failures++;
     return;
   }
@@ -119,7 +119,7 @@ static void check_fn(const char *fn, int want_loops, int want_lanes) {
   CoilErr *re = NULL;
   size_t rlen;
   char *report = built ? coil_read_file(rfile, &rlen, &re) : NULL;
-  if (re) coil_error_free(re);
+  if (re) coil_err_free(re);
   CHECK(what, built && report);
   if (built && report) {
     /* The column blocks' x loops: the first loop after each `rK_j + 8 <=`
