@@ -95,6 +95,11 @@ static const char EMIT_HELP[] =
     "  --npu-ub-kb K          triton-npu: on-chip buffer per core in KiB (default 192)\n"
     "  --gpu-loads L          triton-gpu: pointer (tl.load, the default) or tma (tensor descriptors where\n"
     "                         the access allows, software-pipelined loops)\n"
+    "  --gpu-sms N            triton-gpu: multiprocessors of the tile model (default 132, an H200)\n"
+    "  --gpu-tile X,R,S,W     triton-gpu: XBLOCK, RBLOCK, split parts and num_warps of every kernel with a\n"
+    "                         reduction instead of the tile model's (0: the model's; for sweeps)\n"
+    "  --gpu-no-chain         triton-gpu: no chains (each kernel of a normalisation its own launch)\n"
+    "  --gpu-evict-first      triton-gpu: loads in reduction loops ask the L2 to evict their lines first\n"
     "  -d STAGES              print these stages' dumps instead (triton: the tile model)\n%s";
 
 static int fail(CoilErr *e) {
@@ -243,6 +248,29 @@ int main(int argc, char **argv) {
         if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
         *(a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb) = (int)v;
         tflags = true;
+      } else if (!strcmp(a, "--gpu-tile")) {
+        const char *t = i + 1 < rest ? rargv[++i] : "";
+        int n = 0;
+        char *end = (char *)t;
+        while (n < 4) {
+          long v = strtol(t, &end, 10);
+          if (end == t || v < 0 || v > 65536 || (v & (v - 1))) break;
+          topt.gpu_tile[n++] = v;
+          if (*end != ',') break;
+          t = end + 1;
+        }
+        if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
+        tflags = true;
+      } else if (!strcmp(a, "--gpu-sms")) {
+        char *end = NULL;
+        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
+        if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
+        topt.gpu_sms = (int)v;
+        tflags = true;
+      } else if (!strcmp(a, "--gpu-no-chain")) {
+        topt.gpu_nochain = tflags = true;
+      } else if (!strcmp(a, "--gpu-evict-first")) {
+        topt.gpu_evict = tflags = true;
       } else if (!strcmp(a, "--gpu-loads")) {
         if (i + 1 >= rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt.gpu_loads))
           return usage_error(cmd, "%s needs pointer or tma", a);
@@ -257,7 +285,7 @@ int main(int argc, char **argv) {
     if (!(c.co.target = target_find(c.target ? c.target : "c")))
       return unknown_target(cmd, c.target);
     if (tflags && c.co.target == &cpu_target)
-      return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-loads need --target triton-npu or triton-gpu");
+      return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-* options need --target triton-npu or triton-gpu");
     if (c.co.target != &cpu_target) c.co.target_options = &topt;
     StrBuf out = {0};
     c.co.dump_out = &out;

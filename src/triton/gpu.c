@@ -54,6 +54,11 @@ typedef struct Gpu {
   const bool *need_grp, *need_post; /* the plan's (TKernel) */
   const char **ptr;        /* per buffer: its parameter in this function */
   const char **names; /* per axis */
+  /* chains: the head's plan, this member's offset in the chain, and the
+   * inner range held by one tile (no loop, no per-phase r variables) */
+  const TKernel *h;
+  int q;
+  bool persist;
 } Gpu;
 
 static const char *gsfx(Gpu *E, const char *base, int g) {
@@ -76,16 +81,27 @@ static const char *index_mask(Gpu *E, const IExpr *ix) {
   bool *r = ARENA_ARRAY(E->a, bool, k->ngroups + 1);
   for (int ax = 0; ax < k->naxes; ax++) {
     if (!ix_mentions(ix, ax)) continue;
-    if (k->axes[ax].kind == AX_X) x = E->xmask;
+    if (E->h) { /* a chain: O axes, then inner axes (a pointwise member's x axes among them) */
+      if (E->tk->cpos[ax] < E->h->no) x = E->xmask;
+      else r[0] |= E->rmask[0];
+    } else if (k->axes[ax].kind == AX_X) x = E->xmask;
     else if (E->rmask[k->axes[ax].group]) r[k->axes[ax].group] = true;
   }
   StrBuf sb = {0};
   if (x) sb_puts(&sb, "xmask");
-  for (int g = 0; g < k->ngroups; g++)
+  if (E->h && r[0]) sb_printf(&sb, "%srmask", sb.len ? " & " : "");
+  for (int g = 0; g < k->ngroups && !E->h; g++)
     if (r[g]) sb_printf(&sb, "%s%s", sb.len ? " & " : "", gsfx(E, "rmask", g));
   char *s = sb.len ? arena_strdup(E->a, sb.data) : NULL;
   sb_free(&sb);
   return s;
+}
+
+/* A chain member's index reads an inner (row) axis. */
+static bool ix_mentions_inner(const Gpu *E, const IExpr *ix) {
+  for (int ax = 0; ax < E->k->naxes; ax++)
+    if (ix_mentions(ix, ax) && E->tk->cpos[ax] >= E->h->no) return true;
+  return false;
 }
 
 static bool has_desc(const Gpu *E, int i) { return E->tk->desc && E->tk->desc[i]; }
@@ -186,21 +202,58 @@ static void print_desc_load(Gpu *E, int i, const char *indent) {
   sb_puts(sb, "\n");
 }
 
+/* The value name of chain member m's value i ("k1_tmp3"). */
+static const char *member_pfx(Gpu *E, int m) { return arena_printf(E->a, "k%d_", m - E->tk->chain); }
+
+/* A chain member's load of what an earlier member stores for the same O
+ * point: that store's value, converted as the store and the load would;
+ * or of an element an earlier member loaded: that load. */
+static bool print_chain_load(Gpu *E, int i, const char *indent) {
+  const TKernel *tk = E->tk;
+  StrBuf *sb = E->P->sb;
+  const KVal *v = &E->k->vals[i];
+  if (tk->hand_k[i] >= 0) {
+    const Kernel *km = &E->P->p->kernels[tk->hand_k[i]];
+    const KStore *st = &km->stores[tk->hand_s[i]];
+    StrBuf e = {0};
+    TPrint Q = *E->P;
+    Q.sb = &e;
+    Q.k = km;
+    Q.tk = &E->plan->kern[tk->hand_k[i]];
+    Q.vpfx = member_pfx(E, tk->hand_k[i]);
+    DType bt = E->P->p->bufs[st->buf].dtype;
+    tri_store_value(&Q, st->val, bt);
+    sb_printf(sb, "%s%s = %s%s  # %s, as stored by %s\n", indent, tri_vname(E->P, i), e.data,
+              bt == DT_BF16 || bt == DT_F16 ? ".to(tl.float32)" : "", E->P->p->bufs[st->buf].name, km->name);
+    sb_free(&e);
+    return true;
+  }
+  if (tk->share_k[i] >= 0) {
+    sb_printf(sb, "%s%s = %s%stmp%d\n", indent, tri_vname(E->P, i), member_pfx(E, tk->share_k[i]), "", tk->share_v[i]);
+    (void)v;
+    return true;
+  }
+  return false;
+}
+
 static void print_val(Gpu *E, int i, const char *indent) {
   const KVal *v = &E->k->vals[i];
   if (v->op != OP_INPUT) {
     tri_value(E->P, i, indent);
     return;
   }
+  if (E->h && print_chain_load(E, i, indent)) return;
   if (has_desc(E, i)) {
     print_desc_load(E, i, indent);
     return;
   }
   StrBuf *sb = E->P->sb;
-  sb_printf(sb, "%stmp%d = tl.load(%s + ", indent, i, E->ptr[v->buf]);
+  sb_printf(sb, "%s%s = tl.load(%s + ", indent, tri_vname(E->P, i), E->ptr[v->buf]);
   print_index(E, sb, v->index);
   const char *m = index_mask(E, v->index);
   if (m) sb_printf(sb, ", %s, other=0", m);
+  /* a streamed load: in a group's loop, or a chain's row */
+  if (E->plan->opt.gpu_evict && (v->scope >= 0 || (E->h && ix_mentions_inner(E, v->index)))) sb_puts(sb, ", eviction_policy='evict_first'");
   sb_puts(sb, ")");
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
   sb_puts(sb, "\n");
@@ -208,7 +261,7 @@ static void print_val(Gpu *E, int i, const char *indent) {
 
 static const char *res_name(Gpu *E, int r) {
   int v = tri_red_value(E->k, r);
-  return v >= 0 ? arena_printf(E->a, "tmp%d", v) : arena_printf(E->a, "red%d", r);
+  return v >= 0 ? tri_vname(E->P, v) : arena_printf(E->a, "%sred%d", E->P->vpfx ? E->P->vpfx : "", r);
 }
 
 /* The x axes from xindex: x_k = (xindex // stride) % size. */
@@ -286,10 +339,11 @@ static void group(Gpu *E, int g) {
   bool split = tk->nsplit > 1;
   const char *RB = gsfx(E, "RBLOCK", g), *rindex = gsfx(E, "rindex", g), *rbase = gsfx(E, "rbase", g);
   const char *rmask = gsfx(E, "rmask", g), *rnumel = gsfx(E, "rnumel", g), *roffset = gsfx(E, "roffset", g);
-  sb_printf(sb, "    %s = tl.arange(0, %s)[None, :]%s\n", rbase, RB, tk->wide ? ".to(tl.int64)" : "");
+  bool persistent = E->h ? E->persist : G->persistent;
+  if (!E->h) sb_printf(sb, "    %s = tl.arange(0, %s)[None, :]%s\n", rbase, RB, tk->wide ? ".to(tl.int64)" : "");
   const char *ind = "    ";
   bool desc = group_has_desc(E, g);
-  if (!G->persistent) {
+  if (!persistent) {
     for (int r = 0; r < k->nreds; r++)
       if (k->reds[r].group == g)
         sb_printf(sb, "    _%s = tl.full([XBLOCK, %s], %s, %s)\n", res_name(E, r), RB, tri_identity(&k->reds[r]),
@@ -307,14 +361,15 @@ static void group(Gpu *E, int g) {
       axis_starts(E, rstart, G->axes, G->naxes, split && tk->wide, ind);
     } else if (split) sb_printf(sb, "%s%s = rsplit * %s + %s + %s\n", ind, rindex, gsfx(E, "RSPLIT_CHUNK", g), roffset, rbase);
     else sb_printf(sb, "%s%s = %s + %s\n", ind, rindex, roffset, rbase);
-  } else {
+  } else if (!E->h) {
     sb_printf(sb, "%s%s = %s\n", ind, rindex, rbase);
     if (desc)
       for (int i = 0; i < G->naxes; i++) sb_printf(sb, "%s%s_t = 0\n", ind, E->names[G->axes[i]]);
   }
-  if (E->rmask[g]) sb_printf(sb, "%s%s = %s < %s\n", ind, rmask, rindex, rnumel);
+  bool rvars = !(E->h && persistent); /* a persistent chain printed them once */
+  if (E->rmask[g] && rvars) sb_printf(sb, "%s%s = %s < %s\n", ind, rmask, rindex, rnumel);
   int64_t stride = 1;
-  for (int i = G->naxes - 1; i >= 0; i--) {
+  for (int i = G->naxes - 1; i >= 0 && rvars; i--) {
     int64_t size = k->axes[G->axes[i]].size;
     const char *nm = E->names[G->axes[i]];
     if (G->naxes == 1) sb_printf(sb, "%s%s = %s\n", ind, nm, rindex);
@@ -337,7 +392,7 @@ static void group(Gpu *E, int g) {
       sb_printf(sb, "%s%s_in = tl.broadcast_to(tl.where(%s, %s, %s), [XBLOCK, %s])\n", ind, res, rmask, val.data, tri_identity(rd), RB);
     else sb_printf(sb, "%s%s_in = tl.broadcast_to(%s, [XBLOCK, %s])\n", ind, res, val.data, RB);
     sb_free(&val);
-    if (G->persistent) {
+    if (persistent) {
       sb_printf(sb, "%s%s = ", ind, res);
       tri_reduce(P, rd, arena_printf(E->a, "%s_in", res));
       sb_puts(sb, "[:, None]\n");
@@ -347,7 +402,7 @@ static void group(Gpu *E, int g) {
       sb_puts(sb, "\n");
     }
   }
-  if (!G->persistent)
+  if (!persistent)
     for (int r = 0; r < k->nreds; r++) {
       if (k->reds[r].group != g) continue;
       const char *res = res_name(E, r);
@@ -437,7 +492,133 @@ static void combine_kernel(Gpu *E) {
   E->xmask = save;
 }
 
+/* ------------------------------------------------------------- chains */
+
+/* name_k = (flat // stride) % size for n axes of sizes `size`, outer to inner. */
+static void flat_vars(StrBuf *sb, const char *flat, const int64_t *size, const char *const *nm, int n, const char *indent) {
+  int64_t stride = 1;
+  for (int i = n - 1; i >= 0; i--) {
+    if (n == 1) sb_printf(sb, "%s%s = %s\n", indent, nm[i], flat);
+    else if (i == n - 1) sb_printf(sb, "%s%s = %s %% %lld\n", indent, nm[i], flat, (long long)size[i]);
+    else if (i == 0) sb_printf(sb, "%s%s = %s // %lld\n", indent, nm[i], flat, (long long)stride);
+    else sb_printf(sb, "%s%s = (%s // %lld) %% %lld\n", indent, nm[i], flat, (long long)stride, (long long)size[i]);
+    stride *= size[i];
+  }
+}
+
+/* The stores of a chain member that leave the chain (tl.store broadcasts
+ * a row's value over the tile where the index asks for it). */
+static void chain_stores(Gpu *E, const char *indent) {
+  const Kernel *k = E->k;
+  StrBuf *sb = E->P->sb;
+  for (int s = 0; s < k->nstores; s++) {
+    const KStore *st = &k->stores[s];
+    if (!E->tk->cstore[s]) continue;
+    sb_printf(sb, "%stl.store(%s + ", indent, E->ptr[st->buf]);
+    print_index(E, sb, st->index);
+    sb_puts(sb, ", ");
+    tri_store_value(E->P, st->val, E->P->p->bufs[st->buf].dtype);
+    const char *m = index_mask(E, st->index);
+    sb_printf(sb, "%s%s)\n", m ? ", " : "", m ? m : "");
+  }
+}
+
+/* A reduction member: its values per row, its group over the row (one
+ * tile, or a loop), what follows the reductions, its stores. */
+static void chain_reduction(Gpu *E) {
+  const Kernel *k = E->k;
+  for (int i = 0; i < k->nvals; i++)
+    if ((E->need_grp[i] || E->need_post[i]) && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
+  group(E, 0);
+  for (int i = 0; i < k->nvals; i++)
+    if (E->need_post[i] && k->vals[i].scope == SCOPE_POST && op_info[k->vals[i].op].kind != OK_REDUCE) print_val(E, i, "    ");
+  chain_stores(E, "    ");
+}
+
+/* A pointwise member over the row: on the one tile, or in a loop with the
+ * values that do not vary along the row before it. */
+static void chain_pointwise(Gpu *E, const char *const *cname) {
+  const Kernel *k = E->k;
+  const TKernel *h = E->h;
+  StrBuf *sb = E->P->sb;
+  if (E->persist) {
+    for (int i = 0; i < k->nvals; i++)
+      if (E->need_post[i]) print_val(E, i, "    ");
+    chain_stores(E, "    ");
+    return;
+  }
+  bool *inner = ARENA_ARRAY(E->a, bool, k->nvals + 1), *v = ARENA_ARRAY(E->a, bool, k->nvals + 1);
+  for (int ax = 0; ax < k->naxes; ax++) {
+    if (E->tk->cpos[ax] < h->no) continue;
+    kernel_varies_along(k, ax, v);
+    for (int i = 0; i < k->nvals; i++) inner[i] |= v[i];
+  }
+  for (int i = 0; i < k->nvals; i++)
+    if (E->need_post[i] && !inner[i]) print_val(E, i, "    ");
+  sb_puts(sb, "    for roffset in range(0, rnumel, RBLOCK):\n");
+  sb_puts(sb, "        rindex = roffset + rbase\n");
+  if (E->rmask[0]) sb_puts(sb, "        rmask = rindex < rnumel\n");
+  flat_vars(sb, "rindex", h->csize + h->no, cname + h->no, h->ni, "        ");
+  for (int i = 0; i < k->nvals; i++)
+    if (E->need_post[i] && inner[i]) print_val(E, i, "        ");
+  chain_stores(E, "        ");
+}
+
+/* The chain whose head is kernel `head`: one function, each member a
+ * phase (see plan.c, GPU: chains). */
+static void chain_kernel(TPrint *P, const TritonPlan *plan, int head) {
+  const Program *p = P->p;
+  const TKernel *h = &plan->kern[head];
+  const TritonLaunch *L = &plan->launches[h->launch];
+  StrBuf *sb = P->sb;
+  Arena *a = P->a;
+  const char **ptr = tri_launch_ptrs(a, plan, L);
+  bool xmask = h->xnumel % h->xblock != 0, rmask = h->cinner % h->crblock != 0;
+  const char **cname = ARENA_ARRAY(a, const char *, h->no + h->ni + 1);
+  for (int j = 0; j < h->no + h->ni; j++) cname[j] = arena_printf(a, "%s%d", j < h->no ? "x" : "r", j);
+  tri_signature(sb, L);
+  sb_puts(sb, "    # one launch for");
+  for (int j = head; j < head + h->nchain; j++) sb_printf(sb, "%s %s (k%d_)", j > head ? "," : "", p->kernels[j].name, j - head);
+  sb_printf(sb, ":\n    # XBLOCK rows a block, each kernel in turn over the row (%s); row values pass in registers\n",
+            h->cpersist ? "one tile holds it: it is read once" : "a loop each");
+  const char *wide = P->tk->wide ? ".to(tl.int64)" : "";
+  sb_printf(sb, "    xoffset = tl.program_id(0)%s * XBLOCK\n", wide);
+  sb_puts(sb, "    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]\n");
+  if (xmask) sb_puts(sb, "    xmask = xindex < xnumel\n");
+  flat_vars(sb, "xindex", h->csize, cname, h->no, "    ");
+  sb_printf(sb, "    rbase = tl.arange(0, RBLOCK)[None, :]%s\n", wide);
+  if (h->cpersist) {
+    sb_puts(sb, "    rindex = rbase\n");
+    if (rmask) sb_puts(sb, "    rmask = rindex < rnumel\n");
+    flat_vars(sb, "rindex", h->csize + h->no, cname + h->no, h->ni, "    ");
+  }
+  for (int j = head; j < head + h->nchain; j++) {
+    const Kernel *k = &p->kernels[j];
+    const TKernel *tk = &plan->kern[j];
+    TPrint Q = *P;
+    Q.k = k;
+    Q.tk = tk;
+    Q.rank = 2;
+    Q.vpfx = arena_printf(a, "k%d_", j - head);
+    Gpu E = {.P = &Q, .plan = plan, .k = k, .tk = tk, .a = a, .xmask = xmask, .h = h, .q = j - head, .persist = h->cpersist};
+    E.rmask = ARENA_ARRAY(a, bool, 2);
+    E.rmask[0] = rmask;
+    E.ptr = ptr;
+    E.need_grp = tk->need_grp;
+    E.need_post = tk->need_post;
+    E.names = ARENA_ARRAY(a, const char *, k->naxes + 1);
+    for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = tk->cpos[ax] >= 0 ? cname[tk->cpos[ax]] : "?";
+    sb_printf(sb, "    # %s\n", k->name);
+    if (k->ngroups) chain_reduction(&E);
+    else chain_pointwise(&E, cname);
+  }
+}
+
 void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
+  if (P->tk->chain >= 0) { /* the head prints the chain; the other members nothing */
+    if (P->tk->chain == kernel) chain_kernel(P, plan, kernel);
+    return;
+  }
   const Kernel *k = P->k;
   const TKernel *tk = P->tk;
   Gpu E = {.P = P, .plan = plan, .k = k, .tk = tk, .a = P->a};

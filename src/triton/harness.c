@@ -16,8 +16,10 @@
  * run's rules, runs the kernels, checks every output against the function
  * run in eager PyTorch (its source is embedded), and on a GPU times the
  * kernels, eager and torch.compile with triton.testing.do_bench against
- * the device's read bandwidth (a large torch.sum).  Under TRITON_INTERPRET=1
- * it runs on the CPU (--device cpu).
+ * the device's read bandwidth (a large torch.sum); the GPU dialect's times
+ * each also after a clean flush, against a pure read of the same bytes
+ * timed both ways.  Under TRITON_INTERPRET=1 it runs on the CPU (--device
+ * cpu).
  *
  * Requires: the plan the kernels were printed from.  Guarantees: the
  * tables are the plan's launches and scratch, as coil's executor (run.c)
@@ -218,12 +220,26 @@ static const char harness_text[] =
     "            t = torch.randn(n, generator=g, dtype=torch.float64)\n"
     "        out.append(t.to(dt).to(device).as_strided(shape, stride))\n"
     "    return out\n"
-    "\n\n"
+    "\n\n";
+/* The NPU dialect's, unchanged; the GPU dialect's defines the source in a
+ * module that sys.modules holds, since torch.compile (2.11) looks a
+ * function's module up by name and failed on 'coil_source'. */
+static const char harness_fn_npu[] =
     "def coil_function():\n"
     "    \"\"\"The original function, from the source embedded below.\"\"\"\n"
     "    ns = {'__name__': 'coil_source'}\n"
     "    exec(compile(COIL_SOURCE, COIL_SOURCE_FILE, 'exec'), ns)\n"
     "    return ns[COIL_FUNCTION]\n"
+    ;
+static const char harness_fn_gpu[] =
+    "def coil_function():\n"
+    "    \"\"\"The original function, from the source embedded below, in a module that\n"
+    "    sys.modules holds (torch.compile looks a function's module up by name).\"\"\"\n"
+    "    import types\n"
+    "    mod = types.ModuleType('coil_source')\n"
+    "    sys.modules['coil_source'] = mod\n"
+    "    exec(compile(COIL_SOURCE, COIL_SOURCE_FILE, 'exec'), mod.__dict__)\n"
+    "    return getattr(mod, COIL_FUNCTION)\n"
     ;
 static const char harness_check[] =
     "\n\n"
@@ -291,6 +307,120 @@ static const char harness_bench[] =
     "                print(f'torch.compile failed: {type(e).__name__}: {e}', file=sys.stderr)\n"
     "    return nbytes, read_bw, rows\n"
     ;
+/* The GPU dialect's timing: each callable by do_bench and after a clean
+ * flush (CUDA events around each call after reading a 256 MB buffer: a
+ * cold L2 with nothing to write back), against a read-only Triton kernel
+ * of the same bytes timed the same two ways (tools/device/gpu_bench.py). */
+static const char harness_bench_gpu[] =
+    "\n\n"
+    "@triton.jit\n"
+    "def coil_read_kernel(a_ptr, ws_ptr, N: tl.constexpr, BLOCK: tl.constexpr, ITERS: tl.constexpr):\n"
+    "    # the pure read: each program sums ITERS contiguous blocks\n"
+    "    pid = tl.program_id(0)\n"
+    "    acc = tl.zeros([BLOCK], tl.float32)\n"
+    "    for i in range(ITERS):\n"
+    "        offs = (pid * ITERS + i) * BLOCK + tl.arange(0, BLOCK)\n"
+    "        acc += tl.load(a_ptr + offs, mask=offs < N, other=0.0)\n"
+    "    tl.store(ws_ptr + pid, tl.sum(acc, 0))\n"
+    "\n\n"
+    "def coil_bench(device='cuda', seed=0, rep=200, compile_=True):\n"
+    "    \"\"\"Median times of the kernels, eager, torch.compile and a pure read of as many\n"
+    "    bytes as the inputs and outputs, each by triton.testing.do_bench and after a\n"
+    "    clean flush: rows of (label, do_bench ms, flush ms).\"\"\"\n"
+    "    import statistics\n"
+    "    from triton.testing import do_bench\n"
+    "    inputs = coil_make_inputs(device, seed)\n"
+    "    bufs = coil_alloc(inputs)\n"
+    "    calls = coil_bind(bufs)\n"
+    "\n"
+    "    def run_coil():\n"
+    "        for kernel, args, num_warps in calls:\n"
+    "            kernel(*args, num_warps=num_warps)\n"
+    "\n"
+    "    fn = coil_function()\n"
+    "    nbytes = sum(t.numel() * t.element_size() for t in inputs)\n"
+    "    nbytes += sum(bufs[i].numel() * bufs[i].element_size() for i in COIL_OUTPUTS)\n"
+    "    flush = torch.ones(1 << 26, dtype=torch.float32, device=device)\n"
+    "\n"
+    "    def flushed(f, reps=30):\n"
+    "        times = []\n"
+    "        for _ in range(reps):\n"
+    "            flush.sum()\n"
+    "            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)\n"
+    "            s.record()\n"
+    "            f()\n"
+    "            e.record()\n"
+    "            torch.cuda.synchronize()\n"
+    "            times.append(s.elapsed_time(e))\n"
+    "        return statistics.median(times)\n"
+    "\n"
+    "    def both(f):\n"
+    "        f()\n"
+    "        torch.cuda.synchronize()\n"
+    "        return do_bench(f, rep=rep, return_mode='median'), flushed(f)\n"
+    "\n"
+    "    rows = []\n"
+    "    n = max(1, nbytes // 4)\n"
+    "    flat = torch.ones(n, dtype=torch.float32, device=device)\n"
+    "    best = None\n"
+    "    for block, iters, warps in ((4096, 16, 8), (2048, 8, 4)):\n"
+    "        nprog = triton.cdiv(n, block * iters)\n"
+    "        ws = torch.empty(nprog, dtype=torch.float32, device=device)\n"
+    "        t = both(lambda: coil_read_kernel[(nprog,)](flat, ws, n, BLOCK=block, ITERS=iters, num_warps=warps))\n"
+    "        best = t if best is None else (min(best[0], t[0]), min(best[1], t[1]))\n"
+    "    del flat\n"
+    "    rows.append(('pure read',) + best)\n"
+    "    with torch.no_grad():\n"
+    "        rows.append(('coil ' + COIL_TARGET,) + both(run_coil))\n"
+    "        rows.append(('torch eager',) + both(lambda: fn(*inputs)))\n"
+    "        if compile_:\n"
+    "            try:\n"
+    "                compiled = torch.compile(fn)\n"
+    "                compiled(*inputs)\n"
+    "                rows.append(('torch.compile',) + both(lambda: compiled(*inputs)))\n"
+    "            except Exception as e:  # report, do not stop the table\n"
+    "                print(f'torch.compile failed: {type(e).__name__}: {e}', file=sys.stderr)\n"
+    "    return nbytes, rows\n"
+    ;
+static const char harness_main_gpu[] =
+    "\n\n"
+    "def main():\n"
+    "    interp = os.environ.get('TRITON_INTERPRET') == '1'\n"
+    "    ap = argparse.ArgumentParser(description=f'coil {COIL_TARGET} kernels of {COIL_FUNCTION} '\n"
+    "                                 f'({COIL_SOURCE_FILE}): check against eager PyTorch, then time them')\n"
+    "    ap.add_argument('--device', default='cpu' if interp else 'cuda',\n"
+    "                    help='cuda, or cpu under TRITON_INTERPRET=1 (default: %(default)s)')\n"
+    "    ap.add_argument('--seed', type=int, default=0)\n"
+    "    ap.add_argument('--rep', type=int, default=200, help='do_bench rep in ms')\n"
+    "    ap.add_argument('--no-bench', action='store_true', help='check only')\n"
+    "    ap.add_argument('--no-compile', action='store_true', help='do not time torch.compile')\n"
+    "    args = ap.parse_args()\n"
+    "    if args.device == 'cpu' and not interp:\n"
+    "        print('--device cpu runs the kernels in Triton\\'s interpreter: set TRITON_INTERPRET=1', file=sys.stderr)\n"
+    "        return 2\n"
+    "    problems = coil_check(args.device, args.seed)\n"
+    "    name = f'{COIL_SOURCE_FILE}:{COIL_FUNCTION}'\n"
+    "    result = {'target': COIL_TARGET, 'function': name, 'device': args.device,\n"
+    "              'check': 'ok' if not problems else 'FAIL', 'problems': problems}\n"
+    "    print(f'check {name} ({COIL_TARGET}, {args.device}): ' + ('ok' if not problems else 'FAIL'))\n"
+    "    for p in problems:\n"
+    "        print('  ' + p)\n"
+    "    if not args.no_bench and args.device != 'cpu':\n"
+    "        nbytes, rows = coil_bench(args.device, args.seed, args.rep, not args.no_compile)\n"
+    "        read = rows[0]\n"
+    "        print(f'{nbytes / 1e6:.1f} MB read and written; times in us by do_bench (a dirty L2) / after a clean '\n"
+    "              f'flush (a cold, clean L2); % of read: the pure read of as many bytes over the time')\n"
+    "        print(f'{\"implementation\":<22}{\"do_bench\":>10}{\"flush\":>10}{\"% of read\":>16}')\n"
+    "        for label, t0, t1 in rows:\n"
+    "            print(f'{label:<22}{t0 * 1e3:>10.1f}{t1 * 1e3:>10.1f}'\n"
+    "                  f'{read[1] / t0 * 100:>8.0f}%{read[2] / t1 * 100:>7.0f}%')\n"
+    "        result.update(bytes=nbytes, times_us={label: t0 * 1e3 for label, t0, t1 in rows},\n"
+    "                      flush_us={label: t1 * 1e3 for label, t0, t1 in rows})\n"
+    "    print('COIL_RESULT ' + json.dumps(result))\n"
+    "    return 0 if not problems else 1\n"
+    "\n\n"
+    "if __name__ == '__main__':\n"
+    "    sys.exit(main())\n";
 static const char harness_main[] =
     "\n\n"
     "def main():\n"
@@ -331,14 +461,15 @@ static const char harness_main[] =
     "    sys.exit(main())\n";
 
 void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
-  (void)plan;
   sb_puts(sb, "\n\n# the source of ");
   sb_puts(sb, c->module.file);
   sb_puts(sb, ", run in eager PyTorch as the reference\nCOIL_SOURCE = ");
   tri_pystr(sb, c->module.text);
   sb_puts(sb, "\n");
+  bool gpu = plan->target == TRITON_GPU;
   sb_puts(sb, harness_text);
+  sb_puts(sb, gpu ? harness_fn_gpu : harness_fn_npu);
   sb_puts(sb, harness_check);
-  sb_puts(sb, harness_bench);
-  sb_puts(sb, harness_main);
+  sb_puts(sb, gpu ? harness_bench_gpu : harness_bench);
+  sb_puts(sb, gpu ? harness_main_gpu : harness_main);
 }

@@ -10,16 +10,25 @@
  *     X0BLOCK outputs each; when the outputs give fewer programs than
  *     cores, each program takes a chunk of one reduction axis instead and
  *     a second kernel combines the parts.
- *   GPU (NVIDIA): S multiprocessors.  Column reductions (the output axis
- *     is unit-stride, as in the seed) take XBLOCK <= 128 outputs and
- *     enough r points for 8192 elements a step, about 64 per thread;
- *     row reductions take a whole row in one block when it fits (a
- *     persistent reduction), else loop over RBLOCK.  Reduction axes are
- *     flattened and recovered with // and % by constants (shifts and
- *     multiplies, cheaper than nested loops whose inner trip counts are
- *     small).  With fewer x blocks than multiprocessors, the flat range
- *     is split into RSPLIT chunks so about four blocks run per
- *     multiprocessor, and a second kernel combines the parts.
+ *   GPU (NVIDIA): S multiprocessors (132 on an H200), each 64K registers
+ *     and 2048 threads.  The grid aims at four blocks per multiprocessor;
+ *     a tile is spread over num_warps * 32 threads, and the points each
+ *     thread holds set its registers.  Column reductions (the output axis
+ *     is unit-stride, as in the seed) take XBLOCK outputs (rows of 128
+ *     bytes or more, padding x the least) and RBLOCK r points: 4096-point
+ *     tiles at 8 warps when x alone gives the four blocks per
+ *     multiprocessor, else 8192 at 4 and the reduction split, fewer points
+ *     a thread where f64 accumulators would crowd the registers.  Row
+ *     reductions take a whole row in one block up to 4096 (a persistent
+ *     reduction), else loop in steps of 4096 or 2048, 1024 where rows
+ *     start off 16 bytes (one load instruction per element).  Reduction
+ *     axes are flattened and recovered with // and % by constants (shifts
+ *     and multiplies, cheaper than nested loops whose inner trip counts
+ *     are small).  With fewer blocks than that, the flat range is split
+ *     into RSPLIT chunks and a second kernel combines the parts.  Chains
+ *     (gpu_chains): a row statistic and the kernels that read it back
+ *     (softmax, RMSNorm) run as one launch, the row in registers when it
+ *     fits.  The constants come from sweeps on an H200 (docs/gpu.md).
  *
  * The plan also settles every launch, so that the module's printers, its
  * COIL_LAUNCHES table and coil's executor agree by construction: per
@@ -307,6 +316,66 @@ static void npu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   }
 }
 
+/* GPU: the machine (an H200 by default; TritonOptions gives the SMs).
+ * Per multiprocessor: 64K 32-bit registers, 2048 threads.  A tile is
+ * spread over num_warps * 32 threads; accumulators of [XBLOCK, RBLOCK]
+ * take tile / threads registers each per thread (two for 64-bit). */
+enum {
+  GPU_ACC_REGS = 64,        /* accumulator registers per thread the model allows */
+  GPU_COL_TILE = 8192,      /* column tiles: elements a step (64 per thread at 4 warps) */
+  GPU_ROW_TILE = 2048,      /* row tiles: elements a step */
+  GPU_BLOCKS_PER_SM = 4,    /* blocks per multiprocessor the grid aims for */
+  GPU_PERSIST_MAX = 8192,   /* chains: the most elements of a row a block holds */
+};
+
+/* Registers per element of the reductions' accumulators, summed, a 64-bit
+ * one counted as four: two registers, and the f64 adds and conversions
+ * that run at a fraction of the f32 rate (a variance over 160 columns in
+ * f64: 67% of a read at 8 points a thread, 42% at 16). */
+static int64_t acc_words(const Kernel *k) {
+  int64_t w = 0;
+  for (int r = 0; r < k->nreds; r++) w += dtype_size(k->reds[r].dtype) > 4 ? 4 : 1;
+  return w < 1 ? 1 : w;
+}
+
+/* The x block of a column tile: rows of at least 128 bytes of the lead
+ * load (a warp's coalesced segment), up to 128 outputs; among those that
+ * pad x the least, the largest that still gives GPU_BLOCKS_PER_SM blocks
+ * per multiprocessor without splitting the reduction, else the largest
+ * (the reduction is then split). */
+static int64_t col_xblock(const Kernel *k, const TKernel *tk, int64_t sms) {
+  int64_t px = pow2_ceil(tk->xnumel);
+  int64_t eb = tk->lead_load >= 0 ? dtype_size(k->vals[tk->lead_load].dtype) : 4;
+  int64_t lo = 128 / (eb < 1 ? 1 : eb);
+  if (lo > 128) lo = 128;
+  if (lo > px) lo = px;
+  int64_t pad = INT64_MAX;
+  for (int64_t xb = lo; xb <= 128 && xb <= px; xb *= 2)
+    if (cdiv(tk->xnumel, xb) * xb < pad) pad = cdiv(tk->xnumel, xb) * xb;
+  int64_t best = 0, any = lo;
+  for (int64_t xb = lo; xb <= 128 && xb <= px; xb *= 2) {
+    if (cdiv(tk->xnumel, xb) * xb != pad) continue;
+    any = xb;
+    if (cdiv(tk->xnumel, xb) >= GPU_BLOCKS_PER_SM * sms) best = xb;
+  }
+  return best ? best : any;
+}
+
+/* Can the lead load of a row tile be read in 16-byte vectors?  Not when a
+ * row starts off a 16-byte boundary: some stride other than the unit one,
+ * or the offset, is no multiple of 16 bytes (13001 bf16 values a row). */
+static bool rows_aligned(const Kernel *k, const TKernel *tk) {
+  if (tk->lead_load < 0) return true;
+  const KVal *v = &k->vals[tk->lead_load];
+  int64_t es = dtype_size(v->dtype);
+  if (v->index->c * es % 16) return false;
+  for (int i = 0; i < v->index->n; i++) {
+    int64_t c = abs64(v->index->t[i].coef);
+    if (c != 1 && c * es % 16) return false;
+  }
+  return true;
+}
+
 /* GPU: bytes of the loads of group g that are unit-stride along the
  * innermost x axis (wx) or the group's innermost r axis (wr). */
 static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
@@ -323,38 +392,69 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   tk->x_contig = wx > 0 && wx >= wr;
   int64_t px = pow2_ceil(tk->xnumel);
   tk->nsplit = 1;
+  tk->chain = -1;
   if (!k->ngroups) {
     tk->xblock = px < 1024 ? px : 1024;
     tk->num_warps = tk->xblock >= 1024 ? 4 : tk->xblock >= 256 ? 2 : 1;
+    if (o->gpu_tile[0]) tk->xblock = o->gpu_tile[0];
+    if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
     tk->xprogs = cdiv(tk->xnumel, tk->xblock);
     return;
   }
   int64_t rmax = 1;
   if (tk->x_contig) {
-    /* column tiles: x along the unit stride, 8192 elements a step */
-    tk->xblock = px < 128 ? px : 128;
+    /* column tiles: x along the unit stride, GPU_COL_TILE elements a step
+     * at 4 warps, less where the accumulators would pass GPU_ACC_REGS
+     * registers a thread (f64 sums: var, std) */
+    tk->xblock = o->gpu_tile[0] ? o->gpu_tile[0] : col_xblock(k, tk, sms);
+    /* Many x blocks: 4096-point tiles at 8 warps, 16 points a thread
+     * (20011 columns: 93% of a read, against 75% at 64 a thread).  Few (the
+     * reduction is split, each block a long loop): 8192-point tiles at 4
+     * warps, 64 a thread (the seed's best), with more warps, then smaller
+     * tiles, while the accumulators take more than GPU_ACC_REGS registers
+     * a thread (f64 sums: var, std). */
+    int64_t tile = GPU_COL_TILE, warps = 4;
+    if (cdiv(tk->xnumel, tk->xblock) >= GPU_BLOCKS_PER_SM * sms) tile = GPU_COL_TILE / 2, warps = 8;
+    while (tile > 1024 && tile / (32 * warps) * acc_words(k) > GPU_ACC_REGS) {
+      if (warps < 8) warps = 8;
+      else tile /= 2;
+    }
+    tk->num_warps = (int)warps;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];
-      int64_t r = 8192 / tk->xblock, pr = pow2_ceil(G->numel);
+      int64_t r = tile / tk->xblock, pr = pow2_ceil(G->numel);
+      if (r < 1) r = 1;
+      if (o->gpu_tile[1]) r = o->gpu_tile[1];
       G->rblock = r < pr ? r : pr;
+      if (G->rblock > rmax) rmax = G->rblock;
     }
+    /* short columns: fewer warps, the same points a thread */
+    int64_t w = tk->xblock * rmax * warps / tile;
+    if (w < warps) tk->num_warps = (int)(w < 2 ? 2 : w);
   } else {
-    /* row tiles: a whole row when it fits in 2048, else 2048 a step */
+    /* row tiles: a whole row when it fits in 4096, else steps of 4096 or
+     * 2048, whichever pads the row less (13001 points: 2048) */
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];
       int64_t pr = pow2_ceil(G->numel);
-      G->rblock = pr < 2048 ? pr : 2048;
+      G->rblock = pr <= 2 * GPU_ROW_TILE ? pr : cdiv(G->numel, 2 * GPU_ROW_TILE) * 2 * GPU_ROW_TILE <= cdiv(G->numel, GPU_ROW_TILE) * GPU_ROW_TILE ? 2 * GPU_ROW_TILE : GPU_ROW_TILE;
+      /* rows that take one load instruction per element: 1024-point steps
+       * (two loads a thread at 16 warps: 13001 bf16 values a row, 93% of a
+       * read, against 82% in 2048-point steps) */
+      if (!rows_aligned(k, tk) && G->rblock > GPU_ROW_TILE / 2) G->rblock = GPU_ROW_TILE / 2;
+      if (o->gpu_tile[1]) G->rblock = o->gpu_tile[1] < pr ? o->gpu_tile[1] : pr;
       if (G->rblock > rmax) rmax = G->rblock;
     }
-    int64_t xb = 2048 / rmax;
+    int64_t rt = rows_aligned(k, tk) ? GPU_ROW_TILE : GPU_ROW_TILE / 2;
+    int64_t xb = rmax < rt ? rt / rmax : 1;
     tk->xblock = xb < px ? xb : px;
     if (tk->xblock < 1) tk->xblock = 1;
     /* more blocks for the multiprocessors, down to 256-element tiles */
     while (tk->xblock > 1 && tk->xblock * rmax > 256 && cdiv(tk->xnumel, tk->xblock) < 2 * sms) tk->xblock /= 2;
+    if (o->gpu_tile[0]) tk->xblock = o->gpu_tile[0];
   }
   for (int g = 0; g < k->ngroups; g++) {
     TGroup *G = &tk->g[g];
-    if (G->rblock > rmax) rmax = G->rblock;
     G->persistent = G->rblock >= G->numel;
     G->rchunk = G->numel;
   }
@@ -362,10 +462,13 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   int64_t work = 0;
   for (int g = 0; g < k->ngroups; g++)
     if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
-  /* about four blocks per multiprocessor, each still worth 32768 elements */
-  int64_t want = cdiv(4 * sms, tk->xprogs), by_work = work / (((int64_t)1 << 15) * tk->xprogs);
+  /* About four blocks per multiprocessor, each still worth 32768 elements:
+   * a grid of fewer blocks leaves multiprocessors idle, or a last wave
+   * half empty (20011 columns in blocks of 128: 157 blocks on 132). */
+  int64_t want = cdiv(GPU_BLOCKS_PER_SM * sms, tk->xprogs), by_work = work / (((int64_t)1 << 15) * tk->xprogs);
   if (want > by_work) want = by_work;
-  if (tk->xprogs < sms && want >= 2) {
+  if (o->gpu_tile[2]) want = o->gpu_tile[2];
+  if (tk->xprogs < GPU_BLOCKS_PER_SM * sms && want >= 2) {
     int64_t ns = 1;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];
@@ -380,9 +483,26 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
       for (int g = 0; g < k->ngroups; g++) tk->g[g].rchunk = tk->g[g].numel;
     }
   }
+  /* row tiles: 16 points a thread (2048-point rows: 4 warps; 84% of a
+   * read at 8 points a thread, 104% at 16 for layer norm's statistics);
+   * a split reduction's blocks, about four a multiprocessor, take 8 warps
+   * so that enough loads are in flight (a sum over 32M-point rows: 97% of
+   * a read in 4096-point steps at 8 warps, 80% in 2048 at 4) */
   int64_t tile = tk->xblock * rmax;
-  int64_t w = tk->x_contig ? tile / 2048 : tile / 256;
-  tk->num_warps = (int)(w < 2 ? 2 : w > 8 ? 8 : w);
+  if (!tk->x_contig) {
+    int64_t w = tk->nsplit > 1 ? 8 : tile / 512;
+    /* a block that holds its rows whole does one step: 32 points a thread,
+     * at least 4 warps (entropy's 4096-point rows: 88% of a read at 4
+     * warps, 81% at 8), as the chains */
+    if (tk->nsplit <= 1 && rmax >= 4096) {
+      bool whole = true;
+      for (int g = 0; g < k->ngroups; g++) whole &= tk->g[g].persistent;
+      if (whole) w = tile / 1024 < 4 ? 4 : tile / 1024;
+    }
+    tk->num_warps = (int)(w < 2 ? 2 : w > 8 ? 8 : w);
+    if (!rows_aligned(k, tk) && tile >= 512) tk->num_warps = (int)(tile / 64 < 16 ? tile / 64 : 16);
+  }
+  if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
   if (tk->nsplit > 1) {
     /* the combine: 8 outputs a block, all parts in one step when they fit */
     tk->cxblock = px < 8 ? px : 8;
@@ -567,12 +687,236 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
     }
   }
   tk->lead_load = -1;
+  tk->chain = -1;
   for (int g = 0; g < k->ngroups && tk->lead_load < 0; g++) tk->lead_load = group_lead(k, g);
   tk->wide = !fits_int32(p, k);
   if (t == TRITON_NPU) npu_model(k, o, tk);
   else gpu_model(k, o, tk);
   if (t == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA) gpu_descriptors(a, k, o, tk);
   tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
+}
+
+/* ------------------------------------------------------- GPU: chains */
+
+/* A normalisation (softmax, RMSNorm, layer norm) is a row statistic that
+ * a later kernel broadcasts back over the row: fused, each kernel reads
+ * the row again from memory.  Consecutive kernels whose later members read
+ * what earlier ones store per O point (a row: the x axes of a reduction
+ * kernel) run as one launch: a block takes XBLOCK O points and runs each
+ * kernel in turn over the inner range (the reduction's r axes; the x axes
+ * of a pointwise kernel that O leaves).  The statistics pass in
+ * registers.  When RBLOCK holds the row (cpersist), every phase works on
+ * the same tile and a load of the same element is made once: the row is
+ * read from memory once.  Otherwise each phase loops over the row and
+ * reads it again, from L2 while the block's rows stay there. */
+
+/* e, an index of kernel k, with k's axes renamed to their chain places. */
+static IExpr *chain_index(Arena *a, const Kernel *k, const int *cpos, const int64_t *csize, const IExpr *e) {
+  IExpr **sub = ARENA_ARRAY(a, IExpr *, k->naxes + 1);
+  for (int ax = 0; ax < k->naxes; ax++)
+    if (cpos[ax] >= 0) sub[ax] = ix_axis(a, cpos[ax]);
+  return ix_subst(a, (IRange){csize}, e, sub);
+}
+
+/* The places of kernel k's axes: a reduction's x axes are O and its
+ * group's axes the inner ones, in order; a pointwise kernel's x axes in
+ * oset are O, the others inner, in order.  False when the sizes differ. */
+static bool chain_map(const Kernel *k, const bool *oset, int no, int ni, const int64_t *csize, int *cpos) {
+  int o = 0, in = 0;
+  for (int ax = 0; ax < k->naxes; ax++) cpos[ax] = -1;
+  for (int j = 0; j < k->nx; j++) {
+    int ax = k->x[j];
+    bool outer = k->ngroups ? true : oset[ax];
+    if (outer) {
+      if (o >= no || k->axes[ax].size != csize[o]) return false;
+      cpos[ax] = o++;
+    } else {
+      if (in >= ni || k->axes[ax].size != csize[no + in]) return false;
+      cpos[ax] = no + in++;
+    }
+  }
+  if (k->ngroups)
+    for (int j = 0; j < k->groups[0].naxes; j++) {
+      int ax = k->groups[0].axes[j];
+      if (in >= ni || k->axes[ax].size != csize[no + in]) return false;
+      cpos[ax] = no + in++;
+    }
+  return o == no && in == ni;
+}
+
+static bool reads_buf(const Kernel *k, int buf) {
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_INPUT && k->vals[i].buf == buf) return true;
+  return false;
+}
+
+static bool writes_buf(const Kernel *k, int buf) {
+  for (int s = 0; s < k->nstores; s++)
+    if (k->stores[s].buf == buf) return true;
+  return false;
+}
+
+/* Can kernel j join the chain of kernels head..j-1?  Sets its cpos,
+ * hand_k and hand_s. */
+static bool chain_join(Arena *a, const Program *p, TritonPlan *plan, int head, int j) {
+  const Kernel *k = &p->kernels[j];
+  TKernel *tk = &plan->kern[j], *h = &plan->kern[head];
+  if (k->nx < 1 || k->ngroups > 1 || tk->nsplit > 1) return false;
+  tk->hand_k = ARENA_ARRAY(a, int, k->nvals + 1);
+  tk->hand_s = ARENA_ARRAY(a, int, k->nvals + 1);
+  bool *oset = ARENA_ARRAY(a, bool, k->naxes + 1);
+  bool any = false;
+  for (int i = 0; i < k->nvals; i++) {
+    tk->hand_k[i] = tk->hand_s[i] = -1;
+    const KVal *v = &k->vals[i];
+    if (v->op != OP_INPUT) continue;
+    for (int m = j - 1; m >= head && tk->hand_k[i] < 0; m--) {
+      const Kernel *km = &p->kernels[m];
+      for (int s = 0; s < km->nstores; s++)
+        if (km->stores[s].buf == v->buf) {
+          /* only a reduction's per-row values pass in registers */
+          if (!km->ngroups) return false;
+          tk->hand_k[i] = m;
+          tk->hand_s[i] = s;
+        }
+    }
+    if (tk->hand_k[i] < 0) continue;
+    any = true;
+    for (int ax = 0; ax < k->naxes; ax++)
+      if (ix_mentions(v->index, ax)) oset[ax] = true;
+  }
+  if (!any) return false;
+  /* no member writes what a member reads from memory (or what it writes) */
+  for (int s = 0; s < k->nstores; s++)
+    for (int m = head; m <= j; m++)
+      if ((m < j && writes_buf(&p->kernels[m], k->stores[s].buf)) || (reads_buf(&p->kernels[m], k->stores[s].buf))) return false;
+  tk->cpos = ARENA_ARRAY(a, int, k->naxes + 1);
+  if (!chain_map(k, oset, h->no, h->ni, h->csize, tk->cpos)) return false;
+  /* each value passed is the one stored for the same O point */
+  for (int i = 0; i < k->nvals; i++) {
+    if (tk->hand_k[i] < 0) continue;
+    const Kernel *km = &p->kernels[tk->hand_k[i]];
+    const TKernel *tm = &plan->kern[tk->hand_k[i]];
+    const KStore *st = &km->stores[tk->hand_s[i]];
+    if (k->vals[i].dtype != p->bufs[st->buf].dtype) return false;
+    IExpr *want = chain_index(a, km, tm->cpos, h->csize, st->index);
+    IExpr *got = chain_index(a, k, tk->cpos, h->csize, k->vals[i].index);
+    if (!ix_equal(want, got)) return false;
+  }
+  return true;
+}
+
+/* The chain's tile: RBLOCK holds the row when it has at most
+ * GPU_PERSIST_MAX points (XBLOCK rows of it, a tile of about 2048 to 4096
+ * points, 16 points a thread); else 4096-point steps along a row.  Column
+ * chains (the O axes' innermost is unit-stride: softmax over NCHW's
+ * channels) take up to 128 O points along it.  Blocks halve XBLOCK until
+ * the grid has two blocks per multiprocessor; false when it still has
+ * fewer than one (the kernels then run apart, split as their models say). */
+static bool chain_tile(const TritonOptions *o, TKernel *h, int64_t onumel) {
+  int64_t pc = pow2_ceil(h->cinner), po = pow2_ceil(onumel), sms = o->gpu_sms;
+  int64_t xb, rb;
+  if (!h->x_contig) {
+    rb = pc <= GPU_PERSIST_MAX ? pc : 4096;
+    xb = rb < 2048 ? 2048 / rb : 1;
+  } else {
+    rb = pc * 32 <= GPU_PERSIST_MAX ? pc : GPU_PERSIST_MAX / 128;
+    xb = 1024 / rb;
+    if (xb > 128) xb = 128;
+    if (xb < 32) xb = 32;
+  }
+  if (xb > po) xb = po;
+  while (xb > 1 && cdiv(onumel, xb) < 2 * sms) xb /= 2;
+  if (o->gpu_tile[0]) xb = o->gpu_tile[0];
+  if (o->gpu_tile[1]) rb = o->gpu_tile[1] < pc ? o->gpu_tile[1] : pc;
+  if (cdiv(onumel, xb) < sms) return false;
+  /* row chains: 32 points a thread (RMSNorm's 4096-point rows: 4 warps,
+   * 101% of a read against 95% at 8); column chains: 16, in 32 x 32 tiles
+   * (softmax over 21 channels: 104% of a read at 2 warps) */
+  int64_t w = xb * rb / (h->x_contig ? 512 : 1024);
+  h->num_warps = (int)(w < 1 ? 1 : w > 16 ? 16 : w);
+  if (o->gpu_tile[3]) h->num_warps = (int)o->gpu_tile[3];
+  h->xblock = xb;
+  h->crblock = rb;
+  h->cpersist = rb >= h->cinner;
+  h->xprogs = cdiv(onumel, xb);
+  return true;
+}
+
+static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, TritonPlan *plan) {
+  for (int head = 0; head < p->nkernels;) {
+    const Kernel *k = &p->kernels[head];
+    TKernel *h = &plan->kern[head];
+    if (k->ngroups != 1 || k->nx < 1 || h->nsplit > 1) {
+      head++;
+      continue;
+    }
+    h->no = k->nx;
+    h->ni = k->groups[0].naxes;
+    h->csize = ARENA_ARRAY(a, int64_t, h->no + h->ni + 1);
+    h->cinner = 1;
+    for (int j = 0; j < h->no; j++) h->csize[j] = k->axes[k->x[j]].size;
+    for (int j = 0; j < h->ni; j++) h->cinner *= h->csize[h->no + j] = k->axes[k->groups[0].axes[j]].size;
+    h->cpos = ARENA_ARRAY(a, int, k->naxes + 1);
+    chain_map(k, NULL, h->no, h->ni, h->csize, h->cpos);
+    h->hand_k = ARENA_ARRAY(a, int, k->nvals + 1);
+    h->hand_s = ARENA_ARRAY(a, int, k->nvals + 1);
+    for (int i = 0; i < k->nvals; i++) h->hand_k[i] = h->hand_s[i] = -1;
+    int n = 1;
+    while (head + n < p->nkernels && chain_join(a, p, plan, head, head + n)) n++;
+    TKernel saved = *h;
+    if (n < 2 || !chain_tile(o, h, h->xnumel)) {
+      *h = saved;
+      head++;
+      continue;
+    }
+    h->nchain = n;
+    /* cpersist: a load of an element an earlier member loads reuses it */
+    for (int j = head; j < head + n; j++) {
+      const Kernel *kj = &p->kernels[j];
+      TKernel *tj = &plan->kern[j];
+      tj->share_k = ARENA_ARRAY(a, int, kj->nvals + 1);
+      tj->share_v = ARENA_ARRAY(a, int, kj->nvals + 1);
+      for (int i = 0; i < kj->nvals; i++) {
+        tj->share_k[i] = tj->share_v[i] = -1;
+        const KVal *v = &kj->vals[i];
+        if (!h->cpersist || v->op != OP_INPUT || tj->hand_k[i] >= 0) continue;
+        IExpr *e = chain_index(a, kj, tj->cpos, h->csize, v->index);
+        for (int m = head; m < j && tj->share_k[i] < 0; m++) {
+          const Kernel *km = &p->kernels[m];
+          const TKernel *tm = &plan->kern[m];
+          for (int u = 0; u < km->nvals; u++) {
+            const KVal *w = &km->vals[u];
+            if (w->op != OP_INPUT || w->buf != v->buf || w->dtype != v->dtype || tm->hand_k[u] >= 0 || tm->share_k[u] >= 0) continue;
+            if (!tm->need_grp[u] && !tm->need_post[u]) continue;
+            if (!ix_equal(e, chain_index(a, km, tm->cpos, h->csize, w->index))) continue;
+            tj->share_k[i] = m;
+            tj->share_v[i] = u;
+            break;
+          }
+        }
+      }
+    }
+    bool wide = false;
+    for (int j = head; j < head + n; j++) wide |= plan->kern[j].wide;
+    for (int j = head; j < head + n; j++) {
+      const Kernel *kj = &p->kernels[j];
+      TKernel *tj = &plan->kern[j];
+      tj->chain = head;
+      tj->wide = wide;
+      tj->desc = NULL; /* pointer loads */
+      tj->num_stages = 0;
+      tj->cstore = ARENA_ARRAY(a, bool, kj->nstores + 1);
+      for (int s = 0; s < kj->nstores; s++) {
+        int b = kj->stores[s].buf;
+        bool outside = p->bufs[b].kind != BUF_TEMP;
+        for (int m = 0; m < p->nkernels && !outside; m++)
+          if ((m < head || m >= head + n) && reads_buf(&p->kernels[m], b)) outside = true;
+        tj->cstore[s] = outside;
+      }
+    }
+    head += n;
+  }
 }
 
 /* ------------------------------------------------------------- scratch */
@@ -750,6 +1094,42 @@ static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *t
   tk->claunch = add_launch(a, plan, &c);
 }
 
+/* A chain's one launch: in_ptrN for what its members load from memory,
+ * out_ptrN for what they write, xnumel (the O points), rnumel (a row),
+ * XBLOCK, RBLOCK.  Needs every member's need_grp and need_post. */
+static void chain_launch(Arena *a, const Program *p, TritonPlan *plan, int head) {
+  TKernel *h = &plan->kern[head];
+  Sig s = {{.kernel = arena_printf(a, "%s_chain", p->kernels[head].name), .src = head, .num_warps = h->num_warps}, 0};
+  bool *named = ARENA_ARRAY(a, bool, p->nbufs + 1), *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
+  for (int j = head; j < head + h->nchain; j++) {
+    const Kernel *k = &p->kernels[j];
+    const TKernel *tk = &plan->kern[j];
+    for (int st = 0; st < k->nstores; st++)
+      if (tk->cstore[st]) written[k->stores[st].buf] = true;
+  }
+  int nin = 0, nout = 0;
+  for (int j = head; j < head + h->nchain; j++) {
+    const Kernel *k = &p->kernels[j];
+    const TKernel *tk = &plan->kern[j];
+    for (int i = 0; i < k->nvals; i++) {
+      const KVal *v = &k->vals[i];
+      if (v->op != OP_INPUT || !(tk->need_grp[i] || tk->need_post[i]) || tk->hand_k[i] >= 0) continue;
+      if (named[v->buf] || written[v->buf]) continue;
+      named[v->buf] = true;
+      arg(a, &s, arena_printf(a, "in_ptr%d", nin++), true, v->buf, 0);
+    }
+  }
+  for (int b = 0; b < p->nbufs; b++)
+    if (written[b]) arg(a, &s, arena_printf(a, "out_ptr%d", nout++), true, b, 0);
+  constexpr_arg(a, &s, "xnumel", h->xnumel);
+  constexpr_arg(a, &s, "rnumel", h->cinner);
+  constexpr_arg(a, &s, "XBLOCK", h->xblock);
+  constexpr_arg(a, &s, "RBLOCK", h->crblock);
+  s.L.grid[0] = h->xprogs;
+  s.L.grid[1] = s.L.grid[2] = 1;
+  h->launch = add_launch(a, plan, &s);
+}
+
 /* ------------------------------------------------------------ the plan */
 
 CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
@@ -757,19 +1137,23 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
-    model_kernel(a, p, &p->kernels[i], t, o, &plan->kern[i]);
-    add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);
-  }
-  for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
     TKernel *tk = &plan->kern[i];
+    model_kernel(a, p, k, t, o, tk);
     tk->need_grp = ARENA_ARRAY(a, bool, k->nvals + 1);
     tk->need_post = ARENA_ARRAY(a, bool, k->nvals + 1);
     for (int r = 0; r < k->nreds; r++) mark(k, tk->need_grp, k->reds[r].src);
     for (int s = 0; s < k->nstores; s++) mark(k, tk->need_post, k->stores[s].val);
+  }
+  if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, plan);
+  for (int i = 0; i < p->nkernels; i++) add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);
+  for (int i = 0; i < p->nkernels; i++) {
+    const Kernel *k = &p->kernels[i];
+    TKernel *tk = &plan->kern[i];
     tk->launch = tk->claunch = -1;
     if (t == TRITON_NPU) npu_launches(a, p, k, tk, plan, i);
-    else gpu_launches(a, p, k, tk, plan, i);
+    else if (tk->chain == i) chain_launch(a, p, plan, i);
+    else if (tk->chain < 0) gpu_launches(a, p, k, tk, plan, i);
   }
   return NULL;
 }
@@ -787,9 +1171,14 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
     sb_printf(sb, "tile model: triton-npu, %d vector cores, unified buffer %d KiB (%d bytes) per core, 32-byte DMA alignment\n",
               o->npu_cores, o->npu_ub_kb, o->npu_ub_kb * 1024);
   else
-    sb_printf(sb, "tile model: triton-gpu, %d multiprocessors; column tiles 8192 elements a step (64 per thread), "
-                  "row tiles up to 2048; split below %d x blocks into ~%d blocks\n",
-              o->gpu_sms, o->gpu_sms, 4 * o->gpu_sms);
+    sb_printf(sb, "tile model: triton-gpu, %d multiprocessors; column tiles of %d points at 8 warps with %d x blocks or more, "
+                  "else %d at 4 and split; row tiles up to %d points (%d where rows are not 16-byte aligned); "
+                  "split below %d blocks\n",
+              o->gpu_sms, GPU_COL_TILE / 2, GPU_BLOCKS_PER_SM * o->gpu_sms, GPU_COL_TILE, 2 * GPU_ROW_TILE, GPU_ROW_TILE / 2,
+              GPU_BLOCKS_PER_SM * o->gpu_sms);
+  if (plan->target == TRITON_GPU)
+    sb_printf(sb, "chains: a row statistic and the kernels that read it back, one launch (rows up to %d held in registers)%s\n",
+              GPU_PERSIST_MAX, o->gpu_nochain ? ": off (--gpu-no-chain)" : "");
   if (plan->target == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA)
     sb_printf(sb, "loads: tma (tensor descriptors where the access allows), %d KiB of shared memory per multiprocessor\n",
               o->gpu_smem_kb);
@@ -837,6 +1226,8 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
         if (G->split_axis >= 0)
           sb_printf(sb, "    split along %s: chunks of %lld (R%s_CHUNK)\n", k->axes[G->axes[G->split_axis]].name,
                     (long long)G->split_chunk, k->axes[G->axes[G->split_axis]].name + 1);
+      } else if (tk->chain >= 0) {
+        /* the chain's line below says it */
       } else {
         sb_printf(sb, "    RBLOCK %lld%s", (long long)G->rblock, G->persistent ? " (persistent: one block holds the range)" : "");
         if (tk->nsplit > 1) sb_printf(sb, ", chunks of %lld (RSPLIT_CHUNK)", (long long)G->rchunk);
@@ -877,6 +1268,19 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
                   o->npu_cores, (long long)tk->nsplit, (long long)(tk->xprogs * tk->nsplit), (long long)tk->cx0block,
                   (long long)tk->csub_x, (long long)tk->csub_s);
       sb_puts(sb, "\n");
+    } else if (tk->chain >= 0) {
+      const TKernel *h = &plan->kern[tk->chain];
+      if (tk->chain != i) {
+        sb_printf(sb, "  in the chain of %s (k%d_)\n", p->kernels[tk->chain].name, i - tk->chain);
+        continue;
+      }
+      sb_printf(sb, "  %s chain of %d kernels: O", h->x_contig ? "column" : "row", h->nchain);
+      for (int j = 0; j < h->no; j++) sb_printf(sb, "%s%lld", j ? "x" : "[", (long long)h->csize[j]);
+      sb_puts(sb, "] points, rows of");
+      for (int j = 0; j < h->ni; j++) sb_printf(sb, "%s%lld", j ? "x" : " [", (long long)h->csize[h->no + j]);
+      sb_printf(sb, "]; XBLOCK %lld, RBLOCK %lld%s -> %lld blocks, num_warps %d\n", (long long)h->xblock, (long long)h->crblock,
+                h->cpersist ? " (persistent: the row is read once)" : " (each kernel loops over the row)", (long long)h->xprogs,
+                h->num_warps);
     } else {
       sb_printf(sb, "  %s; XBLOCK %lld -> %lld block%s over x, num_warps %d", !k->ngroups ? "pointwise" : tk->x_contig ? "column tile (x is unit-stride)" : "row tile",
                 (long long)tk->xblock, (long long)tk->xprogs, tk->xprogs == 1 ? "" : "s", tk->num_warps);

@@ -69,6 +69,10 @@ const char *tri_ones(Arena *a, int rank) {
 
 /* ---------------------------------------------------- value printing */
 
+const char *tri_vname(const TPrint *P, int i) {
+  return P->vpfx ? arena_printf(P->a, "%stmp%d", P->vpfx, i) : arena_printf(P->a, "tmp%d", i);
+}
+
 int tri_red_value(const Kernel *k, int r) {
   for (int i = 0; i < k->nvals; i++)
     if (op_info[k->vals[i].op].kind == OK_REDUCE && k->vals[i].red == r) return i;
@@ -101,8 +105,7 @@ static void convert(TPrint *P, StrBuf *sb, const char *e, DType from, DType to) 
  * never bf16 or f16 in effect, they compute in f32). */
 void tri_operand(TPrint *P, int i, DType to) {
   DType from = P->k->vals[i].dtype;
-  char name[32];
-  snprintf(name, sizeof name, "tmp%d", i);
+  const char *name = tri_vname(P, i);
   if (to == DT_BOOL && from != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
   else if (!strcmp(tri_rtype(from), tri_rtype(to))) sb_puts(P->sb, name);
   else sb_printf(P->sb, "%s.to(%s)", name, tri_rtype(to));
@@ -193,7 +196,7 @@ void tri_value(TPrint *P, int i, const char *indent) {
   const Kernel *k = P->k;
   const KVal *v = &k->vals[i];
   StrBuf *sb = P->sb;
-  sb_printf(sb, "%stmp%d = ", indent, i);
+  sb_printf(sb, "%s%s = ", indent, tri_vname(P, i));
   if (v->op == OP_CONST) {
     sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
     if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
@@ -202,8 +205,7 @@ void tri_value(TPrint *P, int i, const char *indent) {
     return;
   }
   if (v->op == OP_CAST) {
-    char name[32];
-    snprintf(name, sizeof name, "tmp%d", v->arg[0]);
+    const char *name = tri_vname(P, v->arg[0]);
     DType from = k->vals[v->arg[0]].dtype, to = v->dtype;
     if (dtype_is_int(to) && dtype_is_float(from)) sb_printf(sb, "%s.to(%s)", name, tri_rtype(to)); /* truncates */
     else convert(P, sb, name, from, to);
@@ -269,8 +271,7 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
 
 void tri_store_value(TPrint *P, int val, DType buf) {
   DType t = P->k->vals[val].dtype;
-  char name[32];
-  snprintf(name, sizeof name, "tmp%d", val);
+  const char *name = tri_vname(P, val);
   if (buf == DT_BOOL && t != DT_BOOL) sb_printf(P->sb, "(%s != 0)", name);
   else if (!strcmp(tri_rtype(t), tri_stype(buf))) sb_puts(P->sb, name);
   else sb_printf(P->sb, "%s.to(%s)", name, tri_stype(buf));

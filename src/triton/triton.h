@@ -52,6 +52,12 @@ typedef struct TritonOptions {
   int gpu_sms;   /* streaming multiprocessors (default 132, an H200) */
   int gpu_smem_kb; /* shared memory per multiprocessor, KiB (default 228) */
   TritonGpuLoads gpu_loads; /* default pointer */
+  /* --gpu-tile X,R,S,W: XBLOCK, RBLOCK, split parts and num_warps of every
+   * GPU kernel with a reduction (and chain), in place of the model's
+   * (0: the model's); for sweeps and autotuning */
+  int64_t gpu_tile[4];
+  bool gpu_nochain; /* --gpu-no-chain: every kernel its own launch */
+  bool gpu_evict;   /* --gpu-evict-first: eviction_policy='evict_first' on the loads of reduction loops */
   bool harness;  /* append the standalone script */
 } TritonOptions;
 
@@ -179,6 +185,24 @@ struct TKernel {
   int ctas_per_sm;     /* the blocks per multiprocessor the stages assume */
   int64_t *axbox;
   bool *axoob; /* the axis's box can pass its size (zero-filled tail) */
+  /* GPU chains (plan.c, gpu_chains): consecutive kernels run as one
+   * launch, XBLOCK points of the chain's outer axes O (the rows) a block,
+   * each kernel a phase over the inner range (its r axes, or the x axes of
+   * a pointwise kernel that O leaves); a value a kernel stores per O point
+   * and a later one loads passes in registers. */
+  int chain;        /* the chain's first kernel (its head), or -1 */
+  int nchain;       /* the head: kernels in the chain */
+  int no, ni;       /* the head: O axes and inner axes */
+  int64_t *csize;   /* the head: sizes of the O axes, then the inner axes */
+  int64_t cinner;   /* the head: the inner range (points of a row) */
+  int64_t crblock;  /* the head: RBLOCK of every phase */
+  bool cpersist;    /* the head: RBLOCK holds the row: loads shared between phases */
+  int *cpos;        /* member: per axis, its place in csize, or -1 */
+  int *hand_k;      /* member: per value, a load of a value an earlier member stores: that kernel, else -1 */
+  int *hand_s;      /*   and its store */
+  bool *cstore;     /* member: per store, whether it is written (false: only later members read it) */
+  int *share_k;     /* member, cpersist: per load, an earlier member that loads the same element, else -1 */
+  int *share_v;     /*   and its value */
   /* scratch buffer ids of the partials, per reduction (split only) */
   int *ws;
   /* per value: read by a reduction (need_grp) or by a store (need_post),
@@ -198,6 +222,7 @@ typedef struct TPrint {
   Arena *a;
   int rank;              /* every value is a tensor of this rank */
   unsigned *helpers;     /* which coil_* helpers the module needs */
+  const char *vpfx;      /* value names: vpfx "tmp" N ("k1_tmp3" in chains); NULL: "tmp" N */
 } TPrint;
 
 enum { /* helper functions a module may need */
@@ -226,6 +251,8 @@ void tri_value(TPrint *P, int i, const char *indent);
 const char *tri_identity(const KRed *r);
 void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b);
 void tri_reduce(TPrint *P, const KRed *r, const char *acc);
+/* The name of value i: "tmpI", with P->vpfx before it. */
+const char *tri_vname(const TPrint *P, int i);
 /* The value that holds reduction r's result, or -1. */
 int tri_red_value(const Kernel *k, int r);
 /* Convert a value to a buffer's storage dtype for tl.store. */

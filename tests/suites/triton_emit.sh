@@ -68,6 +68,14 @@ golden ints.npu --target triton-npu $G/ints.py
 golden ints.gpu --target triton-gpu $G/ints.py
 golden wide.npu --target triton-npu $G/wide.py
 golden wide.gpu --target triton-gpu $G/wide.py
+# chains (a row statistic and the kernels that read it back, one launch;
+# --gpu-sms 2 so that 6 rows are enough): the row held in registers and read
+# once, its tile model, the same in a loop over the row with tails (x and r),
+# and a column chain (softmax over NCHW channels)
+golden softmax.gpu.chain --target triton-gpu --gpu-sms 2 $G/softmax.py
+golden softmax.gpu.chain.tile --target triton-gpu --gpu-sms 2 -d triton $G/softmax.py
+golden softmax.gpu.chain.loop --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 $G/softmax.py
+golden column_chain.gpu.chain --target triton-gpu --gpu-sms 2 tests/golden/column_chain.py
 # --gpu-loads tma: the seed's module and tile model (two 2-D descriptors, a
 # pointer load, NUM_STAGES), int64 starts cast to int32 coordinates, // and %
 # loads beside a descriptor, a 3-D box split and permuted to the tile
@@ -98,6 +106,8 @@ cli module 0 "COIL_LAUNCHES = \[" --target triton-gpu $G/softmax.py
 cli user_error 2 "error:" --target triton-npu --arg x=f32[0,3] $G/softmax.py
 cli bad_loads 2 "--gpu-loads needs pointer or tma" --target triton-gpu --gpu-loads dma $G/softmax.py
 cli loads_need_triton 2 "need --target triton" --gpu-loads tma $G/softmax.py
+cli bad_tile 2 "--gpu-tile needs XBLOCK,RBLOCK,SPLIT,WARPS" --target triton-gpu --gpu-tile 3,0,0,0 $G/softmax.py
+cli bad_sms 2 "--gpu-sms needs an integer" --target triton-gpu --gpu-sms 0 $G/softmax.py
 
 # ---------------------------------------------------------------- interp
 # The functions, one "FILE FN" a line.
@@ -126,15 +136,19 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
       echo "--arg grad_out=f32[2,5,3,24]~stride(360,24,120,1) --arg q=bf16[2,5,3,24] --arg q_square_sum=f32[2,5,3]~uniform(1,2)" ;;
     activations:activations) echo "--arg x=f32[13,300]" ;;
     column_stats:column_stats) echo "--arg x=f32[3,5,7,24]" ;;
-    column_chain:channel_softmax) echo "--arg x=f32[2,5,7,33]" ;;
-    layer_norm:layer_norm) echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96]" ;;
-    log_softmax:log_softmax) echo "--arg logits=f16[5,1031]" ;;
-    logsumexp:logsumexp_2d) echo "--arg scores=f32[5,6,67]" ;;
+    column_chain:channel_softmax) echo "--arg x=f32[2,5,7,33]"; echo "--arg x=f32[2,5,7,33] --gpu-sms 2"
+      echo "--arg x=f32[2,5,7,33] --gpu-sms 2 --gpu-tile 16,4,0,2" ;;
+    layer_norm:layer_norm) echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96]"
+      echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96] --gpu-sms 2"
+      echo "--arg x=f32[3,7,96] --arg weight=f32[96] --arg bias=f32[96] --gpu-sms 2 --gpu-tile 0,32,0,0" ;;
+    log_softmax:log_softmax) echo "--arg logits=f16[5,1031]"; echo "--arg logits=f16[5,1031] --gpu-sms 2" ;;
+    logsumexp:logsumexp_2d) echo "--arg scores=f32[5,6,67]"; echo "--arg scores=f32[5,6,67] --gpu-sms 2" ;;
     masked_mean:masked_mean) echo "--arg x=f32[7,131] --arg keep=f32[7,131]~uniform(0,1)" ;;
     mixed_precision:mixed_precision) echo "--arg a=bf16[9,67] --arg b=f16[9,67] --arg scale=f32[67]~uniform(0.5,1.5)" ;;
     reductions:reductions) echo "--arg x=f32[6,5,33]~uniform(0.9,1.1)"; echo "--arg x=f32[6,5,33]~uniform(0.9,1.1) --npu-ub-kb 1" ;;
-    rms_norm:rms_norm) echo "--arg x=bf16[3,5,96] --arg weight=f32[96]" ;;
-    softmax:softmax|softmax_schedule:softmax) echo "--arg x=f32[7,1031]" ;;
+    rms_norm:rms_norm) echo "--arg x=bf16[3,5,96] --arg weight=f32[96]"; echo "--arg x=bf16[3,5,96] --arg weight=f32[96] --gpu-sms 2" ;;
+    softmax:softmax|softmax_schedule:softmax) echo "--arg x=f32[7,1031]"; echo "--arg x=f32[7,1031] --gpu-sms 2"
+      echo "--arg x=f32[7,1031] --gpu-sms 2 --gpu-tile 2,256,0,4" ;;
     tails:*) echo "--npu-ub-kb 16" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;

@@ -26,7 +26,11 @@ static const char seed_src[] =
     "    inv_rms = torch.rsqrt(q_square_sum.unsqueeze(-1) / q.shape[-1] + 1e-6)\n"
     "    return (grad_out * q.float() * inv_rms).sum(dim=(0, 1, 2)).to(torch.bfloat16)\n"
     "def rows(x: \"f32[6, 37]\"):\n"
-    "    return x.amax(1), x.exp() * 2\n";
+    "    return x.amax(1), x.exp() * 2\n"
+    "def norm(x: \"f32[300, 37]\", w: \"f32[37]\"):\n"
+    "    m = x.amax(1, keepdim=True)\n"
+    "    e = torch.exp(x - m)\n"
+    "    return e / e.sum(1, keepdim=True) * w, m\n";
 
 static char path[64];
 
@@ -180,6 +184,49 @@ static void test_rows(const Compiled *c) {
   arena_free(&a);
 }
 
+/* A normalisation: its three kernels one launch (a chain), the row read
+ * once; the row max, an output too, stored; the sum kept in registers.
+ * With --gpu-no-chain, or the NPU, one launch a kernel. */
+static void test_chain(const Compiled *c) {
+  Arena a = {0};
+  TritonOptions o;
+  triton_options_default(&o);
+  TritonPlan p;
+  CHECK("chain_plan", !triton_plan(&a, c, TRITON_GPU, &o, &p));
+  int n = c->program.nkernels;
+  CHECK("chain_kernels", n == 3);
+  CHECK("chain_one_launch", p.nlaunches == 1 && strstr(p.launches[0].kernel, "_chain") && p.launches[0].grid[0] == 300);
+  bool members = n == 3;
+  for (int i = 0; i < n && members; i++) members = p.kern[i].chain == 0 && (i ? p.kern[i].launch < 0 : p.kern[i].launch == 0);
+  CHECK("chain_members", members);
+  CHECK("chain_persistent", n == 3 && p.kern[0].cpersist && p.kern[0].crblock == 64 && p.kern[0].cinner == 37);
+  const TritonArg *R = p.nlaunches ? find_arg(&p.launches[0], "RBLOCK") : NULL;
+  CHECK("chain_args", R && R->value == 64 && blocks_pow2(&p));
+  int outs = 0, temps = 0;
+  for (int j = 0; p.nlaunches && j < p.launches[0].nargs; j++) {
+    const TritonArg *A = &p.launches[0].args[j];
+    if (!A->is_ptr || A->buf >= p.nbufs) continue;
+    if (c->program.bufs[A->buf].kind == BUF_OUTPUT) outs++;
+    if (c->program.bufs[A->buf].kind == BUF_TEMP) temps++;
+  }
+  CHECK("chain_buffers", outs == 2 && temps == 0);
+  StrBuf sb = {0};
+  emit_triton(&sb, c, &p);
+  const char *x = sb.data ? strstr(sb.data, "_chain(") : NULL;
+  int loads = 0;
+  for (const char *q = x; q && (q = strstr(q, "tl.load(")); q++) loads++;
+  CHECK("chain_reads_row_once", x && loads == 2); /* x and w */
+  CHECK("chain_passes_registers", sb.data && strstr(sb.data, "as stored by") != NULL);
+  sb_free(&sb);
+  o.gpu_nochain = true;
+  CHECK("chain_off", !triton_plan(&a, c, TRITON_GPU, &o, &p) && p.nlaunches == 3);
+  triton_options_default(&o);
+  CHECK("chain_npu_apart", !triton_plan(&a, c, TRITON_NPU, &o, &p) && p.nlaunches == 3);
+  o.gpu_sms = 1024; /* 300 rows are too few blocks for 1024 multiprocessors */
+  CHECK("chain_few_rows", !triton_plan(&a, c, TRITON_GPU, &o, &p) && p.nlaunches > 1);
+  arena_free(&a);
+}
+
 int main(void) {
   TritonTarget t;
   CHECK("target_names", triton_target_from_name("triton-npu", &t) && t == TRITON_NPU &&
@@ -206,6 +253,8 @@ int main(void) {
   }
   compiled_free(&c);
   if (compile_fn("rows", &c)) test_rows(&c);
+  compiled_free(&c);
+  if (compile_fn("norm", &c)) test_chain(&c);
   compiled_free(&c);
   unlink(path);
   return failures ? 1 : 0;

@@ -18,7 +18,8 @@
 #      script run on its own, triton.testing.do_bench medians of coil's
 #      kernels, eager and torch.compile (the GPU dialect's run; the NPU
 #      dialect's skips torch.compile), against the read bandwidth of a
-#      torch.sum over 2 GiB measured in the same run;
+#      torch.sum over 2 GiB measured in the same run (NPU dialect) or of a
+#      read of the same bytes by the same method (GPU dialect);
 #   5. writes $OUT/gpu_check.md (tables and the seed's bars), $OUT/gpu_check.csv
 #      (one row per example and dialect), $OUT/checks.txt (every check line)
 #      and $OUT/logs.tar.gz (the scripts and their output).
@@ -139,6 +140,9 @@ coil = tm.get("coil triton-" + t)
 eager = tm.get("torch eager")
 comp = tm.get("torch.compile")
 nbytes, bw = res.get("bytes"), res.get("read_bw_gbs")
+read = tm.get("pure read")  # the GPU dialect's script: a read of the same bytes, same method
+if bw is None and read and nbytes:
+    bw = nbytes / (read * 1e-6) / 1e9
 f = lambda v: "" if v is None else f"{v:.1f}"
 gbs = nbytes / (coil * 1e-6) / 1e9 if coil and nbytes else None
 pct = gbs / bw * 100 if gbs and bw else None

@@ -1,0 +1,32 @@
+#!/bin/sh
+# The bench suite in the GPU dialect against torch.compile and a pure read, on a GPU:
+#   OUT=DIR sh tools/device/gpu_bench.sh [OLD_COIL]
+# Builds coil (make build/coil) unless $COIL names a binary, emits every
+# bench/cases/*.py with `coil emit --target triton-gpu --harness` (and, given
+# OLD_COIL, the same with that binary, labelled "before"), and times them all
+# in one process with tools/device/gpu_bench.py: $OUT/bench.md, bench.jsonl.
+# EXTRA="--gpu-tile 0,0,0,8" adds a variant labelled "extra" with those options.
+set -e
+OUT=${OUT:-gpu_bench_out}
+mkdir -p "$OUT/modules"
+if [ -z "${COIL:-}" ]; then
+  make build/coil >"$OUT/make.log" 2>&1 || { tail -n 20 "$OUT/make.log"; exit 2; }
+  COIL=$PWD/build/coil
+fi
+args=""
+for f in bench/cases/*.py; do
+  n=$(basename "$f" .py)
+  if [ -n "${1:-}" ]; then
+    "$1" emit --target triton-gpu --harness "$f" >"$OUT/modules/$n.before.py"
+    args="$args before=$OUT/modules/$n.before.py"
+  fi
+  "$COIL" emit --target triton-gpu --harness "$f" >"$OUT/modules/$n.py"
+  args="$args coil=$OUT/modules/$n.py"
+  if [ -n "${EXTRA:-}" ]; then
+    # shellcheck disable=SC2086
+    "$COIL" emit --target triton-gpu --harness $EXTRA "$f" >"$OUT/modules/$n.extra.py"
+    args="$args extra=$OUT/modules/$n.extra.py"
+  fi
+done
+# shellcheck disable=SC2086
+OUT=$OUT PYTHONUNBUFFERED=1 python3 tools/device/gpu_bench.py $args
