@@ -229,3 +229,18 @@ def test_other_dtype_after_compile_is_handled():
     f(torch.randn(3, 10))
     x = torch.randn(3, 10, dtype=torch.float64)
     torch.testing.assert_close(f(x), softmax_rows(x))
+
+
+def scaled_transpose(x):
+    return (x * 2.0).t(), (x + 1.0).permute(1, 0)[::2]
+
+
+def test_results_have_eager_strides():
+    """A result eager returns as a view (a transpose; a strided slice of
+    one) comes back with eager's strides: computed permuted where the
+    layout is a permutation of a dense one, copied into otherwise."""
+    x = torch.randn(6, 10)
+    got, want = torch.compile(scaled_transpose, backend="coil")(x), scaled_transpose(x)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.stride() == w.stride()
+        torch.testing.assert_close(g, w)
