@@ -2116,9 +2116,9 @@ static bool two_operands(Builder *B, const Spelling *s, GNode *x, Args *A, Val *
  * (Python's //), as PyTorch's CPU kernels compute them: of floats in the
  * compute dtype from C's fmod (div_floor_floating: (a - fmod(a, b)) / b,
  * one less where fmod's sign is not b's, floored, rounded up past .5, a
- * signed 0 for 0 and a / b where b is 0), rounded once; remainder and fmod
- * round a Python number to a bf16/f16 result's dtype first, floor_divide
- * keeps it in f32 (as div).  Of ints from C's % and truncating division;
+ * signed 0 for 0 and a / b where b is 0), rounded once; a Python number is
+ * rounded to a bf16/f16 result's dtype first, but floor_divide's divisor,
+ * which it keeps in f32 (as div; measured against PyTorch).  Of ints from C's % and truncating division;
  * PyTorch raises on a zero divisor, which coil cannot know when compiling:
  * x % 0, fmod(x, 0) and x // 0 are 0 (as NumPy gives), and MIN // -1 wraps
  * to MIN (as PyTorch's kernel gives). */
@@ -2128,9 +2128,9 @@ static GNode *mod_op(Builder *B, int kind, Val *a, Val *b, SrcLoc loc, const cha
   if (dt == DT_BOOL) return fail(B, loc, "%s of bool tensors is not supported (as in PyTorch)", name);
   DType cd = opmath(dt);
   Val rounded[2];
-  if ((dt == DT_BF16 || dt == DT_F16) && kind != MOD_FLOOR)
+  if (dt == DT_BF16 || dt == DT_F16)
     for (int i = 0; i < 2; i++)
-      if (vs[i]->kind != V_TENSOR) {
+      if (vs[i]->kind != V_TENSOR && !(kind == MOD_FLOOR && i == 1)) {
         rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
         vs[i] = &rounded[i];
       }
