@@ -2188,7 +2188,7 @@ static Val *b_math2(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc
   Val vx, *a, *b;
   if (!two_operands(B, s, x, A, &vx, &a, &b, loc)) return NULL;
   if (s->op != OP_COPYSIGN && b->kind != V_TENSOR)
-    return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument (as PyTorch)", s->name);
+    return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument (as in PyTorch)", s->name);
   Val *vs[2] = {a, b};
   DType dt = result_type(vs, 2);
   if (!dtype_is_float(dt)) {

@@ -1774,8 +1774,8 @@ static const char prelude_expd[] =
  * out of range give 0 or the sign, as PyTorch's). */
 static const char prelude_math2[] =
     "#if defined(COIL_SLEEF) && defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
-    "#define C_SIMD1(f) __attribute__((simd(\"notinbranch\"))) float f##f(float); __attribute__((simd(\"notinbranch\"))) double f(double);\n"
-    "#define C_SIMD2(f) __attribute__((simd(\"notinbranch\"))) float f##f(float, float); __attribute__((simd(\"notinbranch\"))) double f(double, double);\n"
+    "#define C_SIMD1(n) __attribute__((simd(\"notinbranch\"))) float n##f(float); __attribute__((simd(\"notinbranch\"))) double n(double);\n"
+    "#define C_SIMD2(n) __attribute__((simd(\"notinbranch\"))) float n##f(float, float); __attribute__((simd(\"notinbranch\"))) double n(double, double);\n"
     "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(sinh) C_SIMD1(cosh) C_SIMD1(asinh) C_SIMD1(acosh)\n"
     "C_SIMD1(atanh) C_SIMD1(erfc) C_SIMD1(expm1) C_SIMD1(log10) C_SIMD1(log1p) C_SIMD2(atan2) C_SIMD2(hypot)\n"
     "#endif\n"
