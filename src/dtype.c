@@ -112,8 +112,15 @@ double coil_erfinv(double y) {
     double dem = (d[1] * z + d[0]) * z + 1.0;
     x = copysign(num, y) / dem;
   }
+  /* Newton's steps on erf(x) = y, and past 0.5 on erfc(|x|) = 1 - |y|
+   * (exact there), whose relative accuracy carries to the far tail:
+   * three reach 1 ulp from the guess's 1e-4 (measured against mpmath) */
   const double k = 1.1283791670955126; /* 2 / sqrt(pi) */
-  x = x - (erf(x) - y) / (k * exp(-x * x));
-  x = x - (erf(x) - y) / (k * exp(-x * x));
-  return x;
+  if (ya <= 0.5) {
+    for (int i = 0; i < 3; i++) x -= (erf(x) - y) / (k * exp(-x * x));
+    return x;
+  }
+  double q = 1.0 - ya, t = fabs(x);
+  for (int i = 0; i < 3; i++) t += (erfc(t) - q) / (k * exp(-t * t));
+  return copysign(t, y);
 }

@@ -1768,16 +1768,17 @@ static const char prelude_expd[] =
  * libm's calls, the same bits as PyTorch where the SLEEF versions agree;
  * glibc's libmvec, with the same names, is up to 3 ulp off: docs/bench.md,
  * "Vector math libraries").  fmod stays libm's, exact (SLEEF's is not where
- * x / y overflows).  erfinv, which libm lacks, is PyTorch's calc_erfinv in
- * double (within 1 ulp of PyTorch's float version, measured).  Integer %, /
+ * x / y overflows), and so do asinh and acosh (SLEEF's overflow from
+ * |x| = 1.8e19 where the value is 44; PyTorch calls libm's too).  erfinv, which libm lacks, is dtype.c's coil_erfinv
+ * (1 ulp in double; for floats rounded once, within 1 ulp of PyTorch's).  Integer %, /
  * and shifts: see src/ops.h (x % 0 and x / 0 are 0, MIN / -1 wraps; shifts
  * out of range give 0 or the sign, as PyTorch's). */
 static const char prelude_math2[] =
     "#if defined(COIL_SLEEF) && defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
     "#define C_SIMD1(n) __attribute__((simd(\"notinbranch\"))) float n##f(float); __attribute__((simd(\"notinbranch\"))) double n(double);\n"
     "#define C_SIMD2(n) __attribute__((simd(\"notinbranch\"))) float n##f(float, float); __attribute__((simd(\"notinbranch\"))) double n(double, double);\n"
-    "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(sinh) C_SIMD1(cosh) C_SIMD1(asinh) C_SIMD1(acosh)\n"
-    "C_SIMD1(atanh) C_SIMD1(erfc) C_SIMD1(expm1) C_SIMD1(log10) C_SIMD1(log1p) C_SIMD2(atan2) C_SIMD2(hypot)\n"
+    "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(sinh) C_SIMD1(cosh) C_SIMD1(atanh)\n"
+    "C_SIMD1(erfc) C_SIMD1(expm1) C_SIMD1(log10) C_SIMD1(log1p) C_SIMD2(atan2) C_SIMD2(hypot)\n"
     "#endif\n"
     "#define c_tan(x) _Generic((x), float: tanf, default: tan)(x)\n"
     "#define c_asin(x) _Generic((x), float: asinf, default: asin)(x)\n"
@@ -1785,8 +1786,8 @@ static const char prelude_math2[] =
     "#define c_atan(x) _Generic((x), float: atanf, default: atan)(x)\n"
     "#define c_sinh(x) _Generic((x), float: sinhf, default: sinh)(x)\n"
     "#define c_cosh(x) _Generic((x), float: coshf, default: cosh)(x)\n"
-    "#define c_asinh(x) _Generic((x), float: asinhf, default: asinh)(x)\n"
-    "#define c_acosh(x) _Generic((x), float: acoshf, default: acosh)(x)\n"
+    "#define c_asinh(x) _Generic((x), float: c_asinhf, default: c_asinhd)(x)\n"
+    "#define c_acosh(x) _Generic((x), float: c_acoshf, default: c_acoshd)(x)\n"
     "#define c_atanh(x) _Generic((x), float: atanhf, default: atanh)(x)\n"
     "#define c_erfc(x) _Generic((x), float: erfcf, default: erfc)(x)\n"
     "#define c_expm1(x) _Generic((x), float: expm1f, default: expm1)(x)\n"
@@ -1794,8 +1795,18 @@ static const char prelude_math2[] =
     "#define c_log1p(x) _Generic((x), float: log1pf, default: log1p)(x)\n"
     "#define c_atan2(a, b) _Generic((a), float: atan2f, default: atan2)((a), (b))\n"
     "#define c_hypot(a, b) _Generic((a), float: hypotf, default: hypot)((a), (b))\n"
-    "#define c_copysign(a, b) _Generic((a), float: copysignf, default: copysign)((a), (b))\n"
-    "static double c_erfinvd(double y) { /* PyTorch's calc_erfinv */\n"
+    "#define c_copysign(a, b) _Generic((a), float: copysignf, default: copysign)((a), (b))\n";
+/* erfinv (it branches) and libm's asinh, acosh, fmod as functions with simd
+ * clones of their own, not inlined: a call without one would keep the
+ * whole loop around it scalar (with the clones, gcc's, which run the
+ * lanes one by one, the rest of the loop is vector). */
+static const char prelude_math3[] =
+    "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
+    "#define C_SIMD_DEF __attribute__((simd(\"notinbranch\"), noinline))\n"
+    "#else\n"
+    "#define C_SIMD_DEF\n"
+    "#endif\n"
+    "C_SIMD_DEF static double c_erfinvd(double y) { /* as dtype.c's coil_erfinv */\n"
     "  double ya = fabs(y), x, z, num, dem;\n"
     "  if (ya > 1.0) return NAN;\n"
     "  if (ya == 1.0) return copysign(INFINITY, y);\n"
@@ -1810,14 +1821,25 @@ static const char prelude_math2[] =
     "    dem = (1.637067800 * z + 3.543889200) * z + 1.0;\n"
     "    x = copysign(num, y) / dem;\n"
     "  }\n"
-    "  x = x - (erf(x) - y) / (1.1283791670955126 * exp(-x * x));\n"
-    "  return x - (erf(x) - y) / (1.1283791670955126 * exp(-x * x));\n"
+    "  if (ya <= 0.5) {\n"
+    "    for (int i = 0; i < 3; i++) x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));\n"
+    "    return x;\n"
+    "  }\n"
+    "  double q = 1.0 - ya, t = fabs(x);\n"
+    "  for (int i = 0; i < 3; i++) t += (erfc(t) - q) / (1.1283791670955126 * exp(-t * t));\n"
+    "  return copysign(t, y);\n"
     "}\n"
-    "static float c_erfinvf(float y) { return (float)c_erfinvd((double)y); }\n"
+    "C_SIMD_DEF static float c_erfinvf(float y) { return (float)c_erfinvd((double)y); }\n"
+    "C_SIMD_DEF static float c_asinhf(float x) { return asinhf(x); }\n"
+    "C_SIMD_DEF static double c_asinhd(double x) { return asinh(x); }\n"
+    "C_SIMD_DEF static float c_acoshf(float x) { return acoshf(x); }\n"
+    "C_SIMD_DEF static double c_acoshd(double x) { return acosh(x); }\n"
+    "C_SIMD_DEF static float c_fmodf(float a, float b) { return fmodf(a, b); }\n"
+    "C_SIMD_DEF static double c_fmodd(double a, double b) { return fmod(a, b); }\n"
     "#define c_erfinv(x) _Generic((x), float: c_erfinvf, default: c_erfinvd)(x)\n"
     "C_INLINE int32_t c_imod32(int32_t a, int32_t b) { return b == 0 || b == -1 ? 0 : a % b; }\n"
     "C_INLINE int64_t c_imod64(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }\n"
-    "#define c_fmod(a, b) _Generic((a), float: fmodf, double: fmod, int32_t: c_imod32, default: c_imod64)((a), (b))\n"
+    "#define c_fmod(a, b) _Generic((a), float: c_fmodf, double: c_fmodd, int32_t: c_imod32, default: c_imod64)((a), (b))\n"
     "C_INLINE int32_t c_idiv32(int32_t a, int32_t b) { return b == 0 ? 0 : b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b; }\n"
     "C_INLINE int64_t c_idiv64(int64_t a, int64_t b) { return b == 0 ? 0 : b == -1 ? (int64_t)(0u - (uint64_t)a) : a / b; }\n"
     "#define c_idiv(a, b) _Generic((a), int32_t: c_idiv32, default: c_idiv64)((a), (b))\n"
@@ -1840,6 +1862,7 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_tanhd);
   sb_puts(sb, prelude3);
   sb_puts(sb, prelude_math2);
+  sb_puts(sb, prelude_math3);
   sb_puts(sb, prelude_stream);
 }
 
