@@ -413,7 +413,22 @@ void tri_helpers(StrBuf *out, unsigned helpers) {
                  "def coil_descriptor_scratch(size, alignment, stream):\n"
                  "    return torch.empty(size, dtype=torch.int8, device='cuda')\n\n\n"
                  "triton.set_allocator(coil_descriptor_scratch)\n\n");
-  if (helpers & TH_LIBDEVICE) sb_puts(out, "from triton.language.extra import libdevice\n\n");
+  if (helpers & TH_LIBDEVICE)
+    sb_puts(out, "import os\n"
+                 "from triton.language.extra import libdevice\n\n"
+                 "if os.environ.get(\"TRITON_INTERPRET\") == \"1\":\n"
+                 "    # Triton's interpreter has no libdevice (its functions are stubs there):\n"
+                 "    # PyTorch's on the blocks' arrays instead, broadcast, in their dtype\n"
+                 "    import types\n"
+                 "    from triton.runtime.interpreter import TensorHandle\n\n"
+                 "    def coil_interp(fn):\n"
+                 "        def call(*xs):\n"
+                 "            r = fn(*[torch.from_numpy(x.handle.data) for x in xs]).numpy()\n"
+                 "            return tl.core.tensor(TensorHandle(r, xs[0].dtype), tl.core.block_type(xs[0].dtype, list(r.shape)))\n"
+                 "        return call\n\n"
+                 "    libdevice = types.SimpleNamespace(**{n: coil_interp(getattr(torch, n)) for n in (\n"
+                 "        \"tan\", \"asin\", \"acos\", \"atan\", \"sinh\", \"cosh\", \"asinh\", \"acosh\", \"atanh\", \"erfc\", \"erfinv\",\n"
+                 "        \"expm1\", \"log10\", \"log1p\", \"atan2\", \"hypot\", \"copysign\", \"fmod\")})\n\n");
   for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
     if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
 }
