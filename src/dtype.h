@@ -55,4 +55,9 @@ float f16_to_f32(uint16_t h);
  * nearest representable value; ints and bool are handled by the caller). */
 double dtype_round(DType t, double x);
 
+/* The inverse error function in double, within 1 ulp (libm has none):
+ * PyTorch's calc_erfinv's rational first guess, then Newton's steps on
+ * erf, or on erfc near +-1.  NaN outside [-1, 1], +-inf at +-1. */
+double coil_erfinv(double y);
+
 #endif

@@ -847,14 +847,17 @@ static GNode *add_scaled(Builder *B, Op op, Val *vx, Val *other, Val *alpha, Src
  * compute dtype before it is rounded to the result's, as PyTorch's kernel.
  * 'floor' is PyTorch's fmod-based floor division, and integer division is
  * not among coil's ops: both are refused. */
+enum { MOD_FMOD, MOD_REMAINDER, MOD_FLOOR };
+static GNode *mod_op(Builder *B, int kind, Val *a, Val *b, SrcLoc loc, const char *name);
 static GNode *div_rounded(Builder *B, Val *vx, Val *other, Val *mode, SrcLoc loc, SrcLoc mloc) {
   if (mode->kind != V_STR || (strcmp(mode->name, "trunc") && strcmp(mode->name, "floor")))
     return fail(B, mloc, "div's rounding_mode must be None, 'trunc' or 'floor'");
-  if (!strcmp(mode->name, "floor"))
-    return fail(B, mloc, "div with rounding_mode='floor' is not in coil's subset (PyTorch computes it with fmod, which coil does not have)");
+  if (!strcmp(mode->name, "floor")) return mod_op(B, MOD_FLOOR, vx, other, loc, "div");
   Val *vs[2] = {vx, other};
   DType dt = result_type(vs, 2), cd = opmath(dt);
-  if (!dtype_is_float(dt)) return fail(B, mloc, "div with a rounding_mode of %s tensors is integer division, which is not in coil's subset", dtype_name(dt));
+  if (dt == DT_BOOL) return fail(B, mloc, "div with rounding_mode='trunc' of bool tensors is not supported (as in PyTorch)");
+  /* integer division toward zero; x / 0 is 0 and MIN / -1 wraps (ops.h) */
+  if (!dtype_is_float(dt)) return pointwise(B, OP_IDIV, vs, 2, dt, dt, loc);
   Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
   return cast(B, trunc_node(B, arith(B, OP_DIV, &va, &vo, loc), loc), dt, loc);
 }
@@ -2078,6 +2081,135 @@ static Val *b_view_as(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   return mktensor(B, reshape(B, x, o->t->ndim, o->t->shape, loc));
 }
 
+/* ------------------------------------------------- the rest of the math */
+
+/* a op c for an integer constant c (an int scalar keeps an int tensor's
+ * dtype, where tc's float would make it float). */
+static GNode *tci(Builder *B, Op op, GNode *a, int64_t c, SrcLoc loc) {
+  Val va = {.kind = V_TENSOR, .t = a}, vc = {.kind = V_INT, .i = c};
+  return arith(B, op, &va, &vc, loc);
+}
+
+/* Two operands of a binary builder: x and `other`, or where x is NULL (a
+ * number first: aten.remainder.Scalar_Tensor(2, x), torch.remainder(2, x))
+ * self and other. */
+static bool two_operands(Builder *B, const Spelling *s, GNode *x, Args *A, Val *vx, Val **a, Val **b, SrcLoc loc) {
+  *vx = (Val){.kind = V_TENSOR, .t = x};
+  *a = vx;
+  int next = 0;
+  if (!x) {
+    *a = arg(A, 0, "self");
+    next = 1;
+  }
+  *b = arg(A, next, "other");
+  if (!*a || !*b) return fail(B, loc, "%s needs two operands", s->name), false;
+  if (!check_args(B, A, s->name, next + 1)) return false;
+  for (int i = 0; i < 2; i++) {
+    Val *v = i ? *b : *a;
+    if (!is_num(v)) return fail(B, loc, "%s expects tensors or numbers, got %s", s->name, kind_name(v)), false;
+    if (v->kind == V_TENSOR && !v->t) return false; /* reported already */
+  }
+  return true;
+}
+
+/* fmod, remainder (Python's %: the sign of the divisor) and floor_divide
+ * (Python's //), as PyTorch's CPU kernels compute them: of floats in the
+ * compute dtype from C's fmod (div_floor_floating: (a - fmod(a, b)) / b,
+ * one less where fmod's sign is not b's, floored, rounded up past .5, a
+ * signed 0 for 0 and a / b where b is 0), rounded once; a Python number is
+ * rounded to a bf16/f16 result's dtype first, but floor_divide's divisor,
+ * which it keeps in f32 (as div; measured against PyTorch).  Of ints from C's % and truncating division;
+ * PyTorch raises on a zero divisor, which coil cannot know when compiling:
+ * x % 0, fmod(x, 0) and x // 0 are 0 (as NumPy gives), and MIN // -1 wraps
+ * to MIN (as PyTorch's kernel gives). */
+static GNode *mod_op(Builder *B, int kind, Val *a, Val *b, SrcLoc loc, const char *name) {
+  Val *vs[2] = {a, b};
+  DType dt = result_type(vs, 2);
+  if (dt == DT_BOOL) return fail(B, loc, "%s of bool tensors is not supported (as in PyTorch)", name);
+  DType cd = opmath(dt);
+  Val rounded[2];
+  if (dt == DT_BF16 || dt == DT_F16)
+    for (int i = 0; i < 2; i++)
+      if (vs[i]->kind != V_TENSOR && !(kind == MOD_FLOOR && i == 1)) {
+        rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
+        vs[i] = &rounded[i];
+      }
+  GNode *x = as_dtype(B, vs[0], cd, loc), *y = as_dtype(B, vs[1], cd, loc);
+  if (!x || !y) return NULL;
+  Val vx = {.kind = V_TENSOR, .t = x}, vy = {.kind = V_TENSOR, .t = y};
+  Val *xy[2] = {&vx, &vy};
+  GNode *m = pointwise(B, OP_FMOD, xy, 2, cd, cd, loc), *r;
+  if (kind == MOD_FMOD) return cast(B, m, dt, loc);
+  /* where fmod's result is nonzero and of the other sign than b */
+  GNode *fix = tt(B, OP_AND, tci(B, OP_NE, m, 0, loc), tt(B, OP_NE, tci(B, OP_LT, m, 0, loc), tci(B, OP_LT, y, 0, loc), loc), loc);
+  if (kind == MOD_REMAINDER) {
+    r = twhere(B, fix, tt(B, OP_ADD, m, y, loc), m, loc);
+  } else if (!dtype_is_float(dt)) {
+    r = tt(B, OP_SUB, pointwise(B, OP_IDIV, xy, 2, cd, cd, loc), cast(B, fix, cd, loc), loc);
+  } else {
+    GNode *div = tt(B, OP_DIV, tt(B, OP_SUB, x, m, loc), y, loc);
+    div = twhere(B, fix, tci(B, OP_SUB, div, 1, loc), div, loc);
+    GNode *fl = float_unary(B, OP_FLOOR, div, loc);
+    fl = twhere(B, tc(B, OP_GT, tt(B, OP_SUB, div, fl, loc), 0.5, loc), tci(B, OP_ADD, fl, 1, loc), fl, loc);
+    GNode *q = tt(B, OP_DIV, x, y, loc);
+    Val zero = {.kind = V_FLOAT, .f = 0}, vq = {.kind = V_TENSOR, .t = q};
+    Val *zq[2] = {&zero, &vq};
+    fl = twhere(B, tci(B, OP_EQ, div, 0, loc), q ? pointwise(B, OP_COPYSIGN, zq, 2, cd, cd, loc) : NULL, fl, loc);
+    r = twhere(B, tci(B, OP_EQ, y, 0, loc), q, fl, loc);
+  }
+  return cast(B, r, dt, loc);
+}
+
+/* fmod, remainder, floor_divide. */
+static Val *b_mod(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val vx, *a, *b;
+  if (!two_operands(B, s, x, A, &vx, &a, &b, loc)) return NULL;
+  int kind = !strcmp(s->name, "fmod") ? MOD_FMOD : !strcmp(s->name, "remainder") ? MOD_REMAINDER : MOD_FLOOR;
+  return mktensor(B, mod_op(B, kind, a, b, loc, s->name));
+}
+
+/* << and >> (bitwise_left_shift, bitwise_right_shift): ints only. */
+static GNode *shift_op(Builder *B, Op op, Val *a, Val *b, SrcLoc loc, const char *name) {
+  Val *vs[2] = {a, b};
+  DType dt = result_type(vs, 2);
+  if (!dtype_is_int(dt)) return fail(B, loc, "%s needs integer tensors, got %s (as in PyTorch)", name, dtype_name(dt));
+  return pointwise(B, op, vs, 2, dt, dt, loc);
+}
+
+static Val *b_shift(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val vx, *a, *b;
+  if (!two_operands(B, s, x, A, &vx, &a, &b, loc)) return NULL;
+  return mktensor(B, shift_op(B, s->op, a, b, loc, s->name));
+}
+
+/* atan2, hypot, copysign: float math of two operands, ints and bool as
+ * float32 (hypot: floats only), computed in the compute dtype. */
+static Val *b_math2(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val vx, *a, *b;
+  if (!two_operands(B, s, x, A, &vx, &a, &b, loc)) return NULL;
+  if (s->op != OP_COPYSIGN && b->kind != V_TENSOR)
+    return fail(B, arg_loc(A, 0, "other"), "torch.%s expects a tensor as its second argument (as in PyTorch)", s->name);
+  Val *vs[2] = {a, b};
+  DType dt = result_type(vs, 2);
+  if (!dtype_is_float(dt)) {
+    if (s->op == OP_HYPOT) return fail(B, loc, "hypot of %s tensors is not supported (as in PyTorch)", dtype_name(dt));
+    dt = DT_F32;
+  }
+  return mktensor(B, pointwise(B, s->op, vs, 2, dt, opmath(dt), loc));
+}
+
+/* signbit: a float's sign bit (-0.0 and a NaN with it set included), as
+ * copysign(1, x) < 0; an int's x < 0; a bool's False. */
+static Val *b_signbit(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (x->dtype == DT_BOOL) return mktensor(B, tt(B, OP_NE, x, x, loc));
+  if (!dtype_is_float(x->dtype)) return mktensor(B, tci(B, OP_LT, x, 0, loc));
+  DType cd = opmath(x->dtype);
+  Val one = {.kind = V_FLOAT, .f = 1}, v = {.kind = V_TENSOR, .t = x};
+  Val *vs[2] = {&one, &v};
+  return mktensor(B, tci(B, OP_LT, pointwise(B, OP_COPYSIGN, vs, 2, cd, cd, loc), 0, loc));
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -2173,6 +2305,37 @@ static const Spelling spellings[] = {
     {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
     {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
     {"where", SP_TORCH, b_where, 0, 0, "all (condition: bool)"},
+    /* the rest of model code's math */
+    {"tan", BOTH, b_float_unary, OP_TAN, 0, "all (ints and bool: float32)"},
+    {"asin", BOTH, b_float_unary, OP_ASIN, 0, "all (ints and bool: float32)"},
+    {"arcsin", BOTH, b_float_unary, OP_ASIN, 0, "all (ints and bool: float32)"},
+    {"acos", BOTH, b_float_unary, OP_ACOS, 0, "all (ints and bool: float32)"},
+    {"arccos", BOTH, b_float_unary, OP_ACOS, 0, "all (ints and bool: float32)"},
+    {"atan", BOTH, b_float_unary, OP_ATAN, 0, "all (ints and bool: float32)"},
+    {"arctan", BOTH, b_float_unary, OP_ATAN, 0, "all (ints and bool: float32)"},
+    {"sinh", BOTH, b_float_unary, OP_SINH, 0, "all (ints and bool: float32)"},
+    {"cosh", BOTH, b_float_unary, OP_COSH, 0, "all (ints and bool: float32)"},
+    {"asinh", BOTH, b_float_unary, OP_ASINH, 0, "all (ints and bool: float32)"},
+    {"arcsinh", BOTH, b_float_unary, OP_ASINH, 0, "all (ints and bool: float32)"},
+    {"acosh", BOTH, b_float_unary, OP_ACOSH, 0, "all (ints and bool: float32)"},
+    {"arccosh", BOTH, b_float_unary, OP_ACOSH, 0, "all (ints and bool: float32)"},
+    {"atanh", BOTH, b_float_unary, OP_ATANH, 0, "all (ints and bool: float32)"},
+    {"arctanh", BOTH, b_float_unary, OP_ATANH, 0, "all (ints and bool: float32)"},
+    {"erfc", BOTH, b_float_unary, OP_ERFC, 0, "all (ints and bool: float32)"},
+    {"erfinv", BOTH, b_float_unary, OP_ERFINV, 0, "all (ints and bool: float32)"},
+    {"expm1", BOTH, b_float_unary, OP_EXPM1, 0, "all (ints and bool: float32)"},
+    {"log10", BOTH, b_float_unary, OP_LOG10, 0, "all (ints and bool: float32)"},
+    {"log1p", BOTH, b_float_unary, OP_LOG1P, 0, "all (ints and bool: float32)"},
+    {"signbit", BOTH, b_signbit, 0, 0, "all"},
+    {"atan2", BOTH, b_math2, OP_ATAN2, 0, "all (ints and bool: float32; other: a tensor)"},
+    {"arctan2", BOTH, b_math2, OP_ATAN2, 0, "all (ints and bool: float32; other: a tensor)"},
+    {"hypot", BOTH, b_math2, OP_HYPOT, 0, "floats (other: a tensor)"},
+    {"copysign", BOTH, b_math2, OP_COPYSIGN, 0, "all (ints and bool: float32)"},
+    {"fmod", BOTH, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"remainder", BOTH, b_mod, 0, 0, "floats, ints (Python's %; x % 0 of ints: 0)"},
+    {"floor_divide", BOTH, b_mod, 0, 0, "floats, ints (Python's //; x // 0 of ints: 0)"},
+    {"bitwise_left_shift", BOTH, b_shift, OP_SHL, 0, "ints"},
+    {"bitwise_right_shift", BOTH, b_shift, OP_SHR, 0, "ints"},
     /* views */
     {"permute", BOTH, b_permute, 0, 0, "all"},
     {"transpose", BOTH, b_transpose, 0, 0, "all"},
@@ -2325,6 +2488,43 @@ static const Spelling spellings[] = {
     {"bitwise_or.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_OR, 0, "bool, ints"},
     {"bitwise_xor.Tensor(Tensor self, Tensor other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
     {"bitwise_xor.Scalar(Tensor self, Scalar other)", ATEN, b_binary, OP_XOR, 0, "bool, ints"},
+    /* the rest of model code's math */
+    {"tan.default(Tensor self)", ATEN, b_float_unary, OP_TAN, 0, "all (ints and bool: float32)"},
+    {"asin.default(Tensor self)", ATEN, b_float_unary, OP_ASIN, 0, "all (ints and bool: float32)"},
+    {"acos.default(Tensor self)", ATEN, b_float_unary, OP_ACOS, 0, "all (ints and bool: float32)"},
+    {"atan.default(Tensor self)", ATEN, b_float_unary, OP_ATAN, 0, "all (ints and bool: float32)"},
+    {"sinh.default(Tensor self)", ATEN, b_float_unary, OP_SINH, 0, "all (ints and bool: float32)"},
+    {"cosh.default(Tensor self)", ATEN, b_float_unary, OP_COSH, 0, "all (ints and bool: float32)"},
+    {"asinh.default(Tensor self)", ATEN, b_float_unary, OP_ASINH, 0, "all (ints and bool: float32)"},
+    {"acosh.default(Tensor self)", ATEN, b_float_unary, OP_ACOSH, 0, "all (ints and bool: float32)"},
+    {"atanh.default(Tensor self)", ATEN, b_float_unary, OP_ATANH, 0, "all (ints and bool: float32)"},
+    {"erfc.default(Tensor self)", ATEN, b_float_unary, OP_ERFC, 0, "all (ints and bool: float32)"},
+    {"erfinv.default(Tensor self)", ATEN, b_float_unary, OP_ERFINV, 0, "all (ints and bool: float32)"},
+    {"expm1.default(Tensor self)", ATEN, b_float_unary, OP_EXPM1, 0, "all (ints and bool: float32)"},
+    {"log10.default(Tensor self)", ATEN, b_float_unary, OP_LOG10, 0, "all (ints and bool: float32)"},
+    {"log1p.default(Tensor self)", ATEN, b_float_unary, OP_LOG1P, 0, "all (ints and bool: float32)"},
+    {"signbit.default(Tensor self)", ATEN, b_signbit, 0, 0, "all"},
+    {"atan2.default(Tensor self, Tensor other)", ATEN, b_math2, OP_ATAN2, 0, "all (ints and bool: float32)"},
+    {"hypot.default(Tensor self, Tensor other)", ATEN, b_math2, OP_HYPOT, 0, "floats"},
+    {"copysign.Tensor(Tensor self, Tensor other)", ATEN, b_math2, OP_COPYSIGN, 0, "all (ints and bool: float32)"},
+    {"copysign.Scalar(Tensor self, Scalar other)", ATEN, b_math2, OP_COPYSIGN, 0, "all (ints and bool: float32)"},
+    {"fmod.Tensor(Tensor self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"fmod.Scalar(Tensor self, Scalar other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"remainder.Tensor(Tensor self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"remainder.Scalar(Tensor self, Scalar other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"remainder.Scalar_Tensor(Scalar self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
+    {"floor_divide.default(Tensor self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x // 0 of ints: 0)"},
+    {"floor_divide.Scalar(Tensor self, Scalar other)", ATEN, b_mod, 0, 0, "floats, ints (x // 0 of ints: 0)"},
+    {"bitwise_left_shift.Tensor(Tensor self, Tensor other)", ATEN, b_shift, OP_SHL, 0, "ints"},
+    {"bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other)", ATEN, b_shift, OP_SHL, 0, "ints"},
+    {"bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other)", ATEN, b_shift, OP_SHL, 0, "ints"},
+    {"bitwise_right_shift.Tensor(Tensor self, Tensor other)", ATEN, b_shift, OP_SHR, 0, "ints"},
+    {"bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other)", ATEN, b_shift, OP_SHR, 0, "ints"},
+    {"bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other)", ATEN, b_shift, OP_SHR, 0, "ints"},
+    {"__lshift__.Tensor(Tensor self, Tensor other)", ATEN, b_shift, OP_SHL, 0, "ints"},
+    {"__lshift__.Scalar(Tensor self, Scalar other)", ATEN, b_shift, OP_SHL, 0, "ints"},
+    {"__rshift__.Tensor(Tensor self, Tensor other)", ATEN, b_shift, OP_SHR, 0, "ints"},
+    {"__rshift__.Scalar(Tensor self, Scalar other)", ATEN, b_shift, OP_SHR, 0, "ints"},
     {"clamp.default(Tensor self, Scalar? min=None, Scalar? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
     {"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
     {"clamp_min.default(Tensor self, Scalar min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
@@ -2438,6 +2638,15 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
       if (!check_args(B, A, name, 2)) return NULL;
       if (e->kind != V_TENSOR) return fail(B, arg_loc(A, 1, "exponent"), "torch.pow needs a tensor base or exponent");
       return mktensor(B, arith(B, OP_POW, base, e, loc));
+    }
+  }
+  /* torch.remainder(2, x), torch.bitwise_left_shift(2, x): a number first */
+  static const char *const number_first[] = {"remainder", "bitwise_left_shift", "bitwise_right_shift", NULL};
+  if (name_in(name, number_first)) {
+    Val *first = arg(A, 0, "input");
+    if (first && is_num(first) && first->kind != V_TENSOR) {
+      const Spelling *s = find_spelling(name, SP_TORCH);
+      return s->build(B, s, NULL, A, loc);
     }
   }
   Val *x = arg(A, 0, "input");
@@ -3480,8 +3689,10 @@ static Val *eval(Builder *B, Node *n) {
       return scalar_binary(B, n->op, a, b, n->loc);
     }
     if (!strcmp(n->op, "@")) return fail(B, n->loc, "matrix multiplication is not in coil's subset");
-    if (!strcmp(n->op, "//") || !strcmp(n->op, "%"))
-      return fail(B, n->loc, "operator '%s' on tensors is not in coil's subset", n->op);
+    if (!strcmp(n->op, "//") || !strcmp(n->op, "%")) /* Tensor.__floordiv__, __mod__ (and their __r*__) */
+      return mktensor(B, mod_op(B, n->op[0] == '%' ? MOD_REMAINDER : MOD_FLOOR, a, b, n->loc, n->op[0] == '%' ? "remainder" : "floor_divide"));
+    if (!strcmp(n->op, "<<") || !strcmp(n->op, ">>"))
+      return mktensor(B, shift_op(B, n->op[0] == '<' ? OP_SHL : OP_SHR, a, b, n->loc, n->op[0] == '<' ? "<<" : ">>"));
     Op op = binary_op(n->op);
     if (op == OP_COUNT) return fail(B, n->loc, "operator '%s' is not supported", n->op);
     if ((op == OP_AND || op == OP_OR || op == OP_XOR) &&

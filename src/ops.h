@@ -31,6 +31,32 @@
   OP(FLOOR,   OK_UNARY,   1, "c_floor(%0)", "tl.floor(%0)")                    \
   OP(CEIL,    OK_UNARY,   1, "c_ceil(%0)", "tl.ceil(%0)")                      \
   OP(NOT,     OK_UNARY,   1, "(!%0)", "(%0 == 0)")                             \
+  /* the rest of model code's math (libdevice in Triton: print.c) */          \
+  OP(TAN,     OK_UNARY,   1, "c_tan(%0)", "libdevice.tan(%0)")                 \
+  OP(ASIN,    OK_UNARY,   1, "c_asin(%0)", "libdevice.asin(%0)")               \
+  OP(ACOS,    OK_UNARY,   1, "c_acos(%0)", "libdevice.acos(%0)")               \
+  OP(ATAN,    OK_UNARY,   1, "c_atan(%0)", "libdevice.atan(%0)")               \
+  OP(SINH,    OK_UNARY,   1, "c_sinh(%0)", "libdevice.sinh(%0)")               \
+  OP(COSH,    OK_UNARY,   1, "c_cosh(%0)", "libdevice.cosh(%0)")               \
+  OP(ASINH,   OK_UNARY,   1, "c_asinh(%0)", "libdevice.asinh(%0)")             \
+  OP(ACOSH,   OK_UNARY,   1, "c_acosh(%0)", "libdevice.acosh(%0)")             \
+  OP(ATANH,   OK_UNARY,   1, "c_atanh(%0)", "libdevice.atanh(%0)")             \
+  OP(ERFC,    OK_UNARY,   1, "c_erfc(%0)", "libdevice.erfc(%0)")               \
+  OP(ERFINV,  OK_UNARY,   1, "c_erfinv(%0)", "libdevice.erfinv(%0)")           \
+  OP(EXPM1,   OK_UNARY,   1, "c_expm1(%0)", "libdevice.expm1(%0)")             \
+  OP(LOG10,   OK_UNARY,   1, "c_log10(%0)", "libdevice.log10(%0)")             \
+  OP(LOG1P,   OK_UNARY,   1, "c_log1p(%0)", "libdevice.log1p(%0)")             \
+  OP(ATAN2,   OK_BINARY,  2, "c_atan2(%0, %1)", "libdevice.atan2(%0, %1)")     \
+  OP(HYPOT,   OK_BINARY,  2, "c_hypot(%0, %1)", "libdevice.hypot(%0, %1)")     \
+  OP(COPYSIGN, OK_BINARY, 2, "c_copysign(%0, %1)", "libdevice.copysign(%0, %1)") \
+  /* fmod: C's fmod of floats, C's % of ints; idiv: C's / of ints.  Of ints, \
+   * x % 0 and x / 0 are 0 (PyTorch raises) and MIN / -1 wraps to MIN. */     \
+  OP(FMOD,    OK_BINARY,  2, "c_fmod(%0, %1)", "libdevice.fmod(%0, %1)")       \
+  OP(IDIV,    OK_BINARY,  2, "c_idiv(%0, %1)", "coil_idiv(%0, %1)")            \
+  /* ints: a shift by a negative count or by the width or more gives 0 (<<) \
+   * or the sign (>>), as PyTorch's CPU kernels */                            \
+  OP(SHL,     OK_BINARY,  2, "c_shl(%0, %1)", "coil_shl(%0, %1)")              \
+  OP(SHR,     OK_BINARY,  2, "c_shr(%0, %1)", "coil_shr(%0, %1)")              \
   OP(ADD,     OK_BINARY,  2, "(%0 + %1)", "%0 + %1")                           \
   OP(SUB,     OK_BINARY,  2, "(%0 - %1)", "%0 - %1")                           \
   OP(MUL,     OK_BINARY,  2, "(%0 * %1)", "%0 * %1")                           \
@@ -92,6 +118,10 @@ static inline int op_cost(Op op) {
   switch (op) {
   case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: case OP_EXP2: case OP_LOG2: return 16;
   case OP_ERF: case OP_SIN: case OP_COS: return 24;
+  case OP_TAN: case OP_ASIN: case OP_ACOS: case OP_ATAN: case OP_SINH: case OP_COSH: case OP_ASINH: case OP_ACOSH:
+  case OP_ATANH: case OP_ERFC: case OP_EXPM1: case OP_LOG10: case OP_LOG1P: case OP_ATAN2: case OP_HYPOT: return 24;
+  case OP_ERFINV: return 64;
+  case OP_FMOD: case OP_IDIV: return 8;
   case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
   case OP_INPUT: case OP_CONST: return 0;
   default: return 1;

@@ -288,8 +288,9 @@ static Node *factor(Parser *P) {
 
 /* Left-associative binary levels, loosest last. */
 static const char *const levels[][5] = {
-    {"*", "/", "//", "%", "@"}, {"+", "-"}, {"&"}, {"^"}, {"|"},
+    {"*", "/", "//", "%", "@"}, {"+", "-"}, {"<<", ">>"}, {"&"}, {"^"}, {"|"},
 };
+#define LOOSEST_LEVEL ((int)(sizeof levels / sizeof levels[0]) - 1)
 
 static Node *level(Parser *P, int lv) {
   Node *n = lv == 0 ? factor(P) : level(P, lv - 1);
@@ -318,12 +319,12 @@ static const char *comp_op(Parser *P) {
 }
 
 static Node *comparison(Parser *P) {
-  Node *n = level(P, 4);
+  Node *n = level(P, LOOSEST_LEVEL);
   const char *op = n ? comp_op(P) : NULL;
   if (!op) return n;
   Token *t = next(P);
   if (!strcmp(op, "is not") || !strcmp(op, "not in")) next(P);
-  Node *r = level(P, 4);
+  Node *r = level(P, LOOSEST_LEVEL);
   if (!r) return NULL;
   Node *c = new_node(P, ND_COMPARE, t->loc);
   c->op = op;
@@ -402,13 +403,13 @@ static bool ends_list(Parser *P) {
  * `in`. */
 static Node *expr_list_of(Parser *P, bool target) {
   SrcLoc loc = peek(P)->loc;
-  Node *first = target ? level(P, 4) : expr(P);
+  Node *first = target ? level(P, LOOSEST_LEVEL) : expr(P);
   if (!first || !at(P, ",")) return first;
   Node *t = new_node(P, ND_TUPLE, loc);
   t->items = push_node(P, t->items, t->nitems++, first);
   while (accept(P, ",") && !P->err) {
     if (ends_list(P)) break;
-    Node *e = target ? level(P, 4) : expr(P);
+    Node *e = target ? level(P, LOOSEST_LEVEL) : expr(P);
     if (!e) return NULL;
     t->items = push_node(P, t->items, t->nitems++, e);
   }

@@ -165,6 +165,24 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
     case OP_EXP2: x = exp2(a); break;
     case OP_LOG2: x = log2(a); break;
     case OP_FLOOR: x = floor(a); break;
+    case OP_TAN: x = tan(a); break;
+    case OP_ASIN: x = asin(a); break;
+    case OP_ACOS: x = acos(a); break;
+    case OP_ATAN: x = atan(a); break;
+    case OP_SINH: x = sinh(a); break;
+    case OP_COSH: x = cosh(a); break;
+    case OP_ASINH: x = asinh(a); break;
+    case OP_ACOSH: x = acosh(a); break;
+    case OP_ATANH: x = atanh(a); break;
+    case OP_ERFC: x = erfc(a); break;
+    case OP_ERFINV: x = coil_erfinv(a); break;
+    case OP_EXPM1: x = expm1(a); break;
+    case OP_LOG10: x = log10(a); break;
+    case OP_LOG1P: x = log1p(a); break;
+    case OP_ATAN2: x = atan2(a, b); break;
+    case OP_HYPOT: x = hypot(a, b); break;
+    case OP_COPYSIGN: x = copysign(a, b); break;
+    case OP_FMOD: x = fmod(a, b); break;
     case OP_CEIL: x = ceil(a); break;
     case OP_ADD: x = a + b; break;
     case OP_SUB: x = a - b; break;
@@ -202,6 +220,19 @@ static RV apply(const Ref *R, const GNode *n, const RV *v, const DType *t) {
   case OP_AND: x = a & b; break;
   case OP_OR: x = a | b; break;
   case OP_XOR: x = a ^ b; break;
+  /* x % 0 and x / 0 are 0, MIN / -1 wraps (see ops.h) */
+  case OP_FMOD: x = b == 0 || b == -1 ? 0 : a % b; break;
+  case OP_IDIV: x = b == 0 ? 0 : b == -1 ? (int64_t)(0 - ua) : a / b; break;
+  case OP_SHL: {
+    int bits = cd == DT_I32 ? 32 : 64;
+    x = b < 0 || b >= bits ? 0 : cd == DT_I32 ? (int32_t)((uint32_t)ua << b) : (int64_t)(ua << b);
+    break;
+  }
+  case OP_SHR: {
+    int bits = cd == DT_I32 ? 32 : 64;
+    x = a >> (b < 0 || b >= bits ? 63 : b);
+    break;
+  }
   case OP_LT: x = a < b; break;
   case OP_LE: x = a <= b; break;
   case OP_GT: x = a > b; break;

@@ -200,11 +200,22 @@ static bool gen_op(Rng *r, Case *c, int *src) {
                                     * exactly): NaN and -inf logs, exps that underflow to subnormals and
                                     * 0 (never overflow: a sum or prod of large values could overflow in
                                     * one order and not in another), sigmoids of |x| > 87 */
-                                   "%s.log()", "(%s * 25 - 90).exp()", "(%s * 30).sigmoid()"};
-    static const char *int_ops[] = {"%s.abs()", "-%s", "%s.square()", "%s.clamp_min(0)", "%s.clamp(-3, 3)", "%s.clamp(-30, 30) ** 3"};
+                                   "%s.log()", "(%s * 25 - 90).exp()", "(%s * 30).sigmoid()",
+                                   /* the rest of model code's math, on ranges where it is continuous (a
+                                    * sum's last bits may differ between targets: no floor, no jump) */
+                                   "%s.clamp(-1, 1).tan()", "%s.clamp(-0.99, 0.99).asin()", "%s.clamp(-0.99, 0.99).acos()",
+                                   "torch.atan(%s)", "%s.clamp(-8, 8).sinh()", "torch.cosh(%s.clamp(-8, 8))", "%s.asinh()",
+                                   "(%s.abs() + 1).acosh()", "%s.clamp(-0.9, 0.9).atanh()", "torch.erfc(%s)",
+                                   "%s.clamp(-0.9, 0.9).erfinv()", "%s.clamp(-8, 8).expm1()", "(%s.abs() + 0.5).log10()",
+                                   "torch.log1p(%s.abs())", "torch.atan2(%s, %s.abs() + 1)", "torch.hypot(%s, %s * 0.5)",
+                                   "%s.copysign(%s.abs() + 1)"};
+    static const char *int_ops[] = {"%s.abs()", "-%s", "%s.square()", "%s.clamp_min(0)", "%s.clamp(-3, 3)", "%s.clamp(-30, 30) ** 3",
+                                    /* Python's % and // (and C's fmod), shifts in range and out */
+                                    "%s %% 7", "%s // -3", "torch.fmod(%s, 5)", "%s << 3", "%s >> 2", "%s.remainder(%s.abs() + 1)",
+                                    "%s // (%s.abs() + 1)", "%s >> %s.clamp(0, 63)", "torch.bitwise_left_shift(%s, %s.clamp(0, 40))"};
     int k = fl ? rint_(r, (int)(sizeof fl_ops / sizeof *fl_ops)) : rint_(r, (int)(sizeof int_ops / sizeof *int_ops));
     const char *tmpl = fl ? fl_ops[k] : int_ops[k];
-    char *e = fmt(tmpl, a->name);
+    char *e = fmt(tmpl, a->name, a->name); /* (templates of two operands name a twice) */
     if (fl && k == 7) { free(e); e = fmt("%s.clamp(-8, 8).exp()", a->name); }
     add_stmt(c, id, fmt("%s = %s", name, e));
     free(e);

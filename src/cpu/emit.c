@@ -1759,6 +1759,97 @@ static const char prelude_expd[] =
     "#define C_LOGD_KEY_MAX UINT64_C(0x7fdfffffffffffff)\n"
     "C_INLINE uint64_t c_logd_off(double x) { return c_logd_key(x) > C_LOGD_KEY_MAX; }\n";
 
+/* The rest of model code's math: tan, the inverse and hyperbolic
+ * functions, erfc, expm1, log10, log1p, atan2, hypot are libm's.  A call
+ * keeps a loop scalar; where jit.c finds SLEEF's GNU vector ABI library
+ * (libsleefgnuabi: the vector math PyTorch's CPU kernels use, 1 ulp) it
+ * defines COIL_SLEEF and links it, and these declarations let gcc call its
+ * _ZGV*_tanf-style vector versions from a vectorised loop (2-6x faster than
+ * libm's calls, the same bits as PyTorch where the SLEEF versions agree;
+ * glibc's libmvec, with the same names, is up to 3 ulp off: docs/bench.md,
+ * "Vector math libraries").  fmod stays libm's, exact (SLEEF's is not where
+ * x / y overflows), and so do asinh and acosh (SLEEF's overflow from
+ * |x| = 1.8e19 where the value is 44; PyTorch calls libm's too).  erfinv, which libm lacks, is dtype.c's coil_erfinv
+ * (1 ulp in double; for floats rounded once, within 1 ulp of PyTorch's).  Integer %, /
+ * and shifts: see src/ops.h (x % 0 and x / 0 are 0, MIN / -1 wraps; shifts
+ * out of range give 0 or the sign, as PyTorch's). */
+static const char prelude_math2[] =
+    "#if defined(COIL_SLEEF) && defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
+    "#define C_SIMD1(n) __attribute__((simd(\"notinbranch\"))) float n##f(float); __attribute__((simd(\"notinbranch\"))) double n(double);\n"
+    "#define C_SIMD2(n) __attribute__((simd(\"notinbranch\"))) float n##f(float, float); __attribute__((simd(\"notinbranch\"))) double n(double, double);\n"
+    "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(sinh) C_SIMD1(cosh) C_SIMD1(atanh)\n"
+    "C_SIMD1(erfc) C_SIMD1(expm1) C_SIMD1(log10) C_SIMD1(log1p) C_SIMD2(atan2) C_SIMD2(hypot)\n"
+    "#endif\n"
+    "#define c_tan(x) _Generic((x), float: tanf, default: tan)(x)\n"
+    "#define c_asin(x) _Generic((x), float: asinf, default: asin)(x)\n"
+    "#define c_acos(x) _Generic((x), float: acosf, default: acos)(x)\n"
+    "#define c_atan(x) _Generic((x), float: atanf, default: atan)(x)\n"
+    "#define c_sinh(x) _Generic((x), float: sinhf, default: sinh)(x)\n"
+    "#define c_cosh(x) _Generic((x), float: coshf, default: cosh)(x)\n"
+    "#define c_asinh(x) _Generic((x), float: c_asinhf, default: c_asinhd)(x)\n"
+    "#define c_acosh(x) _Generic((x), float: c_acoshf, default: c_acoshd)(x)\n"
+    "#define c_atanh(x) _Generic((x), float: atanhf, default: atanh)(x)\n"
+    "#define c_erfc(x) _Generic((x), float: erfcf, default: erfc)(x)\n"
+    "#define c_expm1(x) _Generic((x), float: expm1f, default: expm1)(x)\n"
+    "#define c_log10(x) _Generic((x), float: log10f, default: log10)(x)\n"
+    "#define c_log1p(x) _Generic((x), float: log1pf, default: log1p)(x)\n"
+    "#define c_atan2(a, b) _Generic((a), float: atan2f, default: atan2)((a), (b))\n"
+    "#define c_hypot(a, b) _Generic((a), float: hypotf, default: hypot)((a), (b))\n"
+    "#define c_copysign(a, b) _Generic((a), float: copysignf, default: copysign)((a), (b))\n";
+/* erfinv (it branches) and libm's asinh, acosh, fmod as functions with simd
+ * clones of their own, not inlined: a call without one would keep the
+ * whole loop around it scalar (with the clones, gcc's, which run the
+ * lanes one by one, the rest of the loop is vector). */
+static const char prelude_math3[] =
+    "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
+    "#define C_SIMD_DEF __attribute__((simd(\"notinbranch\"), noinline))\n"
+    "#else\n"
+    "#define C_SIMD_DEF\n"
+    "#endif\n"
+    "C_SIMD_DEF static double c_erfinvd(double y) { /* as dtype.c's coil_erfinv */\n"
+    "  double ya = fabs(y), x, z, num, dem;\n"
+    "  if (ya > 1.0) return NAN;\n"
+    "  if (ya == 1.0) return copysign(INFINITY, y);\n"
+    "  if (ya <= 0.7) {\n"
+    "    z = y * y;\n"
+    "    num = ((-0.140543331 * z + 0.914624893) * z - 1.645349621) * z + 0.886226899;\n"
+    "    dem = (((0.012229801 * z - 0.329097515) * z + 1.442710462) * z - 2.118377725) * z + 1.0;\n"
+    "    x = y * num / dem;\n"
+    "  } else {\n"
+    "    z = sqrt(-log((1.0 - ya) / 2.0));\n"
+    "    num = ((1.641345311 * z + 3.429567803) * z - 1.624906493) * z - 1.970840454;\n"
+    "    dem = (1.637067800 * z + 3.543889200) * z + 1.0;\n"
+    "    x = copysign(num, y) / dem;\n"
+    "  }\n"
+    "  if (ya <= 0.5) {\n"
+    "    for (int i = 0; i < 3; i++) x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));\n"
+    "    return x;\n"
+    "  }\n"
+    "  double q = 1.0 - ya, t = fabs(x);\n"
+    "  for (int i = 0; i < 3; i++) t += (erfc(t) - q) / (1.1283791670955126 * exp(-t * t));\n"
+    "  return copysign(t, y);\n"
+    "}\n"
+    "C_SIMD_DEF static float c_erfinvf(float y) { return (float)c_erfinvd((double)y); }\n"
+    "C_SIMD_DEF static float c_asinhf(float x) { return asinhf(x); }\n"
+    "C_SIMD_DEF static double c_asinhd(double x) { return asinh(x); }\n"
+    "C_SIMD_DEF static float c_acoshf(float x) { return acoshf(x); }\n"
+    "C_SIMD_DEF static double c_acoshd(double x) { return acosh(x); }\n"
+    "C_SIMD_DEF static float c_fmodf(float a, float b) { return fmodf(a, b); }\n"
+    "C_SIMD_DEF static double c_fmodd(double a, double b) { return fmod(a, b); }\n"
+    "#define c_erfinv(x) _Generic((x), float: c_erfinvf, default: c_erfinvd)(x)\n"
+    "C_INLINE int32_t c_imod32(int32_t a, int32_t b) { return b == 0 || b == -1 ? 0 : a % b; }\n"
+    "C_INLINE int64_t c_imod64(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }\n"
+    "#define c_fmod(a, b) _Generic((a), float: c_fmodf, double: c_fmodd, int32_t: c_imod32, default: c_imod64)((a), (b))\n"
+    "C_INLINE int32_t c_idiv32(int32_t a, int32_t b) { return b == 0 ? 0 : b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b; }\n"
+    "C_INLINE int64_t c_idiv64(int64_t a, int64_t b) { return b == 0 ? 0 : b == -1 ? (int64_t)(0u - (uint64_t)a) : a / b; }\n"
+    "#define c_idiv(a, b) _Generic((a), int32_t: c_idiv32, default: c_idiv64)((a), (b))\n"
+    "C_INLINE int32_t c_shl32(int32_t a, int32_t b) { return b < 0 || b > 31 ? 0 : (int32_t)((uint32_t)a << b); }\n"
+    "C_INLINE int64_t c_shl64(int64_t a, int64_t b) { return b < 0 || b > 63 ? 0 : (int64_t)((uint64_t)a << b); }\n"
+    "C_INLINE int32_t c_shr32(int32_t a, int32_t b) { return a >> (b < 0 || b > 31 ? 31 : b); }\n"
+    "C_INLINE int64_t c_shr64(int64_t a, int64_t b) { return a >> (b < 0 || b > 63 ? 63 : b); }\n"
+    "#define c_shl(a, b) _Generic((a), int32_t: c_shl32, default: c_shl64)((a), (b))\n"
+    "#define c_shr(a, b) _Generic((a), int32_t: c_shr32, default: c_shr64)((a), (b))\n";
+
 void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude);
   sb_puts(sb, prelude_f16n);
@@ -1770,6 +1861,8 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_powf);
   sb_puts(sb, prelude_tanhd);
   sb_puts(sb, prelude3);
+  sb_puts(sb, prelude_math2);
+  sb_puts(sb, prelude_math3);
   sb_puts(sb, prelude_stream);
 }
 

@@ -31,9 +31,28 @@ const char *jit_cc(void) {
  * (docs/bench.md).  The flags are the cache key's too. */
 static bool cpu_has(const char *flag);
 
+/* SLEEF's GNU vector ABI library (Debian's libsleef-dev), where the linker
+ * will find it: the generated code's tan, atan2, expm1... then run on
+ * vectors (emit.c's prelude_math2, docs/bench.md "Vector math libraries").
+ * COIL_NO_SLEEF=1 leaves them libm's scalar calls. */
+static bool have_sleef;
+static bool find_sleef(void) {
+  const char *off = getenv("COIL_NO_SLEEF");
+  if (off && *off && strcmp(off, "0")) return false;
+  static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib", "/usr/local/lib64"};
+  char path[256];
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+    snprintf(path, sizeof path, "%s/libsleefgnuabi.so", dirs[i]);
+    if (access(path, R_OK) == 0) return true;
+  }
+  return false;
+}
+
 static char flags[sizeof FLAGS + 64];
 static void build_flags(void) {
-  snprintf(flags, sizeof flags, "%s%s", FLAGS, cpu_has("avx512f") ? " -mprefer-vector-width=512" : "");
+  have_sleef = find_sleef();
+  snprintf(flags, sizeof flags, "%s%s%s", FLAGS, cpu_has("avx512f") ? " -mprefer-vector-width=512" : "",
+           have_sleef ? " -DCOIL_SLEEF" : "");
 }
 
 /* Built once: the API may compile from several threads at once. */
@@ -181,6 +200,7 @@ static CoilErr *run_compiler(const char *cc, const char *src, const char *out, c
     argv[argc++] = "-o";
     argv[argc++] = (char *)out;
     argv[argc++] = (char *)src;
+    if (have_sleef) argv[argc++] = "-lsleefgnuabi";
     argv[argc++] = "-lm";
     argv[argc] = NULL;
     execvp(cc, argv);

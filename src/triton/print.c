@@ -170,8 +170,19 @@ static void op_expr(TPrint *P, const KVal *v) {
       tpl = "coil_ipow(%0, %1)";
     }
     break;
+  /* the rest of model code's math: libdevice's functions, helpers for ints */
+  case OP_FMOD:
+    if (!fl) {
+      *P->helpers |= TH_IMOD;
+      tpl = "coil_imod(%0, %1)";
+    }
+    break;
+  case OP_IDIV: *P->helpers |= TH_IDIV; break;
+  case OP_SHL: *P->helpers |= TH_SHL; break;
+  case OP_SHR: *P->helpers |= TH_SHR; break;
   default: break;
   }
+  if (!strncmp(tpl, "libdevice.", 10)) *P->helpers |= TH_LIBDEVICE;
   for (const char *t = tpl; *t; t++) {
     if (*t == '%' && t[1] >= '0' && t[1] <= '2') {
       int j = t[1] - '0';
@@ -360,6 +371,38 @@ static const struct {
      "        k = k >> 1\n"
      "    neg = tl.where(b == 1, 1, tl.where(b == -1, 1 - 2 * (e & 1), 0))\n"
      "    return tl.where(e < 0, neg, r)\n"},
+    /* the rest of model code's math: ints (src/ops.h) */
+    {TH_IDIV,
+     "@triton.jit\n"
+     "def coil_idiv(a, b):\n"
+     "    # C's integer division (PyTorch's trunc); x / 0 is 0 (PyTorch raises), MIN / -1 wraps\n"
+     "    bad = (b == 0) | (b == -1)\n"
+     "    q = a // tl.where(bad, 1, b)\n"
+     "    return tl.where(b == 0, 0, tl.where(b == -1, 0 - a, q))\n"},
+    {TH_IMOD,
+     "@triton.jit\n"
+     "def coil_imod(a, b):\n"
+     "    # C's integer %; x % 0 is 0 (PyTorch raises), x % -1 is 0\n"
+     "    bad = (b == 0) | (b == -1)\n"
+     "    return tl.where(bad, 0, a % tl.where(bad, 1, b))\n"},
+    {TH_SHL,
+     "@triton.jit\n"
+     "def coil_shl(a, b):\n"
+     "    # PyTorch's <<: a negative count, or one of the width or more, gives 0\n"
+     "    if a.dtype == tl.int64:\n"
+     "        ok = (b >= 0) & (b < 64)\n"
+     "    else:\n"
+     "        ok = (b >= 0) & (b < 32)\n"
+     "    return tl.where(ok, a << tl.where(ok, b, 0), 0)\n"},
+    {TH_SHR,
+     "@triton.jit\n"
+     "def coil_shr(a, b):\n"
+     "    # PyTorch's >>: a negative count, or one of the width or more, gives the sign\n"
+     "    if a.dtype == tl.int64:\n"
+     "        c = tl.where((b >= 0) & (b < 64), b, 63)\n"
+     "    else:\n"
+     "        c = tl.where((b >= 0) & (b < 32), b, 31)\n"
+     "    return a >> c\n"},
 };
 
 /* The descriptor allocator and the coil_* helpers that `helpers` names,
@@ -371,6 +414,22 @@ void tri_helpers(StrBuf *out, unsigned helpers) {
                  "def coil_descriptor_scratch(size, alignment, stream):\n"
                  "    return torch.empty(size, dtype=torch.int8, device='cuda')\n\n\n"
                  "triton.set_allocator(coil_descriptor_scratch)\n\n");
+  if (helpers & TH_LIBDEVICE)
+    sb_puts(out, "import os\n"
+                 "from triton.language.extra import libdevice\n\n"
+                 "if os.environ.get(\"TRITON_INTERPRET\") == \"1\":\n"
+                 "    # Triton's interpreter has no libdevice (its functions are stubs there):\n"
+                 "    # PyTorch's on the blocks' arrays instead, broadcast, in their dtype\n"
+                 "    import types\n"
+                 "    from triton.runtime.interpreter import TensorHandle\n\n"
+                 "    def coil_interp(fn):\n"
+                 "        def call(*xs):\n"
+                 "            r = fn(*[torch.from_numpy(x.handle.data) for x in xs]).numpy()\n"
+                 "            return tl.core.tensor(TensorHandle(r, xs[0].dtype), tl.core.block_type(xs[0].dtype, list(r.shape)))\n"
+                 "        return call\n\n"
+                 "    libdevice = types.SimpleNamespace(**{n: coil_interp(getattr(torch, n)) for n in (\n"
+                 "        \"tan\", \"asin\", \"acos\", \"atan\", \"sinh\", \"cosh\", \"asinh\", \"acosh\", \"atanh\", \"erfc\", \"erfinv\",\n"
+                 "        \"expm1\", \"log10\", \"log1p\", \"atan2\", \"hypot\", \"copysign\", \"fmod\")})\n\n");
   for (size_t i = 0; i < sizeof helper_text / sizeof helper_text[0]; i++)
     if (helpers & helper_text[i].bit) sb_printf(out, "\n%s\n", helper_text[i].text);
 }

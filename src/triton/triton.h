@@ -234,6 +234,12 @@ enum { /* helper functions a module may need */
   TH_POW = 1u << 5,
   TH_IPOW = 1u << 6,
   TH_DESCRIPTORS = 1u << 7, /* not a helper: triton.set_allocator for tl.make_tensor_descriptor */
+  /* the rest of model code's math */
+  TH_LIBDEVICE = 1u << 8, /* not a helper: from triton.language.extra import libdevice */
+  TH_IDIV = 1u << 9,
+  TH_IMOD = 1u << 10,
+  TH_SHL = 1u << 11,
+  TH_SHR = 1u << 12,
 };
 
 /* print.c: shared printing.  print.c calls nothing else of the backend. */

@@ -877,6 +877,7 @@ static const TxBuiltin builtins[] = {
     {"rcp", MA, "x", bi_math, M_RCP},
     {"cbrt", MA, "x", bi_math, M_CBRT},
     {"lgamma", MA, "x", bi_math, M_LGAMMA},
+    {"erfinv", MA, "x", bi_math, M_ERFINV},
     {"pow", MA, "x,y", bi_math2, M_POW},
     {"atan2", MA, "x,y", bi_math2, M_ATAN2},
     {"fmod", MA, "x,y", bi_math2, M_FMOD},

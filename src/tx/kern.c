@@ -438,6 +438,9 @@ static double rcp(double x) { return 1.0 / x; }
 static float rsqrtf_(float x) { return 1.0f / sqrtf(x); }
 static double rsqrt_(double x) { return 1.0 / sqrt(x); }
 
+/* libdevice's erfinv: in double (libm has none; dtype.c's), rounded once */
+static float erfinvf_(float x) { return (float)coil_erfinv((double)x); }
+
 static float (*const mathf[M_UNARY_COUNT])(float) = {
     [M_EXP] = expf, [M_EXP2] = exp2f, [M_LOG] = logf, [M_LOG2] = log2f,
     [M_LOG10] = log10f, [M_LOG1P] = log1pf, [M_EXPM1] = expm1f,
@@ -447,7 +450,7 @@ static float (*const mathf[M_UNARY_COUNT])(float) = {
     [M_ASINH] = asinhf, [M_ACOSH] = acoshf, [M_ATANH] = atanhf, [M_ERF] = erff,
     [M_ERFC] = erfcf, [M_FLOOR] = floorf, [M_CEIL] = ceilf, [M_TRUNC] = truncf,
     [M_RINT] = rintf, [M_ROUND] = roundf, [M_SIGMOID] = sigmoidf, [M_RCP] = rcpf,
-    [M_CBRT] = cbrtf, [M_LGAMMA] = lgammaf};
+    [M_CBRT] = cbrtf, [M_LGAMMA] = lgammaf, [M_ERFINV] = erfinvf_};
 static double (*const mathd[M_UNARY_COUNT])(double) = {
     [M_EXP] = exp, [M_EXP2] = exp2, [M_LOG] = log, [M_LOG2] = log2,
     [M_LOG10] = log10, [M_LOG1P] = log1p, [M_EXPM1] = expm1, [M_SQRT] = sqrt,
@@ -457,7 +460,7 @@ static double (*const mathd[M_UNARY_COUNT])(double) = {
     [M_ACOSH] = acosh, [M_ATANH] = atanh, [M_ERF] = erf, [M_ERFC] = erfc,
     [M_FLOOR] = floor, [M_CEIL] = ceil, [M_TRUNC] = trunc, [M_RINT] = rint,
     [M_ROUND] = round, [M_SIGMOID] = sigmoid, [M_RCP] = rcp, [M_CBRT] = cbrt,
-    [M_LGAMMA] = lgamma};
+    [M_LGAMMA] = lgamma, [M_ERFINV] = coil_erfinv};
 
 typedef struct MathCtx {
   TxMath fn;

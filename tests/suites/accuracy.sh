@@ -26,6 +26,19 @@ print("max abs err vs float64 %.3g, max |out| %.6g, relative %.3g (bar 1e-5)" % 
 sys.exit(0 if rel <= 1e-5 else 1)
 PY
 
+# The rest of model code's math (tests/run/math2.py): every float result of
+# the C target (SLEEF's vector functions where installed, and libm's calls)
+# and the Triton executor within 2 ulp of PyTorch's CPU result, over 32K
+# inputs per function and dtype (tests/accuracy/math_ulp.py).
+if python3 -c 'import torch, numpy' 2>/dev/null; then
+  mkdir "$tmp/ulp"
+  python3 tests/accuracy/math_ulp.py "$COIL" "$tmp/ulp" c triton-gpu
+  COIL_NO_SLEEF=1 python3 tests/accuracy/math_ulp.py "$COIL" "$tmp/ulp" c
+  rm -rf "$tmp/ulp"
+else
+  echo "skip accuracy/math_ulp: torch not installed"
+fi
+
 # The sums do not depend on the number of threads: split reductions combine
 # their parts in part order, and each task's work is fixed by its number.
 for f in examples/column_stats.py examples/softmax.py tests/golden/seed_emit.py; do
