@@ -319,3 +319,109 @@ void ix_print(StrBuf *sb, const IExpr *x, const char *const *names, bool c_synta
     else sb_printf(sb, " %s %lld", x->c < 0 ? "-" : "+", (long long)(x->c < 0 ? -x->c : x->c));
   }
 }
+
+/* ------------------------------------------------ bounds under conditions */
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi);
+
+/* Narrow [*lo, *hi], the range of k*a + c0, to what lo <= k*a + c0 < hi
+ * allows of a (k != 0): the range of a where the condition holds. */
+static void narrow_by(const IRangeCond *cond, int64_t k, int64_t c0, int64_t *alo, int64_t *ahi) {
+  int64_t l = *alo, h = *ahi;
+  if (cond->lo != INT64_MIN) {
+    if (k > 0) { int64_t b = ceil_div(cond->lo - c0, k); if (b > l) l = b; }
+    else { int64_t b = floor_div(cond->lo - c0, k); if (b < h) h = b; }
+  }
+  if (cond->hi != INT64_MAX) {
+    if (k > 0) { int64_t b = floor_div(cond->hi - 1 - c0, k); if (b < h) h = b; }
+    else { int64_t b = ceil_div(cond->hi - 1 - c0, k); if (b > l) l = b; }
+  }
+  *alo = l;
+  *ahi = h;
+}
+
+/* The range of an atom where the conditions hold: its own (an axis's
+ * size, a division or modulo of its expression's range), narrowed by
+ * each condition on that atom alone (c0 + k*atom). */
+static void atom_bounds(IRange r, const IAtom *at, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t al, ah;
+  if (at->kind == IA_AXIS) {
+    al = 0;
+    ah = r.axis_size[at->axis] - 1;
+  } else {
+    int64_t el, eh;
+    bounds_where(r, at->e, c, nc, &el, &eh);
+    if (at->kind == IA_DIV) {
+      al = floor_div(el, at->d);
+      ah = floor_div(eh, at->d);
+    } else if (el >= 0 && eh < at->d) {
+      al = el;
+      ah = eh;
+    } else {
+      al = 0;
+      ah = at->d - 1;
+    }
+  }
+  for (int i = 0; i < nc; i++) {
+    const IExpr *e = c[i].e;
+    if (e->n == 1 && cmp_atom(e->t[0].atom, at) == 0) narrow_by(&c[i], e->t[0].coef, e->c, &al, &ah);
+  }
+  *lo = al;
+  *hi = ah;
+}
+
+static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t l = x->c, h = x->c;
+  for (int i = 0; i < x->n; i++) {
+    int64_t al, ah, k = x->t[i].coef;
+    atom_bounds(r, x->t[i].atom, c, nc, &al, &ah);
+    if (k >= 0) l += k * al, h += k * ah;
+    else l += k * ah, h += k * al;
+  }
+  /* A condition's expression e = c0 + P found in x as m*P: x = m*P + rest,
+   * and P's range where the condition holds bounds that part. */
+  for (int j = 0; j < nc; j++) {
+    const IExpr *e = c[j].e;
+    if (e->n == 0 || x->n < e->n) continue;
+    int64_t m = 0;
+    bool ok = true;
+    int at = 0;
+    for (int t = 0; t < e->n && ok; t++) {
+      while (at < x->n && cmp_atom(x->t[at].atom, e->t[t].atom) != 0) at++;
+      if (at == x->n || x->t[at].coef % e->t[t].coef) { ok = false; break; }
+      int64_t q = x->t[at].coef / e->t[t].coef;
+      if (t == 0) m = q;
+      else if (q != m) ok = false;
+    }
+    if (!ok || m == 0) continue;
+    IExpr rest = {.c = x->c, .n = 0, .t = (ITerm[64]){{0}}};
+    if (x->n > 64) continue;
+    for (int i = 0, t = 0; i < x->n; i++) {
+      if (t < e->n && cmp_atom(x->t[i].atom, e->t[t].atom) == 0) { t++; continue; }
+      rest.t[rest.n++] = x->t[i];
+    }
+    /* P = e - c0: its own range, narrowed by the condition */
+    IExpr p = *e;
+    p.c = 0;
+    int64_t pl, ph, rl, rh;
+    bounds_where(r, &p, c, j, &pl, &ph); /* the conditions before j only: no loop */
+    IRangeCond shifted = {.e = NULL, .lo = c[j].lo, .hi = c[j].hi};
+    narrow_by(&shifted, 1, e->c, &pl, &ph);
+    bounds_where(r, &rest, c, nc, &rl, &rh);
+    int64_t l2 = rl + (m > 0 ? m * pl : m * ph), h2 = rh + (m > 0 ? m * ph : m * pl);
+    if (l2 > l) l = l2;
+    if (h2 < h) h = h2;
+  }
+  *lo = l;
+  *hi = h;
+}
+
+void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  bounds_where(r, x, c, nc, lo, hi);
+}

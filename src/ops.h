@@ -14,6 +14,7 @@
 #define COIL_OPS(OP)                                                           \
   OP(INPUT,   OK_LEAF,    0, "", "")                                           \
   OP(CONST,   OK_LEAF,    0, "", "")                                           \
+  OP(IOTA,    OK_LEAF,    0, "", "")                                           \
   OP(NEG,     OK_UNARY,   1, "(-%0)", "-%0")                                   \
   OP(ABS,     OK_UNARY,   1, "c_abs(%0)", "tl.abs(%0)")                        \
   OP(EXP,     OK_UNARY,   1, "c_exp(%0)", "tl.exp(%0)")                        \
@@ -53,6 +54,7 @@
   OP(EXPAND,  OK_VIEW,    1, "", "")                                           \
   OP(RESHAPE, OK_VIEW,    1, "", "")                                           \
   OP(SLICE,   OK_VIEW,    1, "", "")                                           \
+  OP(PAD,     OK_VIEW,    1, "", "")                                           \
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
@@ -93,7 +95,7 @@ static inline int op_cost(Op op) {
   case OP_EXP: case OP_LOG: case OP_TANH: case OP_SIGMOID: case OP_POW: case OP_EXP2: case OP_LOG2: return 16;
   case OP_ERF: case OP_SIN: case OP_COS: return 24;
   case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
-  case OP_INPUT: case OP_CONST: return 0;
+  case OP_INPUT: case OP_CONST: case OP_IOTA: return 0;
   default: return 1;
   }
 }

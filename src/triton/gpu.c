@@ -200,7 +200,14 @@ static void print_val(Gpu *E, int i, const char *indent) {
   sb_printf(sb, "%stmp%d = tl.load(%s + ", indent, i, E->ptr[v->buf]);
   print_index(E, sb, v->index);
   const char *m = index_mask(E, v->index);
-  if (m) sb_printf(sb, ", %s, other=0", m);
+  if (v->nguard) { /* a padded read: the guard joins the mask, the fill is other= */
+    sb_printf(sb, ", %s%s", m ? m : "", m ? " & " : "");
+    kval_print_guard(sb, v, E->names, GUARD_PY);
+    sb_puts(sb, ", other=");
+    tri_fill(sb, v);
+  } else if (m) {
+    sb_printf(sb, ", %s, other=0", m);
+  }
   sb_puts(sb, ")");
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
   sb_puts(sb, "\n");
@@ -451,6 +458,7 @@ void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
   }
   E.names = ARENA_ARRAY(E.a, const char *, k->naxes + 1);
   for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = k->axes[ax].name ? k->axes[ax].name : "?";
+  P->names = E.names;
   E.need_grp = tk->need_grp;
   E.need_post = tk->need_post;
   main_kernel(&E);
