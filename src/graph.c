@@ -2208,8 +2208,9 @@ static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
   (void)x;
   const char *name = s->name;
   bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack");
+  const char *fname = arena_printf(B->a, "%s.%s", s->forms & SP_ATEN ? "aten" : "torch", name);
   GNode **ts;
-  int n = tensor_list(B, arg(A, 0, "tensors"), arg_loc(A, 0, "tensors"), arena_printf(B->a, "torch.%s", name), &ts);
+  int n = tensor_list(B, arg(A, 0, "tensors"), arg_loc(A, 0, "tensors"), fname, &ts);
   if (n < 0) return NULL;
   int64_t dim = 0;
   Val *dv = hstack || vstack ? NULL : arg(A, 1, "dim");
@@ -2244,7 +2245,7 @@ static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
     }
     dim = vstack || all1 ? 0 : 1;
   }
-  return mktensor(B, cat_nodes(B, ts, n, dim, arena_printf(B->a, "torch.%s", name), arg_loc(A, 1, "dim"), loc));
+  return mktensor(B, cat_nodes(B, ts, n, dim, fname, arg_loc(A, 1, "dim"), loc));
 }
 
 /* A number argument known when compiling (an int, a float or a bool). */
