@@ -423,5 +423,23 @@ static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, 
 }
 
 void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
-  bounds_where(r, x, c, nc, lo, hi);
+  /* A condition on a quotient bounds its dividend too: a <= e // d <= b
+   * holds where d*a <= e < d*(b + 1) (a reshape's index map hands
+   * conditions on e // d to loads that read e). */
+  enum { MAXC = 64 };
+  IRangeCond all[MAXC];
+  int n = 0;
+  for (int i = 0; i < nc && n < MAXC; i++) all[n++] = c[i];
+  for (int i = 0; i < n && n < MAXC; i++) {
+    const IExpr *e = all[i].e;
+    if (e->n != 1 || e->t[0].atom->kind != IA_DIV) continue;
+    const IAtom *at = e->t[0].atom;
+    int64_t alo = INT64_MIN / 4, ahi = INT64_MAX / 4;
+    narrow_by(&all[i], e->t[0].coef, e->c, &alo, &ahi);
+    IRangeCond d = {(IExpr *)at->e, INT64_MIN, INT64_MAX};
+    if (alo > INT64_MIN / 4 && alo < INT64_MAX / 4 / at->d) d.lo = alo * at->d;
+    if (ahi < INT64_MAX / 4 && ahi > INT64_MIN / 4 / at->d) d.hi = (ahi + 1) * at->d;
+    if (d.lo != INT64_MIN || d.hi != INT64_MAX) all[n++] = d;
+  }
+  bounds_where(r, x, all, n, lo, hi);
 }
