@@ -376,7 +376,8 @@ static void atom_bounds(IRange r, const IAtom *at, const IRangeCond *c, int nc, 
   *hi = ah;
 }
 
-static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+/* x's range by its terms, each atom's range narrowed by the conditions. */
+static void bounds_terms(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
   int64_t l = x->c, h = x->c;
   for (int i = 0; i < x->n; i++) {
     int64_t al, ah, k = x->t[i].coef;
@@ -384,39 +385,62 @@ static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, 
     if (k >= 0) l += k * al, h += k * ah;
     else l += k * ah, h += k * al;
   }
-  /* A condition's expression e = c0 + P found in x as m*P: x = m*P + rest,
-   * and P's range where the condition holds bounds that part. */
+  *lo = l;
+  *hi = h;
+}
+
+/* bounds_terms, and where a condition's expression e = c0 + P is found in
+ * x as m*P (taken out of what is left, condition by condition), that part
+ * by P's range where the condition holds: of the two, the narrower. */
+static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t l, h;
+  bounds_terms(r, x, c, nc, &l, &h);
+  if (x->n > 64) {
+    *lo = l, *hi = h;
+    return;
+  }
+  ITerm buf[64];
+  IExpr rest = {.c = x->c, .n = x->n, .t = buf};
+  memcpy(buf, x->t, sizeof(ITerm) * (size_t)x->n);
+  int64_t sl = 0, sh = 0; /* the parts taken out */
+  bool any = false;
   for (int j = 0; j < nc; j++) {
     const IExpr *e = c[j].e;
-    if (e->n == 0 || x->n < e->n) continue;
+    if (e->n == 0 || rest.n < e->n) continue;
     int64_t m = 0;
     bool ok = true;
-    int at = 0;
-    for (int t = 0; t < e->n && ok; t++) {
-      while (at < x->n && cmp_atom(x->t[at].atom, e->t[t].atom) != 0) at++;
-      if (at == x->n || x->t[at].coef % e->t[t].coef) { ok = false; break; }
-      int64_t q = x->t[at].coef / e->t[t].coef;
+    for (int t = 0, at = 0; t < e->n && ok; t++) {
+      while (at < rest.n && cmp_atom(rest.t[at].atom, e->t[t].atom) != 0) at++;
+      if (at == rest.n || rest.t[at].coef % e->t[t].coef) { ok = false; break; }
+      int64_t q = rest.t[at].coef / e->t[t].coef;
       if (t == 0) m = q;
       else if (q != m) ok = false;
     }
     if (!ok || m == 0) continue;
-    IExpr rest = {.c = x->c, .n = 0, .t = (ITerm[64]){{0}}};
-    if (x->n > 64) continue;
-    for (int i = 0, t = 0; i < x->n; i++) {
-      if (t < e->n && cmp_atom(x->t[i].atom, e->t[t].atom) == 0) { t++; continue; }
-      rest.t[rest.n++] = x->t[i];
-    }
     /* P = e - c0: its own range, narrowed by the condition */
     IExpr p = *e;
     p.c = 0;
-    int64_t pl, ph, rl, rh;
-    bounds_where(r, &p, c, j, &pl, &ph); /* the conditions before j only: no loop */
-    IRangeCond shifted = {.e = NULL, .lo = c[j].lo, .hi = c[j].hi};
-    narrow_by(&shifted, 1, e->c, &pl, &ph);
-    bounds_where(r, &rest, c, nc, &rl, &rh);
-    int64_t l2 = rl + (m > 0 ? m * pl : m * ph), h2 = rh + (m > 0 ? m * ph : m * pl);
-    if (l2 > l) l = l2;
-    if (h2 < h) h = h2;
+    int64_t pl, ph;
+    bounds_terms(r, &p, c, nc, &pl, &ph);
+    narrow_by(&c[j], 1, e->c, &pl, &ph);
+    sl += m > 0 ? m * pl : m * ph;
+    sh += m > 0 ? m * ph : m * pl;
+    any = true;
+    int n = 0;
+    for (int i = 0, t = 0; i < rest.n; i++) {
+      if (t < e->n && cmp_atom(rest.t[i].atom, e->t[t].atom) == 0) {
+        t++;
+        continue;
+      }
+      rest.t[n++] = rest.t[i];
+    }
+    rest.n = n;
+  }
+  if (any) {
+    int64_t rl, rh;
+    bounds_terms(r, &rest, c, nc, &rl, &rh);
+    if (rl + sl > l) l = rl + sl;
+    if (rh + sh < h) h = rh + sh;
   }
   *lo = l;
   *hi = h;
@@ -426,10 +450,10 @@ void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int6
   /* A condition on a quotient bounds its dividend too: a <= e // d <= b
    * holds where d*a <= e < d*(b + 1) (a reshape's index map hands
    * conditions on e // d to loads that read e). */
-  enum { MAXC = 64 };
-  IRangeCond all[MAXC];
-  int n = 0;
-  for (int i = 0; i < nc && n < MAXC; i++) all[n++] = c[i];
+  int MAXC = 2 * nc + 8, n = 0;
+  IRangeCond *all = malloc(sizeof(IRangeCond) * (size_t)MAXC);
+  if (!all) coil_unreachable("out of memory");
+  for (int i = 0; i < nc; i++) all[n++] = c[i];
   for (int i = 0; i < n && n < MAXC; i++) {
     const IExpr *e = all[i].e;
     if (e->n != 1 || e->t[0].atom->kind != IA_DIV) continue;
@@ -442,4 +466,5 @@ void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int6
     if (d.lo != INT64_MIN || d.hi != INT64_MAX) all[n++] = d;
   }
   bounds_where(r, x, all, n, lo, hi);
+  free(all);
 }

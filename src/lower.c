@@ -47,8 +47,8 @@ typedef struct Lower {
    * cat's index < end of a piece), so a pad there need not select its
    * fill where it is never used.  ctx: an id of the context (0: none), so
    * that a node is memoized per context. */
-  IRangeCond guards[8 * COIL_MAX_DIMS], facts[8 * COIL_MAX_DIMS];
-  int nguards, nfacts, ctx, nctx;
+  IRangeCond *guards, facts[8 * COIL_MAX_DIMS];
+  int nguards, capguards, nfacts, ctx, nctx;
   const bool *pads; /* per graph node: a pad is in its cone */
 } Lower;
 
@@ -187,10 +187,11 @@ static IExpr *buffer_offset(Lower *L, const Buffer *b, IExpr **idx) {
 
 /* A load of buffer buf at idx.  Inside a pad (L->nguards), it reads only
  * where the pads' ranges hold, unless it stays inside the buffer without
- * them (a value the pad discards there is read plainly); fill: a pad that
- * reads the buffer directly gives its fill outside its range (always
- * guarded), else NULL. */
-static int load(Lower *L, int buf, const GNode *n, IExpr **idx, const GNode *fill) {
+ * them (a value the pad discards there is read plainly), and without the
+ * outer ranges it needs not to stay inside; fill: a pad that reads the
+ * buffer directly gives its fill outside its own nown ranges (the last,
+ * always kept), else NULL. */
+static int load(Lower *L, int buf, const GNode *n, IExpr **idx, const GNode *fill, int nown) {
   KVal v = {.op = OP_INPUT, .dtype = n->dtype, .cdtype = n->dtype, .buf = buf};
   const Buffer *b = &L->f->bufs[buf];
   v.index = buffer_offset(L, b, idx);
@@ -198,9 +199,21 @@ static int load(Lower *L, int buf, const GNode *n, IExpr **idx, const GNode *fil
     int64_t lo, hi;
     ix_bounds(range(L), v.index, &lo, &hi);
     if (fill || lo < 0 || hi >= b->numel) {
-      v.nguard = L->nguards;
-      v.guard = ARENA_ARRAY(L->a, IRangeCond, L->nguards);
-      memcpy(v.guard, L->guards, sizeof(IRangeCond) * (size_t)L->nguards);
+      /* the pads' ranges, less the outer ones it stays inside the buffer
+       * without (a pad that reads it directly keeps its own: nown) */
+      int n = L->nguards, keep = fill ? nown : 0;
+      IRangeCond *g = ARENA_ARRAY(L->a, IRangeCond, n);
+      memcpy(g, L->guards, sizeof(IRangeCond) * (size_t)n);
+      for (int j = 0; j < n - keep && n > 1;) {
+        IRangeCond *t = ARENA_ARRAY(L->a, IRangeCond, n);
+        memcpy(t, g, sizeof(IRangeCond) * (size_t)j);
+        memcpy(t + j, g + j + 1, sizeof(IRangeCond) * (size_t)(n - j - 1));
+        ix_bounds_where(range(L), v.index, t, n - 1, &lo, &hi);
+        if (lo >= 0 && hi < b->numel) g = t, n--;
+        else j++;
+      }
+      v.nguard = n;
+      v.guard = g;
       if (fill) v.fval = fill->fval, v.ival = fill->ival;
     }
   }
@@ -399,14 +412,20 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
     if (flo < 0 || fhi >= len) sel[nsel++] = (IRangeCond){sub[d], flo < 0 ? 0 : INT64_MIN, fhi >= len ? len : INT64_MAX};
   }
   if (!nmine) return lower_node(L, x, sub, false);
-  if (L->nguards + nmine > (int)(sizeof L->guards / sizeof L->guards[0])) coil_unreachable("pads nested too deep");
+  if (L->nguards + nmine > L->capguards) {
+    int cap = 2 * (L->nguards + nmine);
+    IRangeCond *g = ARENA_ARRAY(L->a, IRangeCond, cap);
+    if (L->nguards) memcpy(g, L->guards, sizeof(IRangeCond) * (size_t)L->nguards);
+    L->guards = g;
+    L->capguards = cap;
+  }
   int saved_ctx = L->ctx, saved_n = L->nguards;
   memcpy(L->guards + L->nguards, mine, sizeof(IRangeCond) * (size_t)nmine);
   L->nguards += nmine;
   L->ctx = ++L->nctx;
   int buf = L->f->node_buf[x->id], v;
   if (x->op == OP_INPUT || buf >= 0) {
-    v = load(L, buf, x, sub, n);
+    v = load(L, buf, x, sub, n, nmine);
   } else {
     v = lower_node(L, x, sub, false);
     int cond = -1;
@@ -432,7 +451,7 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
 
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
-  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx, NULL);
+  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx, NULL, 0);
   uint64_t h = coil_mix64((uint64_t)n->id ^ (uint64_t)L->ctx << 32), at = 0, pos = 0;
   for (int d = 0; d < n->ndim; d++) h = coil_mix64(h ^ ix_hash(idx[d]));
   for (int i; (i = table_next(&L->memos, h, &at, &pos)) >= 0;) {
