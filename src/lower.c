@@ -398,7 +398,7 @@ static int lower_under(Lower *L, const GNode *x, IExpr **idx, const IRangeCond *
  * ranges the facts do not already imply (cat's pieces need none). */
 static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
   const GNode *x = n->in[0];
-  IExpr *sub[COIL_MAX_DIMS];
+  IExpr *sub[COIL_MAX_DIMS], *in[COIL_MAX_DIMS];
   IRangeCond mine[COIL_MAX_DIMS], sel[COIL_MAX_DIMS];
   int nmine = 0, nsel = 0;
   for (int d = 0; d < n->ndim; d++) {
@@ -407,11 +407,14 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
     ix_bounds(range(L), sub[d], &lo, &hi);
     ix_bounds_where(range(L), sub[d], L->facts, L->nfacts, &flo, &fhi);
     if (fhi < 0 || flo >= len) return constant(L, n->dtype, n->fval, n->ival); /* only fill is read */
+    /* where it is read at all, a dim of one point is read at 0 (stack's,
+     * select_scatter's unsqueezed piece) */
+    in[d] = len == 1 ? ix_const(L->a, 0) : sub[d];
     if (lo >= 0 && hi < len) continue;
     mine[nmine++] = (IRangeCond){sub[d], lo < 0 ? 0 : INT64_MIN, hi >= len ? len : INT64_MAX};
     if (flo < 0 || fhi >= len) sel[nsel++] = (IRangeCond){sub[d], flo < 0 ? 0 : INT64_MIN, fhi >= len ? len : INT64_MAX};
   }
-  if (!nmine) return lower_node(L, x, sub, false);
+  if (!nmine) return lower_node(L, x, in, false);
   if (L->nguards + nmine > L->capguards) {
     int cap = 2 * (L->nguards + nmine);
     IRangeCond *g = ARENA_ARRAY(L->a, IRangeCond, cap);
@@ -425,9 +428,9 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
   L->ctx = ++L->nctx;
   int buf = L->f->node_buf[x->id], v;
   if (x->op == OP_INPUT || buf >= 0) {
-    v = load(L, buf, x, sub, n, nmine);
+    v = load(L, buf, x, in, n, nmine);
   } else {
-    v = lower_node(L, x, sub, false);
+    v = lower_node(L, x, in, false);
     int cond = -1;
     for (int j = 0; j < nsel; j++) {
       KVal e = {.op = OP_IOTA, .dtype = DT_I64, .cdtype = DT_I64, .index = sel[j].e};
