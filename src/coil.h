@@ -184,7 +184,16 @@ struct GNode {
   double fval;   /* OP_CONST (float dtypes) */
   int64_t ival;  /* OP_CONST (int and bool dtypes) */
   int perm[COIL_MAX_DIMS]; /* OP_PERMUTE: output dim d reads input dim perm[d] */
-  int64_t start[COIL_MAX_DIMS]; /* OP_SLICE: output index i of dim d reads input index start[d] + i */
+  /* OP_SLICE and OP_PAD: output index i of dim d reads input index
+   * start[d] + i.  A slice stays inside its input; a pad's points outside
+   * it (start[d] may be negative, the shape larger) read its fill, fval
+   * or ival in its dtype, instead of memory: constant_pad_nd, and the
+   * pieces of cat, slice_scatter and select_scatter. */
+  int64_t start[COIL_MAX_DIMS];
+  /* OP_IOTA (int64): the value at a point is ival + step * (its index
+   * along dim): arange, prims.iota, and the index cat compares. */
+  int dim;
+  int64_t step;
   uint32_t rmask;          /* reductions: bit d set = input dim d reduced */
   SrcLoc loc;
   const char *label;       /* the user's variable name, for dumps */
@@ -270,6 +279,13 @@ typedef struct IRange {
   const int64_t *axis_size;
 } IRange;
 
+/* A range condition on an index: lo <= e < hi (lo INT64_MIN: no lower
+ * bound; hi INT64_MAX: no upper bound).  A guarded load's guard. */
+typedef struct IRangeCond {
+  IExpr *e;
+  int64_t lo, hi;
+} IRangeCond;
+
 IExpr *ix_const(Arena *a, int64_t c);
 IExpr *ix_axis(Arena *a, int axis);
 IExpr *ix_add(Arena *a, const IExpr *x, const IExpr *y);
@@ -277,6 +293,10 @@ IExpr *ix_scale(Arena *a, const IExpr *x, int64_t k);
 IExpr *ix_div(Arena *a, IRange r, const IExpr *x, int64_t d);
 IExpr *ix_mod(Arena *a, IRange r, const IExpr *x, int64_t m);
 void ix_bounds(IRange r, const IExpr *x, int64_t *lo, int64_t *hi);
+/* Bounds of x over the points where every condition holds (a sound
+ * over-approximation: axes and atoms a condition pins are narrowed, and a
+ * condition's expression found scaled inside x is replaced by its range). */
+void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi);
 bool ix_equal(const IExpr *x, const IExpr *y);
 uint64_t ix_hash(const IExpr *x);               /* equal expressions hash alike */
 bool ix_is_affine(const IExpr *x);              /* no div/mod atoms */
@@ -361,14 +381,27 @@ typedef struct KAxis {
   const char *name;
 } KAxis;
 
+/* A value's op: OP_INPUT a load of buf at index; OP_CONST a constant
+ * (fval or ival); OP_IOTA an index value, int64: the value of the
+ * expression index at the point (printers spell it from the axis
+ * variables, as they spell a load's index); reductions' ops a reduction
+ * result; every other op computes from its arguments.
+ *
+ * A guarded load (nguard > 0) reads memory only at the points where every
+ * range of guard holds, and elsewhere gives its fill (fval or ival, in its
+ * dtype): a padded read.  Printers never read outside the guard (C:
+ * cond ? load : fill; Triton: the guard joins the load's mask, other=fill);
+ * the verifier checks the index inside the buffer where the guard holds. */
 typedef struct KVal {
-  Op op;       /* OP_INPUT: a load; reductions' ops: a reduction result */
+  Op op;
   DType dtype, cdtype;
   int arg[3];
   int narg;
   int buf;     /* loads */
-  IExpr *index;
-  double fval; /* OP_CONST */
+  IExpr *index; /* loads: the element; OP_IOTA: the value */
+  IRangeCond *guard; /* loads: NULL, or nguard ranges */
+  int nguard;
+  double fval; /* OP_CONST; a guarded load's fill */
   int64_t ival;
   int red;     /* a reduction result: its index in reds */
   int scope;
@@ -416,6 +449,25 @@ typedef struct Program {
   Kernel *kernels;
   int nkernels;
 } Program;
+
+/* Every index expression of k, for passes that rewrite axes: loads'
+ * indices and guards, index values' expressions, stores' indices.  n set
+ * to their number; the pointers may be written through. */
+IExpr **const *kernel_indices(Arena *a, Kernel *k, int *n);
+/* Substitute axis -> expression (sub[axis] NULL: keep) in every index of k
+ * (guards copied first: a schedule's copy of a kernel shares them). */
+void kernel_subst(Arena *a, Kernel *k, IExpr *const *sub);
+/* Whether value i of k reads memory or axes (a load or an index value),
+ * and whether that access mentions axis ax (index or guard). */
+bool kval_mentions(const KVal *v, int ax);
+/* Do loads or index values u and v agree on where they read (v's axes
+ * mapped onto u's by sub, ranges rv of v's kernel)? Guards and fills too. */
+bool kval_same_access(Arena *a, IRange rv, const KVal *u, const KVal *v, IExpr *const *sub);
+/* A guarded load's condition: GUARD_DUMP "0 <= x1 - 3 < 5 and ...",
+ * GUARD_C "(x1 - 3 >= 0 && x1 - 3 < 5 && ...)", GUARD_PY "((x1 - 3) >= 0)
+ * & ((x1 - 3) < 5) & ..." (a Triton mask). */
+typedef enum GuardStyle { GUARD_DUMP, GUARD_C, GUARD_PY } GuardStyle;
+void kval_print_guard(StrBuf *sb, const KVal *v, const char *const *names, GuardStyle style);
 
 /* Lower the fused graph into kernel IR (lower.c). */
 CoilErr *lower_program(Arena *a, const Fusion *f, Program *p);

@@ -1822,14 +1822,16 @@ static Val *b_ternary(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc 
  * read); dtype= overrides the one PyTorch infers. */
 static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   const char *name = s->name;
-  bool full = !strncmp(name, "full", 4), scalar = !strcmp(name, "scalar_tensor");
+  /* x.new_zeros(size) ...: a size of its own, x's dtype */
+  bool fresh = !strncmp(name, "new_", 4);
+  const char *kind = fresh ? name + 4 : name;
+  bool full = !strncmp(kind, "full", 4), scalar = !strcmp(name, "scalar_tensor");
   int64_t shape[COIL_MAX_DIMS];
   int n = 0, next = 0; /* the positional argument after the size */
-  DType dt = DT_F32;
-  if (x) {
+  DType dt = x ? x->dtype : DT_F32;
+  if (x && !fresh) {
     n = x->ndim;
     memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
-    dt = x->dtype;
   } else if (full) {
     Val *sz = arg(A, 0, "size");
     if (!sz || sz->kind != V_TUPLE) return fail(B, loc, "%s needs a size tuple", name);
@@ -1857,7 +1859,7 @@ static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc 
   if (!check_args(B, A, name, next)) return NULL;
   for (int i = 0; i < n; i++)
     if (shape[i] < 0) return fail(B, loc, "%s: negative size %lld", name, (long long)shape[i]);
-  double f = !strncmp(name, "ones", 4);
+  double f = !strncmp(kind, "ones", 4);
   if (fill) f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
   GNode *c;
   if (dtype_is_float(dt)) c = mkconst(B, dt, dtype_round(dt, f), 0, loc);
@@ -2090,6 +2092,56 @@ static GNode *tci(Builder *B, Op op, GNode *a, int64_t c, SrcLoc loc) {
   return arith(B, op, &va, &vc, loc);
 }
 
+/* ------------------------------------------------------------ index values, padded reads */
+
+/* An index value of shape (1 in every dim but dim): start + step * (the
+ * index along dim), int64. */
+static GNode *iota(Builder *B, int ndim, const int64_t *shape, int dim, int64_t start, int64_t step, SrcLoc loc) {
+  int64_t sh[COIL_MAX_DIMS];
+  for (int d = 0; d < ndim; d++) sh[d] = d == dim ? shape[d] : 1;
+  GNode *n = new_node(B, OP_IOTA, DT_I64, ndim, sh, loc);
+  n->dim = dim;
+  n->ival = start;
+  n->step = step;
+  return n;
+}
+
+/* A number as a fill of dtype dt, as PyTorch's fill_ converts it (a float
+ * into an integer truncates). */
+static bool fill_of(Builder *B, const Val *v, DType dt, SrcLoc loc, double *f, int64_t *i) {
+  double x = v->kind == V_FLOAT ? v->f : (double)v->i;
+  *f = 0, *i = 0;
+  if (dtype_is_float(dt)) *f = dtype_round(dt, x);
+  else if (dt == DT_BOOL) *i = x != 0;
+  else if (v->kind == V_FLOAT && !(fabs(x) < 9.2e18)) return fail(B, loc, "value %g does not fit %s", x, dtype_name(dt)), false;
+  else *i = v->kind == V_FLOAT ? (int64_t)x : v->i;
+  if (dt == DT_I32) *i = (int32_t)(uint32_t)(uint64_t)*i;
+  return true;
+}
+
+/* x read at start[d] + i in each dim d, its fill (f or i, already of x's
+ * dtype) where that is outside x: a slice where it never is. */
+static GNode *pad(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, double f, int64_t i, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
+  bool inside = true;
+  for (int d = 0; d < x->ndim; d++) inside &= start[d] >= 0 && start[d] + shape[d] <= x->shape[d];
+  if (inside) return slice(B, x, start, shape, loc);
+  GNode *n = new_node(B, OP_PAD, x->dtype, x->ndim, shape, loc);
+  memcpy(n->start, start, sizeof(int64_t) * (size_t)x->ndim);
+  n->fval = f;
+  n->ival = i;
+  n->in[0] = x;
+  n->nin = 1;
+  return n;
+}
+
+/* a op c for an int64 a and an integer c (compared as integers). */
+static GNode *ti(Builder *B, Op op, GNode *a, int64_t c, SrcLoc loc) {
+  if (!a) return NULL;
+  Val va = {.kind = V_TENSOR, .t = a}, vc = {.kind = V_INT, .i = c};
+  return arith(B, op, &va, &vc, loc);
+}
+
 /* Two operands of a binary builder: x and `other`, or where x is NULL (a
  * number first: aten.remainder.Scalar_Tensor(2, x), torch.remainder(2, x))
  * self and other. */
@@ -2208,6 +2260,347 @@ static Val *b_signbit(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   Val one = {.kind = V_FLOAT, .f = 1}, v = {.kind = V_TENSOR, .t = x};
   Val *vs[2] = {&one, &v};
   return mktensor(B, tci(B, OP_LT, pointwise(B, OP_COPYSIGN, vs, 2, cd, cd, loc), 0, loc));
+}
+
+/* The tensors of a list argument. */
+static int tensor_list(Builder *B, Val *v, SrcLoc loc, const char *fname, GNode ***out) {
+  if (!v || v->kind != V_TUPLE) {
+    fail(B, loc, "%s expects a tuple or list of tensors, got %s", fname, v ? kind_name(v) : "nothing");
+    return -1;
+  }
+  if (v->n == 0) {
+    fail(B, loc, "%s(): expected a non-empty list of Tensors", fname);
+    return -1;
+  }
+  GNode **ts = ARENA_ARRAY(B->a, GNode *, v->n);
+  for (int i = 0; i < v->n; i++) {
+    if (v->items[i]->kind != V_TENSOR || !v->items[i]->t) {
+      fail(B, loc, "%s expects a tuple or list of tensors, but item %d is %s", fname, i, kind_name(v->items[i]));
+      return -1;
+    }
+    ts[i] = v->items[i]->t;
+  }
+  *out = ts;
+  return v->n;
+}
+
+/* cat(tensors, dim): each piece where the result's index along dim is in
+ * its part, a chain of where(index < end of piece k, pad(piece k), the
+ * rest) that picks every value as it is (-0 and NaN too).  The dtype is
+ * the pieces' result_type; 1-D empty pieces are skipped, as PyTorch's
+ * legacy rule has it. */
+static GNode *cat_nodes(Builder *B, GNode **xs, int n, int64_t dim_arg, const char *fname, SrcLoc dloc, SrcLoc loc) {
+  Val **vs = ARENA_ARRAY(B->a, Val *, n);
+  for (int i = 0; i < n; i++) {
+    vs[i] = mktensor(B, xs[i]);
+    if (xs[i]->ndim == 0) return fail(B, loc, "zero-dimensional tensor (at position %d) cannot be concatenated", i);
+  }
+  DType dt = result_type(vs, n);
+  int first = -1;
+  for (int i = 0; i < n && first < 0; i++)
+    if (!(xs[i]->ndim == 1 && xs[i]->shape[0] == 0)) first = i;
+  if (first < 0) { /* every piece is empty */
+    int64_t zero = 0;
+    return expand(B, mkconst(B, dt, 0, 0, loc), 1, &zero, loc);
+  }
+  const GNode *x0 = xs[first];
+  int dim = norm_dim(B, dim_arg, x0->ndim, dloc);
+  if (dim < 0) return NULL;
+  int64_t shape[COIL_MAX_DIMS];
+  memcpy(shape, x0->shape, sizeof(int64_t) * (size_t)x0->ndim);
+  shape[dim] = 0;
+  for (int i = 0; i < n; i++) {
+    const GNode *x = xs[i];
+    if (x->ndim == 1 && x->shape[0] == 0) continue;
+    if (x->ndim != x0->ndim) return fail(B, loc, "%s: tensors must have same number of dimensions: got %d and %d", fname, x0->ndim, x->ndim);
+    for (int d = 0; d < x->ndim; d++)
+      if (d != dim && x->shape[d] != x0->shape[d])
+        return fail(B, loc, "%s: sizes of tensors must match except in dimension %d. Expected size %lld but got size %lld for tensor number %d in the list",
+                    fname, dim, (long long)x0->shape[d], (long long)x->shape[d], i);
+    shape[dim] += x->shape[dim];
+  }
+  GNode *index = iota(B, x0->ndim, shape, dim, 0, 1, loc), *r = NULL;
+  int64_t end = shape[dim];
+  for (int i = n - 1; i >= 0; i--) {
+    GNode *x = xs[i];
+    if ((x->ndim == 1 && x->shape[0] == 0) || x->shape[dim] == 0) continue;
+    int64_t start[COIL_MAX_DIMS] = {0};
+    start[dim] = -(end - x->shape[dim]);
+    GNode *p = pad(B, cast(B, x, dt, loc), start, shape, 0, 0, loc);
+    r = r ? twhere(B, ti(B, OP_LT, index, end, loc), p, r, loc) : p;
+    end -= x->shape[dim];
+  }
+  if (!r) r = expand(B, mkconst(B, dt, 0, 0, loc), x0->ndim, shape, loc); /* every piece empty along dim */
+  return r;
+}
+
+/* torch.cat(tensors, dim=0) (concat, concatenate), torch.stack(tensors,
+ * dim=0) (unsqueeze and cat), torch.hstack, torch.vstack. */
+static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  (void)x;
+  const char *name = s->name;
+  bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack");
+  const char *fname = arena_printf(B->a, "%s.%s", s->forms & SP_ATEN ? "aten" : "torch", name);
+  GNode **ts;
+  int n = tensor_list(B, arg(A, 0, "tensors"), arg_loc(A, 0, "tensors"), fname, &ts);
+  if (n < 0) return NULL;
+  int64_t dim = 0;
+  Val *dv = hstack || vstack ? NULL : arg(A, 1, "dim");
+  if (dv && !get_int(B, dv, arg_loc(A, 1, "dim"), "dim", &dim)) return NULL;
+  if (!check_args(B, A, name, hstack || vstack ? 1 : 2)) return NULL;
+  if (stack) {
+    for (int i = 1; i < n; i++)
+      if (ts[i]->ndim != ts[0]->ndim || memcmp(ts[i]->shape, ts[0]->shape, sizeof(int64_t) * (size_t)ts[0]->ndim))
+        return fail(B, loc, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
+                    shape_fmt(B->a, ts[0]->ndim, ts[0]->shape), shape_fmt(B->a, ts[i]->ndim, ts[i]->shape), i);
+    if (ts[0]->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+    int d = norm_dim(B, dim, ts[0]->ndim + 1, arg_loc(A, 1, "dim"));
+    if (d < 0) return NULL;
+    for (int i = 0; i < n; i++) {
+      int64_t sh[COIL_MAX_DIMS];
+      for (int k = 0, j = 0; k <= ts[i]->ndim; k++) sh[k] = k == d ? 1 : ts[i]->shape[j++];
+      ts[i] = reshape(B, ts[i], ts[i]->ndim + 1, sh, loc);
+    }
+    dim = d;
+  }
+  if (hstack || vstack) {
+    /* atleast_1d (hstack) or atleast_2d (vstack) of each, then cat along
+     * dim 0 (vstack, and hstack of 1-D tensors) or 1 */
+    bool all1 = true;
+    for (int i = 0; i < n; i++) {
+      int want = vstack ? 2 : 1;
+      if (ts[i]->ndim < want) {
+        int64_t sh[2] = {1, ts[i]->ndim ? ts[i]->shape[0] : 1};
+        ts[i] = reshape(B, ts[i], want, want == 2 ? sh : sh + 1, loc);
+      }
+      all1 &= ts[i]->ndim == 1;
+    }
+    dim = vstack || all1 ? 0 : 1;
+  }
+  return mktensor(B, cat_nodes(B, ts, n, dim, fname, arg_loc(A, 1, "dim"), loc));
+}
+
+/* A number argument known when compiling (an int, a float or a bool). */
+static bool scalar_arg(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what) {
+  if (v && (v->kind == V_INT || v->kind == V_FLOAT || v->kind == V_BOOL)) return true;
+  return fail(B, loc, "%s: %s must be a number known when compiling, got %s", fname, what, v ? kind_name(v) : "nothing"), false;
+}
+
+/* torch.arange(end), arange(start, end, step=1, dtype=None) and the ATen
+ * overloads: ceil((end - start) / step) values, start + step * i computed
+ * as PyTorch's CPU kernel computes an element in its accumulation type
+ * (int64 for integers, double for float32 and float64, float for bfloat16
+ * and float16) and rounded to the dtype.  (PyTorch's vectorized loop
+ * adds k * step to a rounded base for lanes k of a vector instead, which
+ * can differ from this in the last bit.)  The default dtype is int64 when
+ * every bound is an integer, else float32. */
+static Val *b_arange(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  (void)x;
+  const char *fname = "arange";
+  Val *sv = NULL, *ev = NULL, *stv = NULL;
+  if (A->npos >= 2 || arg(A, -1, "end")) {
+    sv = arg(A, 0, "start");
+    ev = arg(A, 1, "end");
+    stv = arg(A, 2, "step");
+  } else {
+    ev = arg(A, 0, "end");
+    sv = arg(A, -1, "start");
+    stv = arg(A, -1, "step");
+  }
+  Val zero = {.kind = V_INT, .i = 0}, one = {.kind = V_INT, .i = 1};
+  if (!sv) sv = &zero;
+  if (!stv) stv = &one;
+  if (!scalar_arg(B, sv, arg_loc(A, 0, "start"), fname, "start") || !scalar_arg(B, ev, arg_loc(A, 1, "end"), fname, "end") ||
+      !scalar_arg(B, stv, arg_loc(A, 2, "step"), fname, "step"))
+    return NULL;
+  bool all_int = sv->kind != V_FLOAT && ev->kind != V_FLOAT && stv->kind != V_FLOAT;
+  DType dt = all_int ? DT_I64 : DT_F32;
+  Val *dtv = arg(A, -1, "dtype");
+  (void)arg(A, -1, "device");
+  (void)arg(A, -1, "requires_grad");
+  (void)arg(A, -1, "layout");
+  (void)arg(A, -1, "pin_memory");
+  if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &dt)) return NULL;
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  if (dt == DT_BOOL) return fail(B, loc, "\"arange_cpu\" not implemented for 'Bool' (as in PyTorch)");
+  double start = sv->kind == V_FLOAT ? sv->f : (double)sv->i, end = ev->kind == V_FLOAT ? ev->f : (double)ev->i,
+         step = stv->kind == V_FLOAT ? stv->f : (double)stv->i;
+  bool is_int = !dtype_is_float(dt);
+  /* the accumulation type's step and start: integers truncate */
+  double astep = is_int ? trunc(step) : step, astart = is_int ? trunc(start) : start;
+  if (astep == 0) return fail(B, loc, "arange: step must be nonzero");
+  if (!isfinite(start) || !isfinite(end)) return fail(B, loc, "arange: unsupported range: %g -> %g", start, end);
+  if (!((astep > 0 && end >= start) || (astep < 0 && end <= start)))
+    return fail(B, loc, "arange: upper bound and larger bound inconsistent with step sign");
+  double size_d;
+  if (dt == DT_I64 && all_int) {
+    int64_t d = ev->i - sv->i, st = stv->i;
+    size_d = (double)(d / st + (d % st != 0));
+  } else {
+    size_d = ceil((end - start) / step);
+  }
+  if (!(size_d >= 0 && size_d < 4e15)) return fail(B, loc, "arange: invalid size %g", size_d);
+  int64_t size = (int64_t)size_d;
+  if (is_int) {
+    if (fabs(astart) > 9.2e18 || fabs(astep) > 9.2e18) return fail(B, loc, "arange: start or step does not fit int64");
+    GNode *r = iota(B, 1, &size, 0, sv->kind == V_FLOAT ? (int64_t)astart : sv->i, stv->kind == V_FLOAT ? (int64_t)astep : stv->i, loc);
+    return mktensor(B, cast(B, r, dt, loc));
+  }
+  DType acc = dt == DT_F32 || dt == DT_F64 ? DT_F64 : DT_F32;
+  GNode *r = cast(B, iota(B, 1, &size, 0, 0, 1, loc), acc, loc);
+  if (step != 1) r = tc(B, OP_MUL, r, dtype_round(acc, step), loc);
+  if (start != 0 || !(step > 0)) r = tc(B, OP_ADD, r, dtype_round(acc, start), loc);
+  return mktensor(B, cast(B, r, dt, loc));
+}
+
+/* prims.iota(length, *, start, step, dtype): start + step * i, integers. */
+static Val *b_iota(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  (void)x;
+  int64_t len, start, step;
+  if (!get_int(B, arg(A, 0, "length"), arg_loc(A, 0, "length"), "length", &len) ||
+      !get_int(B, arg(A, -1, "start"), arg_loc(A, -1, "start"), "start", &start) ||
+      !get_int(B, arg(A, -1, "step"), arg_loc(A, -1, "step"), "step", &step))
+    return NULL;
+  DType dt;
+  if (!get_dtype(B, arg(A, -1, "dtype"), arg_loc(A, -1, "dtype"), &dt) || !check_args(B, A, s->name, 1)) return NULL;
+  if (!dtype_is_int(dt)) return fail(B, arg_loc(A, -1, "dtype"), "prims.iota only supports integer dtypes, got %s", dtype_name(dt));
+  if (len < 0) return fail(B, arg_loc(A, 0, "length"), "prims.iota: negative length %lld", (long long)len);
+  return mktensor(B, cast(B, iota(B, 1, &len, 0, start, step, loc), dt, loc));
+}
+
+/* F.pad(x, pad, mode="constant", value=None) and aten.constant_pad_nd(x,
+ * pad, value=0): pad pairs (before, after) from the last dim backwards;
+ * a negative pad crops.  The value is converted to x's dtype. */
+static Val *b_pad(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool f = !strcmp(s->name, "pad");
+  int64_t p[2 * COIL_MAX_DIMS];
+  Val *pv = arg(A, 0, "pad");
+  SrcLoc pl = arg_loc(A, 0, "pad");
+  if (!pv || pv->kind != V_TUPLE) return fail(B, pl, "%s needs pad, a tuple of ints", s->name);
+  if (pv->n > 2 * COIL_MAX_DIMS) return fail(B, pl, "padding of %d values: at most %d", pv->n, 2 * COIL_MAX_DIMS);
+  for (int i = 0; i < pv->n; i++)
+    if (!get_int(B, pv->items[i], pl, "a pad", &p[i])) return NULL;
+  Val *mode = f ? arg(A, 1, "mode") : NULL, *value = arg(A, f ? 2 : 1, "value");
+  if (!check_args(B, A, s->name, f ? 3 : 2)) return NULL;
+  if (mode && mode->kind != V_NONE) {
+    if (mode->kind != V_STR) return fail(B, arg_loc(A, 1, "mode"), "pad: mode must be a string, got %s", kind_name(mode));
+    if (strcmp(mode->name, "constant"))
+      return fail(B, arg_loc(A, 1, "mode"), "pad: mode='%s' is not in coil's subset (only mode='constant')", mode->name);
+  }
+  if (pv->n % 2) return fail(B, pl, "Padding length must be divisible by 2");
+  if (pv->n / 2 > x->ndim)
+    return fail(B, pl, "Padding length should be less than or equal to two times the input dimension but got padding length %d and input of dimension %d",
+                pv->n, x->ndim);
+  double fv = 0;
+  int64_t iv = 0;
+  if (value && value->kind != V_NONE) {
+    if (!scalar_arg(B, value, arg_loc(A, f ? 2 : 1, "value"), s->name, "value")) return NULL;
+    if (!fill_of(B, value, x->dtype, arg_loc(A, f ? 2 : 1, "value"), &fv, &iv)) return NULL;
+  }
+  int64_t start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  for (int i = 0; i < pv->n / 2; i++) {
+    int d = x->ndim - 1 - i;
+    int64_t lo = p[2 * i], hi = p[2 * i + 1];
+    shape[d] = x->shape[d] + lo + hi;
+    start[d] = -lo;
+    if (shape[d] < 0)
+      return fail(B, pl, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output size, which is invalid. Check dimension %d of your input",
+                  (long long)x->shape[d], (long long)lo, (long long)hi, d);
+  }
+  return mktensor(B, pad(B, x, start, shape, fv, iv, loc));
+}
+
+/* t with every point i of dim moved to i * step and fills between: of
+ * length (n - 1) * step + 1 (an unsqueeze, a pad of the new dim to step,
+ * a reshape, a narrow). */
+static GNode *spread(Builder *B, GNode *t, int dim, int64_t step, double f, int64_t i, SrcLoc loc) {
+  int64_t in[COIL_MAX_DIMS], wide[COIL_MAX_DIMS], flat[COIL_MAX_DIMS], start[COIL_MAX_DIMS] = {0};
+  int n = t->ndim;
+  for (int d = 0, j = 0; d <= n; d++) {
+    in[d] = d == dim + 1 ? 1 : t->shape[j];
+    wide[d] = d == dim + 1 ? step : in[d];
+    if (d != dim + 1) j++;
+  }
+  for (int d = 0; d < n; d++) flat[d] = d == dim ? t->shape[d] * step : t->shape[d];
+  GNode *r = reshape(B, pad(B, reshape(B, t, n + 1, in, loc), start, wide, f, i, loc), n, flat, loc);
+  return narrow_dim(B, r, dim, 0, (t->shape[dim] - 1) * step + 1, loc);
+}
+
+/* slice_scatter(x, src, dim=0, start=None, end=None, step=1): x with
+ * x[..., start:end:step, ...] (along dim) replaced by src in x's dtype:
+ * where(the slice's points, src padded to x's shape, x). */
+static Val *b_slice_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  static const char *const names[3] = {"start", "end", "step"};
+  Val *src = arg(A, 0, "src");
+  int dim;
+  if (!src || src->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "src"), "slice_scatter needs a tensor src");
+  if (!dim_arg(B, A, 1, x, 0, &dim)) return NULL;
+  int64_t v[3] = {0, 0, 1};
+  bool given[3] = {false, false, true};
+  for (int i = 0; i < 3; i++) {
+    Val *a = arg(A, i + 2, names[i]);
+    if (a && a->kind != V_NONE && !(given[i] = get_int(B, a, arg_loc(A, i + 2, names[i]), names[i], &v[i]))) return NULL;
+  }
+  if (!check_args(B, A, s->name, 5)) return NULL;
+  if (v[2] < 1) return fail(B, arg_loc(A, 4, "step"), "slice step must be positive (as in PyTorch)");
+  int64_t len = x->shape[dim];
+  clamp_slice(len, 1, given[0], given[1], &v[0], &v[1]);
+  int64_t step = v[2], count = v[1] > v[0] ? (v[1] - v[0] + step - 1) / step : 0;
+  GNode *t = src->t;
+  int64_t want[COIL_MAX_DIMS];
+  memcpy(want, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  want[dim] = count;
+  if (t->ndim != x->ndim || memcmp(t->shape, want, sizeof(int64_t) * (size_t)x->ndim))
+    return fail(B, arg_loc(A, 0, "src"), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
+                shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, x->ndim, want));
+  if (count == 0) return mktensor(B, x);
+  if (step > 1 && x->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "slice_scatter with a step: at most %d dimensions", COIL_MAX_DIMS - 1);
+  int64_t start[COIL_MAX_DIMS] = {0};
+  start[dim] = -v[0];
+  GNode *vals = cast(B, t, x->dtype, loc), *cond;
+  if (step > 1) vals = spread(B, vals, dim, step, 0, 0, loc);
+  GNode *p = pad(B, vals, start, x->shape, 0, 0, loc);
+  if (step > 1) {
+    GNode *mask = spread(B, expand(B, mkconst(B, DT_BOOL, 0, 1, loc), t->ndim, t->shape, loc), dim, step, 0, 0, loc);
+    cond = pad(B, mask, start, x->shape, 0, 0, loc);
+  } else {
+    GNode *index = iota(B, x->ndim, x->shape, dim, 0, 1, loc);
+    int64_t last = v[0] + count;
+    cond = v[0] > 0 ? ti(B, OP_GE, index, v[0], loc) : NULL;
+    if (last < len) cond = cond ? tt(B, OP_AND, cond, ti(B, OP_LT, index, last, loc), loc) : ti(B, OP_LT, index, last, loc);
+    if (!cond) return mktensor(B, p); /* the whole of x */
+  }
+  return mktensor(B, twhere(B, cond, p, x, loc));
+}
+
+/* select_scatter(x, src, dim, index): x with x.select(dim, index)
+ * replaced by src in x's dtype. */
+static Val *b_select_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *src = arg(A, 0, "src");
+  int dim;
+  int64_t i;
+  if (!src || src->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "src"), "select_scatter needs a tensor src");
+  if (!dim_arg(B, A, 1, x, 0, &dim) || !get_int(B, arg(A, 2, "index"), arg_loc(A, 2, "index"), "index", &i) || !check_args(B, A, s->name, 3))
+    return NULL;
+  int64_t n = x->shape[dim];
+  if (i < -n || i >= n)
+    return fail(B, arg_loc(A, 2, "index"), "select_scatter(): index %lld out of range for tensor of size %lld at dimension %d", (long long)i,
+                (long long)n, dim);
+  if (i < 0) i += n;
+  GNode *t = src->t;
+  int64_t want[COIL_MAX_DIMS], one[COIL_MAX_DIMS], start[COIL_MAX_DIMS] = {0};
+  for (int d = 0, j = 0; d < x->ndim; d++) {
+    one[d] = d == dim ? 1 : x->shape[d];
+    if (d != dim) want[j++] = x->shape[d];
+  }
+  if (t->ndim != x->ndim - 1 || memcmp(t->shape, want, sizeof(int64_t) * (size_t)t->ndim))
+    return fail(B, arg_loc(A, 0, "src"), "expected src to have a size equal to the slice of self. src size = %s, slice size = %s",
+                shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, x->ndim - 1, want));
+  start[dim] = -i;
+  GNode *p = pad(B, reshape(B, cast(B, t, x->dtype, loc), x->ndim, one, loc), start, x->shape, 0, 0, loc);
+  GNode *cond = ti(B, OP_EQ, iota(B, x->ndim, x->shape, dim, 0, 1, loc), i, loc);
+  return mktensor(B, twhere(B, cond, p, x, loc));
 }
 
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
@@ -2360,6 +2753,15 @@ static const Spelling spellings[] = {
     {"moveaxis", BOTH, b_movedim, 0, 0, "all"},
     {"view_as", METHOD, b_view_as, 0, 0, "all"},
     {"reshape_as", METHOD, b_view_as, 0, 0, "all"},
+    {"cat", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"concat", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"concatenate", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"hstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"vstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"pad", FUNC, b_pad, 0, 0, "all (mode='constant')"},
+    {"slice_scatter", BOTH, b_slice_scatter, 0, 0, "all (src in self's dtype)"},
+    {"select_scatter", BOTH, b_select_scatter, 0, 0, "all (src in self's dtype)"},
     {"contiguous", METHOD, b_identity, 0, 0, "all"},
     {"clone", BOTH, b_identity, 0, 0, "all"},
     {"detach", BOTH, b_identity, 0, 0, "all"},
@@ -2405,6 +2807,11 @@ static const Spelling spellings[] = {
     {"zeros_like", SP_TORCH, b_creation, 0, 0, "all"},
     {"ones_like", SP_TORCH, b_creation, 0, 0, "all"},
     {"full_like", SP_TORCH, b_creation, 0, 0, "all"},
+    {"new_zeros", METHOD, b_creation, 0, 0, "all (a size; self's dtype or dtype=)"},
+    {"new_ones", METHOD, b_creation, 0, 0, "all (a size; self's dtype or dtype=)"},
+    {"new_full", METHOD, b_creation, 0, 0, "all (a size and a number; self's dtype or dtype=)"},
+    {"new_empty", METHOD, b_creation, 0, 0, "all (a size; values: zeros)"},
+    {"arange", SP_TORCH, b_arange, 0, 0, "(numbers: end, or start, end, step; dtype=)"},
     /* ATen and prims: the text a torch.compile backend prints of a graph
      * partition.  One row an overload, named by its schema as PyTorch
      * declares it, less the arguments that say where and how a tensor lives
@@ -2552,6 +2959,14 @@ static const Spelling spellings[] = {
     {"ones_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
     {"empty_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (values: zeros)"},
     {"full_like.default(Tensor self, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
+    {"new_zeros.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size)"},
+    {"new_ones.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size)"},
+    {"new_full.default(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size and a number)"},
+    {"new_empty.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size; values: zeros)"},
+    {"arange.default(Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(a number)"},
+    {"arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
+    {"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
+    {"iota.default(SymInt length, *, SymInt start, SymInt step, ScalarType dtype)", PRIMS, b_iota, 0, 0, "(ints; integer dtypes)"},
     {"view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
     {"_unsafe_view.default(Tensor self, SymInt[] size)", ATEN, b_view, 0, 0, "all"},
     {"reshape.default(Tensor self, SymInt[] shape)", ATEN, b_view, 0, 0, "all"},
@@ -2571,6 +2986,12 @@ static const Spelling spellings[] = {
     {"unbind.int(Tensor self, int dim=0)", ATEN, b_unbind, 0, 0, "all"},
     {"flatten.using_ints(Tensor self, int start_dim=0, int end_dim=-1)", ATEN, b_flatten, 0, 0, "all"},
     {"repeat.default(Tensor self, SymInt[] repeats)", ATEN, b_repeat, 0, 0, "all"},
+    {"cat.default(Tensor[] tensors, int dim=0)", ATEN, b_cat, 0, 0, "all (promoted as result_type)"},
+    {"stack.default(Tensor[] tensors, int dim=0)", ATEN, b_cat, 0, 0, "all (promoted as result_type)"},
+    {"constant_pad_nd.default(Tensor self, SymInt[] pad, Scalar value=0)", ATEN, b_pad, 0, 0, "all"},
+    {"slice_scatter.default(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice_scatter, 0, 0,
+     "all (src in self's dtype)"},
+    {"select_scatter.default(Tensor self, Tensor src, int dim, SymInt index)", ATEN, b_select_scatter, 0, 0, "all (src in self's dtype)"},
     {"sum.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
     {"sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "all (ints and bool: int64)"},
     {"mean.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_reduce, OP_SUM, 0, "floats"},
@@ -2626,7 +3047,7 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     Args rest = after_first(A);
     return b_where(B, find_spelling(name, SP_TORCH), c->t, &rest, loc);
   }
-  static const char *const creators[] = {"zeros", "ones", "full", NULL};
+  static const char *const creators[] = {"zeros", "ones", "full", "arange", "cat", "concat", "concatenate", "stack", "hstack", "vstack", NULL};
   if (name_in(name, creators)) {
     const Spelling *s = find_spelling(name, SP_TORCH);
     return s->build(B, s, NULL, A, loc);
@@ -2729,6 +3150,11 @@ static const char *schema_want(const SchemaArg *a, const Val *v, bool first_tens
   const char *t = a->type;
   size_t n = a->ntype - (t[a->ntype - 1] == '?');
   const char *bracket = memchr(t, '[', n);
+  if (bracket && !strncmp(t, "Tensor[", 7)) {
+    bool ok = v->kind == V_TUPLE;
+    for (int i = 0; ok && i < v->n; i++) ok = v->items[i]->kind == V_TENSOR;
+    return ok ? NULL : "a list of tensors";
+  }
   if (bracket) {
     bool ok = v->kind == V_TUPLE || (bracket[1] != ']' && v->kind == V_INT); /* int[1]: an int is a list of one */
     for (int i = 0; ok && v->kind == V_TUPLE && i < v->n; i++) ok = v->items[i]->kind == V_INT || v->items[i]->kind == V_BOOL;
@@ -3223,7 +3649,7 @@ static void bind(Builder *B, const char *name, Val *v) {
 
 /* The node whose memory a tensor's views read. */
 static GNode *storage_base(GNode *n) {
-  while (op_info[n->op].kind == OK_VIEW) n = n->in[0];
+  while (op_info[n->op].kind == OK_VIEW && n->op != OP_PAD) n = n->in[0]; /* a pad is a new tensor */
   return n;
 }
 
@@ -4301,7 +4727,16 @@ CoilErr *graph_verify(const Graph *g) {
       if (nd != n->ndim) return coil_err("graph verifier: %%%d bad reduce rank", i);
       break;
     }
+    case OK_LEAF:
+      if (n->op == OP_IOTA && (n->dtype != DT_I64 || n->ndim < 1 || n->dim < 0 || n->dim >= n->ndim))
+        return coil_err("graph verifier: %%%d: an iota is int64 and indexes one of its dims", i);
+      break;
     case OK_VIEW:
+      if (n->op == OP_PAD) {
+        if (n->in[0]->ndim != n->ndim) return coil_err("graph verifier: %%%d pad changes rank", i);
+        if (n->dtype != n->in[0]->dtype) return coil_err("graph verifier: %%%d pad changes dtype", i);
+        if (n->dtype == DT_BOOL && (uint64_t)n->ival > 1) return coil_err("graph verifier: %%%d pad's fill is no bool", i);
+      }
       if (n->op == OP_SLICE) {
         const GNode *x = n->in[0];
         if (x->ndim != n->ndim) return coil_err("graph verifier: %%%d slice changes rank", i);
@@ -4355,6 +4790,7 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       if (dtype_is_float(n->dtype)) sb_printf(sb, " %.17g", n->fval);
       else sb_printf(sb, " %lld", (long long)n->ival);
       break;
+    case OP_IOTA: break;
     default:
       for (int k = 0; k < n->nin; k++) sb_printf(sb, " %%%d", n->in[k]->id);
     }
@@ -4363,7 +4799,12 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%d", d ? "," : "", n->perm[d]);
       sb_puts(sb, ")");
     }
-    if (n->op == OP_SLICE) {
+    if (n->op == OP_IOTA) sb_printf(sb, " dim=%d start=%lld step=%lld", n->dim, (long long)n->ival, (long long)n->step);
+    if (n->op == OP_PAD) {
+      if (dtype_is_float(n->dtype)) sb_printf(sb, " fill=%.17g", n->fval);
+      else sb_printf(sb, " fill=%lld", (long long)n->ival);
+    }
+    if (n->op == OP_SLICE || n->op == OP_PAD) {
       sb_puts(sb, " start=(");
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->start[d]);
       sb_puts(sb, ")");

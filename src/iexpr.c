@@ -319,3 +319,152 @@ void ix_print(StrBuf *sb, const IExpr *x, const char *const *names, bool c_synta
     else sb_printf(sb, " %s %lld", x->c < 0 ? "-" : "+", (long long)(x->c < 0 ? -x->c : x->c));
   }
 }
+
+/* ------------------------------------------------ bounds under conditions */
+
+static int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi);
+
+/* Narrow [*lo, *hi], the range of k*a + c0, to what lo <= k*a + c0 < hi
+ * allows of a (k != 0): the range of a where the condition holds. */
+static void narrow_by(const IRangeCond *cond, int64_t k, int64_t c0, int64_t *alo, int64_t *ahi) {
+  int64_t l = *alo, h = *ahi;
+  if (cond->lo != INT64_MIN) {
+    if (k > 0) { int64_t b = ceil_div(cond->lo - c0, k); if (b > l) l = b; }
+    else { int64_t b = floor_div(cond->lo - c0, k); if (b < h) h = b; }
+  }
+  if (cond->hi != INT64_MAX) {
+    if (k > 0) { int64_t b = floor_div(cond->hi - 1 - c0, k); if (b < h) h = b; }
+    else { int64_t b = ceil_div(cond->hi - 1 - c0, k); if (b > l) l = b; }
+  }
+  *alo = l;
+  *ahi = h;
+}
+
+/* The range of an atom where the conditions hold: its own (an axis's
+ * size, a division or modulo of its expression's range), narrowed by
+ * each condition on that atom alone (c0 + k*atom). */
+static void atom_bounds(IRange r, const IAtom *at, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t al, ah;
+  if (at->kind == IA_AXIS) {
+    al = 0;
+    ah = r.axis_size[at->axis] - 1;
+  } else {
+    int64_t el, eh;
+    bounds_where(r, at->e, c, nc, &el, &eh);
+    if (at->kind == IA_DIV) {
+      al = floor_div(el, at->d);
+      ah = floor_div(eh, at->d);
+    } else if (el >= 0 && eh < at->d) {
+      al = el;
+      ah = eh;
+    } else {
+      al = 0;
+      ah = at->d - 1;
+    }
+  }
+  for (int i = 0; i < nc; i++) {
+    const IExpr *e = c[i].e;
+    if (e->n == 1 && cmp_atom(e->t[0].atom, at) == 0) narrow_by(&c[i], e->t[0].coef, e->c, &al, &ah);
+  }
+  *lo = al;
+  *hi = ah;
+}
+
+/* x's range by its terms, each atom's range narrowed by the conditions. */
+static void bounds_terms(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t l = x->c, h = x->c;
+  for (int i = 0; i < x->n; i++) {
+    int64_t al, ah, k = x->t[i].coef;
+    atom_bounds(r, x->t[i].atom, c, nc, &al, &ah);
+    if (k >= 0) l += k * al, h += k * ah;
+    else l += k * ah, h += k * al;
+  }
+  *lo = l;
+  *hi = h;
+}
+
+/* bounds_terms, and where a condition's expression e = c0 + P is found in
+ * x as m*P (taken out of what is left, condition by condition), that part
+ * by P's range where the condition holds: of the two, the narrower. */
+static void bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  int64_t l, h;
+  bounds_terms(r, x, c, nc, &l, &h);
+  if (x->n > 64) {
+    *lo = l, *hi = h;
+    return;
+  }
+  ITerm buf[64];
+  IExpr rest = {.c = x->c, .n = x->n, .t = buf};
+  memcpy(buf, x->t, sizeof(ITerm) * (size_t)x->n);
+  int64_t sl = 0, sh = 0; /* the parts taken out */
+  bool any = false;
+  for (int j = 0; j < nc; j++) {
+    const IExpr *e = c[j].e;
+    if (e->n == 0 || rest.n < e->n) continue;
+    int64_t m = 0;
+    bool ok = true;
+    for (int t = 0, at = 0; t < e->n && ok; t++) {
+      while (at < rest.n && cmp_atom(rest.t[at].atom, e->t[t].atom) != 0) at++;
+      if (at == rest.n || rest.t[at].coef % e->t[t].coef) { ok = false; break; }
+      int64_t q = rest.t[at].coef / e->t[t].coef;
+      if (t == 0) m = q;
+      else if (q != m) ok = false;
+    }
+    if (!ok || m == 0) continue;
+    /* P = e - c0: its own range, narrowed by the condition */
+    IExpr p = *e;
+    p.c = 0;
+    int64_t pl, ph;
+    bounds_terms(r, &p, c, nc, &pl, &ph);
+    narrow_by(&c[j], 1, e->c, &pl, &ph);
+    sl += m > 0 ? m * pl : m * ph;
+    sh += m > 0 ? m * ph : m * pl;
+    any = true;
+    int n = 0;
+    for (int i = 0, t = 0; i < rest.n; i++) {
+      if (t < e->n && cmp_atom(rest.t[i].atom, e->t[t].atom) == 0) {
+        t++;
+        continue;
+      }
+      rest.t[n++] = rest.t[i];
+    }
+    rest.n = n;
+  }
+  if (any) {
+    int64_t rl, rh;
+    bounds_terms(r, &rest, c, nc, &rl, &rh);
+    if (rl + sl > l) l = rl + sl;
+    if (rh + sh < h) h = rh + sh;
+  }
+  *lo = l;
+  *hi = h;
+}
+
+void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int64_t *lo, int64_t *hi) {
+  /* A condition on a quotient bounds its dividend too: a <= e // d <= b
+   * holds where d*a <= e < d*(b + 1) (a reshape's index map hands
+   * conditions on e // d to loads that read e). */
+  int MAXC = 2 * nc + 8, n = 0;
+  IRangeCond *all = malloc(sizeof(IRangeCond) * (size_t)MAXC);
+  if (!all) coil_unreachable("out of memory");
+  for (int i = 0; i < nc; i++) all[n++] = c[i];
+  for (int i = 0; i < n && n < MAXC; i++) {
+    const IExpr *e = all[i].e;
+    if (e->n != 1 || e->t[0].atom->kind != IA_DIV) continue;
+    const IAtom *at = e->t[0].atom;
+    int64_t alo = INT64_MIN / 4, ahi = INT64_MAX / 4;
+    narrow_by(&all[i], e->t[0].coef, e->c, &alo, &ahi);
+    IRangeCond d = {(IExpr *)at->e, INT64_MIN, INT64_MAX};
+    if (alo > INT64_MIN / 4 && alo < INT64_MAX / 4 / at->d) d.lo = alo * at->d;
+    if (ahi < INT64_MAX / 4 && ahi > INT64_MIN / 4 / at->d) d.hi = (ahi + 1) * at->d;
+    if (d.lo != INT64_MIN || d.hi != INT64_MAX) all[n++] = d;
+  }
+  bounds_where(r, x, all, n, lo, hi);
+  free(all);
+}

@@ -32,11 +32,105 @@ static int index_group(const Kernel *k, const IExpr *e) {
   return g;
 }
 
+/* The reduction group a load or an index value reads, its guard
+ * included (-1: none; -2: two). */
+static int access_group(const Kernel *k, const KVal *v) {
+  int g = index_group(k, v->index);
+  for (int j = 0; j < v->nguard && g != -2; j++) {
+    int h = index_group(k, v->guard[j].e);
+    if (h == -2 || (h >= 0 && g >= 0 && h != g)) g = -2;
+    else if (h >= 0) g = h;
+  }
+  return g;
+}
+
+static bool reads_axes(Op op) { return op == OP_INPUT || op == OP_IOTA; }
+
+bool kval_mentions(const KVal *v, int ax) {
+  if (!reads_axes(v->op)) return false;
+  if (ix_mentions(v->index, ax)) return true;
+  for (int j = 0; j < v->nguard; j++)
+    if (ix_mentions(v->guard[j].e, ax)) return true;
+  return false;
+}
+
+IExpr **const *kernel_indices(Arena *a, Kernel *k, int *n) {
+  int cap = k->nstores + 1;
+  for (int i = 0; i < k->nvals; i++)
+    if (reads_axes(k->vals[i].op)) cap += 1 + k->vals[i].nguard;
+  IExpr ***list = ARENA_ARRAY(a, IExpr **, cap);
+  int m = 0;
+  for (int i = 0; i < k->nvals; i++) {
+    KVal *v = &k->vals[i];
+    if (!reads_axes(v->op)) continue;
+    list[m++] = &v->index;
+    for (int j = 0; j < v->nguard; j++) list[m++] = &v->guard[j].e;
+  }
+  for (int s = 0; s < k->nstores; s++) list[m++] = &k->stores[s].index;
+  *n = m;
+  return list;
+}
+
+void kernel_subst(Arena *a, Kernel *k, IExpr *const *sub) {
+  IRange r = kernel_range(a, k);
+  for (int i = 0; i < k->nvals; i++) {
+    KVal *v = &k->vals[i];
+    if (!reads_axes(v->op)) continue;
+    v->index = ix_subst(a, r, v->index, sub);
+    if (!v->nguard) continue;
+    IRangeCond *g = ARENA_ARRAY(a, IRangeCond, v->nguard);
+    for (int j = 0; j < v->nguard; j++) g[j] = (IRangeCond){ix_subst(a, r, v->guard[j].e, sub), v->guard[j].lo, v->guard[j].hi};
+    v->guard = g;
+  }
+  for (int t = 0; t < k->nstores; t++) k->stores[t].index = ix_subst(a, r, k->stores[t].index, sub);
+}
+
+bool kval_same_access(Arena *a, IRange rv, const KVal *u, const KVal *v, IExpr *const *sub) {
+  if (u->op != v->op || u->nguard != v->nguard) return false;
+  if (u->op == OP_INPUT && (u->buf != v->buf || (u->nguard && (memcmp(&u->fval, &v->fval, sizeof u->fval) || u->ival != v->ival))))
+    return false;
+  if (!ix_equal(u->index, ix_subst(a, rv, v->index, sub))) return false;
+  for (int j = 0; j < u->nguard; j++)
+    if (u->guard[j].lo != v->guard[j].lo || u->guard[j].hi != v->guard[j].hi ||
+        !ix_equal(u->guard[j].e, ix_subst(a, rv, v->guard[j].e, sub)))
+      return false;
+  return true;
+}
+
+void kval_print_guard(StrBuf *sb, const KVal *v, const char *const *names, GuardStyle style) {
+  if (style == GUARD_C) sb_putc(sb, '(');
+  for (int j = 0; j < v->nguard; j++) {
+    const IRangeCond *c = &v->guard[j];
+    if (style == GUARD_DUMP) { /* "lo <= e < hi" */
+      sb_puts(sb, j ? " and " : "");
+      if (c->lo != INT64_MIN) sb_printf(sb, "%lld <= ", (long long)c->lo);
+      ix_print(sb, c->e, names, false);
+      if (c->hi != INT64_MAX) sb_printf(sb, " < %lld", (long long)c->hi);
+      continue;
+    }
+    for (int side = 0; side < 2; side++) {
+      int64_t b = side ? c->hi : c->lo;
+      if (b == (side ? INT64_MAX : INT64_MIN)) continue;
+      const char *op = side ? "<" : ">=";
+      if (style == GUARD_C) {
+        sb_puts(sb, j || (side && c->lo != INT64_MIN) ? " && " : "");
+        ix_print(sb, c->e, names, true);
+        sb_printf(sb, " %s %lld", op, (long long)b);
+      } else {
+        sb_puts(sb, j || (side && c->lo != INT64_MIN) ? " & ((" : "((");
+        ix_print(sb, c->e, names, false);
+        sb_printf(sb, ") %s %lld)", op, (long long)b);
+      }
+    }
+  }
+  if (style == GUARD_C) sb_putc(sb, ')');
+}
+
 void kernel_set_scopes(Kernel *k) {
   for (int i = 0; i < k->nvals; i++) {
     KVal *v = &k->vals[i];
-    if (v->op == OP_INPUT) {
-      int g = index_group(k, v->index);
+    if (reads_axes(v->op)) {
+      int g = access_group(k, v);
       v->scope = g >= 0 ? g : SCOPE_X;
     } else if (op_info[v->op].kind == OK_REDUCE) {
       v->scope = SCOPE_POST;
@@ -53,9 +147,10 @@ void kernel_set_scopes(Kernel *k) {
 
 #define VERR(...) return coil_err("kernel verifier: %s: " __VA_ARGS__)
 
-static CoilErr *check_bounds(Arena *a, const Program *p, const Kernel *k, const IExpr *e, int buf, const char *what) {
+static CoilErr *check_bounds(Arena *a, const Program *p, const Kernel *k, const IExpr *e, const IRangeCond *g, int ng, int buf,
+                             const char *what) {
   int64_t lo, hi;
-  ix_bounds(kernel_range(a, k), e, &lo, &hi);
+  ix_bounds_where(kernel_range(a, k), e, g, ng, &lo, &hi);
   if (lo < 0 || hi >= p->bufs[buf].numel)
     return coil_err("kernel verifier: %s: %s of %s reaches [%lld, %lld] outside [0, %lld)", k->name, what,
                       p->bufs[buf].name, (long long)lo, (long long)hi, (long long)p->bufs[buf].numel);
@@ -71,10 +166,21 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
       if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_err("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
     if (e) break;
     if (v->nonpos && !dtype_is_float(v->dtype)) { e = coil_err("kernel verifier: %s: v%d is marked <= 0 but is not a float", k->name, i); break; }
+    if (v->nguard && v->op != OP_INPUT) { e = coil_err("kernel verifier: %s: v%d has a guard but is no load", k->name, i); break; }
+    for (int j = 0; j < v->nguard && !e; j++) {
+      const IRangeCond *c = &v->guard[j];
+      if (c->lo == INT64_MIN && c->hi == INT64_MAX) e = coil_err("kernel verifier: %s: v%d: guard %d bounds nothing", k->name, i, j);
+      else if (c->lo != INT64_MIN && c->hi != INT64_MAX && c->lo >= c->hi)
+        e = coil_err("kernel verifier: %s: v%d: guard %d is never true", k->name, i, j);
+    }
+    if (e) break;
     if (v->op == OP_INPUT) {
-      if (index_group(k, v->index) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
+      if (access_group(k, v) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
       if (p->bufs[v->buf].dtype != v->dtype) { e = coil_err("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
-      e = check_bounds(&a, p, k, v->index, v->buf, arena_printf(&a, "load v%d", i));
+      e = check_bounds(&a, p, k, v->index, v->guard, v->nguard, v->buf, arena_printf(&a, "load v%d", i));
+    } else if (v->op == OP_IOTA) {
+      if (v->dtype != DT_I64 || v->narg) { e = coil_err("kernel verifier: %s: v%d: an index value is an int64 leaf", k->name, i); break; }
+      if (index_group(k, v->index) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
     } else if (op_info[v->op].kind != OK_REDUCE) {
       int g = -1;
       bool post = false;
@@ -100,7 +206,7 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
     const KStore *st = &k->stores[s];
     if (k->vals[st->val].scope >= 0) e = coil_err("kernel verifier: %s: store %d of an unfinished value", k->name, s);
     else if (index_group(k, st->index) != -1) e = coil_err("kernel verifier: %s: store %d indexed by an r axis", k->name, s);
-    else e = check_bounds(&a, p, k, st->index, st->buf, arena_printf(&a, "store %d", s));
+    else e = check_bounds(&a, p, k, st->index, NULL, 0, st->buf, arena_printf(&a, "store %d", s));
   }
   for (int ax = 0; ax < k->naxes && !e; ax++)
     if (k->axes[ax].size < 1) e = coil_err("kernel verifier: %s: axis %d has size %lld", k->name, ax, (long long)k->axes[ax].size);
@@ -115,9 +221,18 @@ static void dump_val(StrBuf *sb, const Program *p, const Kernel *k, const char *
     sb_printf(sb, "load %s[", p->bufs[v->buf].name);
     ix_print(sb, v->index, names, false);
     sb_puts(sb, "]");
+    if (v->nguard) {
+      sb_puts(sb, " if ");
+      kval_print_guard(sb, v, names, GUARD_DUMP);
+      if (dtype_is_float(v->dtype)) sb_printf(sb, " else %.17g", v->fval);
+      else sb_printf(sb, " else %lld", (long long)v->ival);
+    }
   } else if (v->op == OP_CONST) {
     if (dtype_is_float(v->dtype)) sb_printf(sb, "const %.17g", v->fval);
     else sb_printf(sb, "const %lld", (long long)v->ival);
+  } else if (v->op == OP_IOTA) {
+    sb_puts(sb, "index ");
+    ix_print(sb, v->index, names, false);
   } else if (op_info[v->op].kind == OK_REDUCE) {
     sb_printf(sb, "result acc%d", v->red);
   } else {
@@ -209,7 +324,7 @@ void kernel_varies_along(const Kernel *k, int ax, bool *varies) {
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     bool d = false;
-    if (v->op == OP_INPUT) d = ax >= 0 && ix_mentions(v->index, ax);
+    if (reads_axes(v->op)) d = ax >= 0 && kval_mentions(v, ax);
     else if (op_info[v->op].kind == OK_REDUCE) d = true;
     for (int j = 0; j < v->narg; j++) d |= varies[v->arg[j]];
     varies[i] = d;

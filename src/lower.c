@@ -19,6 +19,7 @@
 typedef struct Memo {
   const GNode *node;
   IExpr **idx;
+  int ctx; /* the guard context it was lowered in */
   int val;
 } Memo;
 
@@ -40,6 +41,15 @@ typedef struct Lower {
   int nmemo, capmemo;
   Table vals, memos;
   uint64_t *val_hash, *memo_hash; /* per value, per memo entry */
+  /* Inside a pad's input: the ranges of every pad being lowered, outer
+   * first (its loads may read only where they hold).  Inside a branch of a
+   * where on index values: what holds wherever the value is used (facts;
+   * cat's index < end of a piece), so a pad there need not select its
+   * fill where it is never used.  ctx: an id of the context (0: none), so
+   * that a node is memoized per context. */
+  IRangeCond *guards, facts[8 * COIL_MAX_DIMS];
+  int nguards, capguards, nfacts, ctx, nctx;
+  const bool *pads; /* per graph node: a pad is in its cone */
 } Lower;
 
 /* Where to look for hash h: call with *at = 0 first; returns the next
@@ -98,8 +108,13 @@ static bool same_val(const KVal *a, const KVal *b) {
   if (a->op != b->op || a->dtype != b->dtype || a->cdtype != b->cdtype || a->narg != b->narg) return false;
   for (int i = 0; i < a->narg; i++)
     if (a->arg[i] != b->arg[i]) return false;
+  if (a->nguard != b->nguard) return false;
+  for (int j = 0; j < a->nguard; j++)
+    if (a->guard[j].lo != b->guard[j].lo || a->guard[j].hi != b->guard[j].hi || !ix_equal(a->guard[j].e, b->guard[j].e)) return false;
+  if (a->nguard && (memcmp(&a->fval, &b->fval, sizeof a->fval) || a->ival != b->ival)) return false;
   switch (a->op) {
   case OP_INPUT: return a->buf == b->buf && ix_equal(a->index, b->index);
+  case OP_IOTA: return ix_equal(a->index, b->index);
   case OP_CONST: return !memcmp(&a->fval, &b->fval, sizeof a->fval) && a->ival == b->ival;
   default: return op_info[a->op].kind != OK_REDUCE || a->red == b->red;
   }
@@ -109,6 +124,8 @@ static uint64_t hash_val(const KVal *v) {
   uint64_t h = coil_mix64((uint64_t)v->op << 40 ^ (uint64_t)v->dtype << 24 ^ (uint64_t)v->cdtype << 8 ^ (uint64_t)v->narg);
   for (int i = 0; i < v->narg; i++) h = coil_mix64(h + (uint64_t)v->arg[i] * (uint64_t)(2 * i + 1));
   if (v->op == OP_INPUT) h = coil_mix64(h ^ (uint64_t)v->buf) ^ ix_hash(v->index);
+  if (v->op == OP_IOTA) h = coil_mix64(h ^ ix_hash(v->index));
+  for (int j = 0; j < v->nguard; j++) h = coil_mix64(h ^ ix_hash(v->guard[j].e) ^ (uint64_t)v->guard[j].hi * 31);
   if (v->op == OP_CONST) {
     uint64_t bits;
     memcpy(&bits, &v->fval, sizeof bits);
@@ -156,6 +173,8 @@ static IExpr *flat_offset(Lower *L, int ndim, const int64_t *shape, IExpr **idx)
 }
 
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top);
+static int lower_pad(Lower *L, const GNode *n, IExpr **idx);
+static int constant(Lower *L, DType t, double f, int64_t i);
 
 /* Where a buffer holds the element at idx: its strides, which for an
  * input are the caller's (a transposed or expanded view is read in place,
@@ -166,9 +185,38 @@ static IExpr *buffer_offset(Lower *L, const Buffer *b, IExpr **idx) {
   return off;
 }
 
-static int load(Lower *L, int buf, const GNode *n, IExpr **idx) {
+/* A load of buffer buf at idx.  Inside a pad (L->nguards), it reads only
+ * where the pads' ranges hold, unless it stays inside the buffer without
+ * them (a value the pad discards there is read plainly), and without the
+ * outer ranges it needs not to stay inside; fill: a pad that reads the
+ * buffer directly gives its fill outside its own nown ranges (the last,
+ * always kept), else NULL. */
+static int load(Lower *L, int buf, const GNode *n, IExpr **idx, const GNode *fill, int nown) {
   KVal v = {.op = OP_INPUT, .dtype = n->dtype, .cdtype = n->dtype, .buf = buf};
-  v.index = buffer_offset(L, &L->f->bufs[buf], idx);
+  const Buffer *b = &L->f->bufs[buf];
+  v.index = buffer_offset(L, b, idx);
+  if (L->nguards) {
+    int64_t lo, hi;
+    ix_bounds(range(L), v.index, &lo, &hi);
+    if (fill || lo < 0 || hi >= b->numel) {
+      /* the pads' ranges, less the outer ones it stays inside the buffer
+       * without (a pad that reads it directly keeps its own: nown) */
+      int n = L->nguards, keep = fill ? nown : 0;
+      IRangeCond *g = ARENA_ARRAY(L->a, IRangeCond, n);
+      memcpy(g, L->guards, sizeof(IRangeCond) * (size_t)n);
+      for (int j = 0; j < n - keep && n > 1;) {
+        IRangeCond *t = ARENA_ARRAY(L->a, IRangeCond, n);
+        memcpy(t, g, sizeof(IRangeCond) * (size_t)j);
+        memcpy(t + j, g + j + 1, sizeof(IRangeCond) * (size_t)(n - j - 1));
+        ix_bounds_where(range(L), v.index, t, n - 1, &lo, &hi);
+        if (lo >= 0 && hi < b->numel) g = t, n--;
+        else j++;
+      }
+      v.nguard = n;
+      v.guard = g;
+      if (fill) v.fval = fill->fval, v.ival = fill->ival;
+    }
+  }
   return add_val(L, v);
 }
 
@@ -268,14 +316,150 @@ static int pow_by_multiplies(Lower *L, const KVal *p) {
   return add_val(L, last);
 }
 
+static int constant(Lower *L, DType t, double f, int64_t i) {
+  KVal c = {.op = OP_CONST, .dtype = t, .cdtype = t, .fval = f, .ival = i};
+  return add_val(L, c);
+}
+
+static int binop(Lower *L, Op op, DType t, DType cd, int a, int b) {
+  KVal c = {.op = op, .dtype = t, .cdtype = cd, .arg = {a, b}, .narg = 2};
+  return add_val(L, c);
+}
+
+/* The index at which n reads its operand x (broadcast dims pinned to 0). */
+static void operand_index(Lower *L, const GNode *n, const GNode *x, IExpr **idx, IExpr **sub) {
+  int off = n->ndim - x->ndim;
+  for (int d = 0; d < x->ndim; d++) sub[d] = x->shape[d] == 1 && n->shape[d + off] != 1 ? ix_const(L->a, 0) : idx[d + off];
+}
+
+/* What a where's condition c (at idx) says of index values where it
+ * holds (neg: where it fails): a comparison of an iota with an integer
+ * constant, or (holding) an and of such.  Appends to f; returns the count,
+ * or -1 when it says nothing this simple. */
+static int cond_facts(Lower *L, const GNode *c, IExpr **idx, bool neg, IRangeCond *f, int room) {
+  IExpr *sub[COIL_MAX_DIMS];
+  if (c->op == OP_AND && !neg) {
+    int n = 0;
+    for (int i = 0; i < 2; i++) {
+      operand_index(L, c, c->in[i], idx, sub);
+      int m = cond_facts(L, c->in[i], sub, false, f + n, room - n);
+      if (m < 0) return -1;
+      n += m;
+    }
+    return n;
+  }
+  if (op_info[c->op].kind != OK_COMPARE || c->cdtype != DT_I64 || room < 1) return -1;
+  const GNode *it = c->in[0], *k = c->in[1];
+  if (it->op != OP_IOTA || k->op != OP_CONST || k->ndim || dtype_is_float(k->dtype)) return -1;
+  operand_index(L, c, it, idx, sub);
+  IExpr *e = ix_add(L->a, ix_scale(L->a, sub[it->dim], it->step), ix_const(L->a, it->ival));
+  int64_t K = k->ival, lo = INT64_MIN, hi = INT64_MAX;
+  Op op = c->op;
+  if (neg) {
+    switch (op) {
+    case OP_LT: op = OP_GE; break;
+    case OP_LE: op = OP_GT; break;
+    case OP_GT: op = OP_LE; break;
+    case OP_GE: op = OP_LT; break;
+    default: return -1;
+    }
+  }
+  switch (op) {
+  case OP_LT: hi = K; break;
+  case OP_LE: if (K == INT64_MAX) return -1; hi = K + 1; break;
+  case OP_GT: if (K == INT64_MAX) return -1; lo = K + 1; break;
+  case OP_GE: lo = K; break;
+  case OP_EQ: if (K == INT64_MAX) return -1; lo = K, hi = K + 1; break;
+  default: return -1;
+  }
+  f[0] = (IRangeCond){e, lo, hi};
+  return 1;
+}
+
+/* Lower x at idx where the facts f (n of them) hold too. */
+static int lower_under(Lower *L, const GNode *x, IExpr **idx, const IRangeCond *f, int n) {
+  if (n <= 0 || !L->pads[x->id] || L->nfacts + n > (int)(sizeof L->facts / sizeof L->facts[0])) return lower_node(L, x, idx, false);
+  int saved_ctx = L->ctx, saved_n = L->nfacts;
+  memcpy(L->facts + L->nfacts, f, sizeof(IRangeCond) * (size_t)n);
+  L->nfacts += n;
+  L->ctx = ++L->nctx;
+  int v = lower_node(L, x, idx, false);
+  L->nfacts = saved_n;
+  L->ctx = saved_ctx;
+  return v;
+}
+
+/* A pad at idx: its input at idx + start where that is inside the input,
+ * its fill elsewhere.  The dims whose index can leave the input (by the
+ * ranges of the axes) are guarded: their ranges join the context, so the
+ * input's loads read only inside them; a pad of a buffer is then one
+ * guarded load with the pad's fill, a pad of a computed value a where of
+ * the ranges (index values compared) between it and the fill, of the
+ * ranges the facts do not already imply (cat's pieces need none). */
+static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
+  const GNode *x = n->in[0];
+  IExpr *sub[COIL_MAX_DIMS], *in[COIL_MAX_DIMS];
+  IRangeCond mine[COIL_MAX_DIMS], sel[COIL_MAX_DIMS];
+  int nmine = 0, nsel = 0;
+  for (int d = 0; d < n->ndim; d++) {
+    sub[d] = ix_add(L->a, idx[d], ix_const(L->a, n->start[d]));
+    int64_t lo, hi, flo, fhi, len = x->shape[d];
+    ix_bounds(range(L), sub[d], &lo, &hi);
+    ix_bounds_where(range(L), sub[d], L->facts, L->nfacts, &flo, &fhi);
+    if (fhi < 0 || flo >= len) return constant(L, n->dtype, n->fval, n->ival); /* only fill is read */
+    /* where it is read at all, a dim of one point is read at 0 (stack's,
+     * select_scatter's unsqueezed piece) */
+    in[d] = len == 1 ? ix_const(L->a, 0) : sub[d];
+    if (lo >= 0 && hi < len) continue;
+    mine[nmine++] = (IRangeCond){sub[d], lo < 0 ? 0 : INT64_MIN, hi >= len ? len : INT64_MAX};
+    if (flo < 0 || fhi >= len) sel[nsel++] = (IRangeCond){sub[d], flo < 0 ? 0 : INT64_MIN, fhi >= len ? len : INT64_MAX};
+  }
+  if (!nmine) return lower_node(L, x, in, false);
+  if (L->nguards + nmine > L->capguards) {
+    int cap = 2 * (L->nguards + nmine);
+    IRangeCond *g = ARENA_ARRAY(L->a, IRangeCond, cap);
+    if (L->nguards) memcpy(g, L->guards, sizeof(IRangeCond) * (size_t)L->nguards);
+    L->guards = g;
+    L->capguards = cap;
+  }
+  int saved_ctx = L->ctx, saved_n = L->nguards;
+  memcpy(L->guards + L->nguards, mine, sizeof(IRangeCond) * (size_t)nmine);
+  L->nguards += nmine;
+  L->ctx = ++L->nctx;
+  int buf = L->f->node_buf[x->id], v;
+  if (x->op == OP_INPUT || buf >= 0) {
+    v = load(L, buf, x, in, n, nmine);
+  } else {
+    v = lower_node(L, x, in, false);
+    int cond = -1;
+    for (int j = 0; j < nsel; j++) {
+      KVal e = {.op = OP_IOTA, .dtype = DT_I64, .cdtype = DT_I64, .index = sel[j].e};
+      int at = add_val(L, e);
+      for (int side = 0; side < 2; side++) {
+        int64_t b = side ? sel[j].hi : sel[j].lo;
+        if (b == (side ? INT64_MAX : INT64_MIN)) continue;
+        int c = binop(L, side ? OP_LT : OP_GE, DT_BOOL, DT_I64, at, constant(L, DT_I64, 0, b));
+        cond = cond < 0 ? c : binop(L, OP_AND, DT_BOOL, DT_BOOL, cond, c);
+      }
+    }
+    if (cond >= 0) {
+      KVal w = {.op = OP_WHERE, .dtype = n->dtype, .cdtype = n->dtype, .arg = {cond, v, constant(L, n->dtype, n->fval, n->ival)}, .narg = 3};
+      v = add_val(L, w);
+    }
+  }
+  L->nguards = saved_n;
+  L->ctx = saved_ctx;
+  return v;
+}
+
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
-  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx);
-  uint64_t h = coil_mix64((uint64_t)n->id), at = 0, pos = 0;
+  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx, NULL, 0);
+  uint64_t h = coil_mix64((uint64_t)n->id ^ (uint64_t)L->ctx << 32), at = 0, pos = 0;
   for (int d = 0; d < n->ndim; d++) h = coil_mix64(h ^ ix_hash(idx[d]));
   for (int i; (i = table_next(&L->memos, h, &at, &pos)) >= 0;) {
     Memo *m = &L->memo[i];
-    if (L->memo_hash[i] != h || m->node != n) continue;
+    if (L->memo_hash[i] != h || m->node != n || m->ctx != L->ctx) continue;
     bool same = true;
     for (int d = 0; d < n->ndim && same; d++) same = ix_equal(m->idx[d], idx[d]);
     if (same) return m->val;
@@ -285,6 +469,12 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   switch (op_info[n->op].kind) {
   case OK_LEAF: {
     KVal c = {.op = OP_CONST, .dtype = n->dtype, .cdtype = n->dtype, .fval = n->fval, .ival = n->ival};
+    if (n->op == OP_IOTA) {
+      /* ival + step * (the point's index along dim): a constant where that is one */
+      IExpr *e = ix_add(L->a, ix_scale(L->a, idx[n->dim], n->step), ix_const(L->a, n->ival));
+      if (e->n) c = (KVal){.op = OP_IOTA, .dtype = DT_I64, .cdtype = DT_I64, .index = e};
+      else c.ival = e->c;
+    }
     v = add_val(L, c);
     break;
   }
@@ -300,10 +490,15 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
     KVal c = {.op = n->op, .dtype = n->dtype, .cdtype = n->cdtype, .narg = n->nin};
     for (int i = 0; i < n->nin; i++) {
       const GNode *x = n->in[i];
-      int off = n->ndim - x->ndim;
-      for (int d = 0; d < x->ndim; d++)
-        sub[i][d] = x->shape[d] == 1 && n->shape[d + off] != 1 ? ix_const(L->a, 0) : idx[d + off];
-      c.arg[i] = lower_node(L, x, sub[i], false);
+      operand_index(L, n, x, idx, sub[i]);
+      if (n->op == OP_WHERE && i > 0 && L->pads[x->id]) {
+        /* a branch is used only where the condition holds (or fails) */
+        IRangeCond f[2 * COIL_MAX_DIMS];
+        int nf = cond_facts(L, n->in[0], sub[0], i == 2, f, 2 * COIL_MAX_DIMS);
+        c.arg[i] = lower_under(L, x, sub[i], f, nf);
+      } else {
+        c.arg[i] = lower_node(L, x, sub[i], false);
+      }
     }
     c.nonpos = graph_nonpositive(n);
     v = c.op == OP_POW ? pow_by_multiplies(L, &c) : -1;
@@ -312,6 +507,10 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   }
   case OK_VIEW: {
     const GNode *x = n->in[0];
+    if (n->op == OP_PAD) {
+      v = lower_pad(L, n, idx);
+      break;
+    }
     if (n->op == OP_PERMUTE) {
       for (int d = 0; d < n->ndim; d++) sub[0][n->perm[d]] = idx[d];
     } else if (n->op == OP_EXPAND) {
@@ -349,7 +548,7 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   memcpy(copy, idx, sizeof(IExpr *) * (size_t)n->ndim);
   L->memo_hash[L->nmemo] = h;
   table_put(L->a, &L->memos, L->memo_hash, h, L->nmemo);
-  L->memo[L->nmemo++] = (Memo){n, copy, v};
+  L->memo[L->nmemo++] = (Memo){n, copy, L->ctx, v};
   return v;
 }
 
@@ -360,8 +559,8 @@ static void name_axes(Arena *a, Kernel *k) {
     for (int i = 0; i < k->groups[g].naxes; i++) k->axes[k->groups[g].axes[i]].name = arena_printf(a, "r%d", r++);
 }
 
-static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, Kernel *k, int index) {
-  Lower L = {.a = a, .f = f, .k = k};
+static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, Kernel *k, int index, const bool *pads) {
+  Lower L = {.a = a, .f = f, .k = k, .pads = pads};
   k->name = arena_printf(a, "coil_%s_k%d", f->g->fn_name, index);
   const GNode *shape = fk->roots[0];
   IExpr *idx[COIL_MAX_DIMS];
@@ -389,12 +588,19 @@ static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, K
 CoilErr *lower_program(Arena *a, const Fusion *f, Program *p) {
   *p = (Program){.g = f->g, .bufs = f->bufs, .nbufs = f->nbufs};
   p->kernels = ARENA_ARRAY(a, Kernel, f->nkernels + 1);
+  const Graph *g = f->g;
+  bool *pads = ARENA_ARRAY(a, bool, g->nnodes + 1);
+  for (int i = 0; i < g->nnodes; i++) {
+    const GNode *n = g->nodes[i];
+    pads[i] = n->op == OP_PAD;
+    for (int j = 0; j < n->nin; j++) pads[i] |= pads[n->in[j]->id];
+  }
   for (int i = 0; i < f->nkernels; i++) {
     /* Roots with no elements need no kernel: nothing reads an empty buffer
      * except through a reduction over its empty dim, which is a constant. */
     const GNode *r0 = f->kernels[i].roots[0];
     if (shape_numel(r0->ndim, r0->shape) == 0) continue;
-    CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[p->nkernels], i);
+    CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[p->nkernels], i, pads);
     if (e) return e;
     p->nkernels++;
   }

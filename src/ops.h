@@ -14,6 +14,7 @@
 #define COIL_OPS(OP)                                                           \
   OP(INPUT,   OK_LEAF,    0, "", "")                                           \
   OP(CONST,   OK_LEAF,    0, "", "")                                           \
+  OP(IOTA,    OK_LEAF,    0, "", "")                                           \
   OP(NEG,     OK_UNARY,   1, "(-%0)", "-%0")                                   \
   OP(ABS,     OK_UNARY,   1, "c_abs(%0)", "tl.abs(%0)")                        \
   OP(EXP,     OK_UNARY,   1, "c_exp(%0)", "tl.exp(%0)")                        \
@@ -79,6 +80,7 @@
   OP(EXPAND,  OK_VIEW,    1, "", "")                                           \
   OP(RESHAPE, OK_VIEW,    1, "", "")                                           \
   OP(SLICE,   OK_VIEW,    1, "", "")                                           \
+  OP(PAD,     OK_VIEW,    1, "", "")                                           \
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
@@ -123,7 +125,7 @@ static inline int op_cost(Op op) {
   case OP_ERFINV: return 64;
   case OP_FMOD: case OP_IDIV: return 8;
   case OP_DIV: case OP_SQRT: case OP_RSQRT: case OP_RECIP: return 4;
-  case OP_INPUT: case OP_CONST: return 0;
+  case OP_INPUT: case OP_CONST: case OP_IOTA: return 0;
   default: return 1;
   }
 }

@@ -46,9 +46,9 @@ static double graph_work(const Graph *g) {
 static uint64_t value_axes(const Kernel *k, int i, const uint64_t *axes) {
   const KVal *v = &k->vals[i];
   uint64_t m = 0;
-  if (v->op == OP_INPUT) {
+  if (v->op == OP_INPUT || v->op == OP_IOTA) {
     for (int a = 0; a < k->naxes && a < 64; a++)
-      if (ix_mentions(v->index, a)) m |= 1ull << a;
+      if (kval_mentions(v, a)) m |= 1ull << a;
   } else if (op_info[v->op].kind == OK_REDUCE) {
     const KRed *r = &k->reds[v->red];
     m = axes[r->src];

@@ -280,6 +280,12 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
     else out->i = n->ival;
     return (Line){out, 0};
   }
+  case OP_IOTA: { /* ival + step * index along n->dim */
+    bool along = dim == n->dim;
+    RV *out = scratch(S, along ? len : 1);
+    for (int64_t t = 0; t < (along ? len : 1); t++) out[t].i = (int64_t)((uint64_t)n->ival + (uint64_t)n->step * (uint64_t)(idx[n->dim] + t));
+    return (Line){out, along ? 1 : 0};
+  }
   default: break;
   }
   if (R->red[n->id]) {
@@ -343,6 +349,33 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
     if (n->op == OP_SLICE) {
       for (int d = 0; d < n->ndim; d++) sub[d] = idx[d] + n->start[d];
       return eval_line(R, S, x, sub, dim, len);
+    }
+    if (n->op == OP_PAD) {
+      /* x's line where it is inside x, the fill elsewhere */
+      RV fill;
+      if (isf(n->dtype)) fill.f = round_to(R, n->dtype, n->fval);
+      else fill.i = n->ival;
+      int64_t t0 = 0, t1 = dim < 0 ? 1 : len;
+      for (int d = 0; d < n->ndim; d++) {
+        sub[d] = idx[d] + n->start[d];
+        if (d == dim) {
+          if (-sub[d] > t0) t0 = -sub[d];
+          if (x->shape[d] - sub[d] < t1) t1 = x->shape[d] - sub[d];
+        } else if (sub[d] < 0 || sub[d] >= x->shape[d]) {
+          t1 = t0;
+        }
+      }
+      if (t0 >= t1) {
+        RV *out = scratch(S, 1);
+        *out = fill;
+        return (Line){out, 0};
+      }
+      if (t0 == 0 && t1 == (dim < 0 ? 1 : len)) return eval_line(R, S, x, sub, dim, len);
+      if (dim >= 0) sub[dim] += t0;
+      Line in = eval_line(R, S, x, sub, dim, t1 - t0);
+      RV *out = scratch(S, len);
+      for (int64_t t = 0; t < len; t++) out[t] = t >= t0 && t < t1 ? in.p[(t - t0) * in.stride] : fill;
+      return (Line){out, 1};
     }
     /* Reshape: through the flat offset. */
     int64_t xcs[COIL_MAX_DIMS], flat = 0;

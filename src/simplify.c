@@ -13,14 +13,11 @@
 
 #include "coil.h"
 
-/* Collect every index expression of the kernel. */
+/* Every index expression of the kernel: loads (and their guards), index
+ * values, stores. */
 static int all_indices(Kernel *k, IExpr ***out, Arena *a) {
-  IExpr ***list = ARENA_ARRAY(a, IExpr **, k->nvals + k->nstores + 1);
-  int n = 0;
-  for (int i = 0; i < k->nvals; i++)
-    if (k->vals[i].op == OP_INPUT) list[n++] = &k->vals[i].index;
-  for (int s = 0; s < k->nstores; s++) list[n++] = &k->stores[s].index;
-  *out = (IExpr **)list;
+  int n;
+  *out = (IExpr **)kernel_indices(a, k, &n);
   return n;
 }
 

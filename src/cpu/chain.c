@@ -196,7 +196,7 @@ static bool same_value(Arena *a, const Kernel *P, int i, const Kernel *C, int j,
   bool eq = true;
   /* Constants by their bits: a NaN constant (torch.where(c, nan, x)) equals itself. */
   if (u->op == OP_CONST) eq = !memcmp(&u->fval, &v->fval, sizeof u->fval) && u->ival == v->ival;
-  else if (u->op == OP_INPUT) eq = u->buf == v->buf && ix_equal(u->index, ix_subst(a, kernel_range(a, C), v->index, src->sub));
+  else if (u->op == OP_INPUT || u->op == OP_IOTA) eq = kval_same_access(a, kernel_range(a, C), u, v, src->sub);
   for (int t = 0; t < u->narg && eq; t++) eq = same_value(a, P, u->arg[t], C, v->arg[t], src, budget);
   if (eq) src->same[j] = i;
   return eq;
@@ -483,7 +483,7 @@ static void plan_row_prefetch(const Program *p, const CSched *sched, CChain *ch)
   *pf = (RowPrefetch){.inner = inner, .len = k0->axes[inner].size};
   for (int i = 0; i < k0->nvals && pf->n < PF_MAX; i++) {
     const KVal *v = &k0->vals[i];
-    if (v->op != OP_INPUT || v->scope != 0 || stores_buf(p, ch, v->buf)) continue;
+    if (v->op != OP_INPUT || v->nguard || v->scope != 0 || stores_buf(p, ch, v->buf)) continue;
     if (ix_coef(v->index, inner) != 1 || ix_mentions_nonlinear(v->index, inner)) continue;
     if (ix_coef(v->index, x0) <= 0 || ix_mentions_nonlinear(v->index, x0)) continue;
     bool dup = false;
@@ -600,7 +600,7 @@ static void plan_col_prefetch(const Program *p, const CSched *sched, CChain *ch)
   RowPrefetch pf = {.inner = xi, .len = ch->ctile, .raxis = r};
   for (int i = 0; i < k0->nvals && pf.n < PF_MAX; i++) {
     const KVal *v = &k0->vals[i];
-    if (v->op != OP_INPUT || stores_buf(p, ch, v->buf)) continue;
+    if (v->op != OP_INPUT || v->nguard || stores_buf(p, ch, v->buf)) continue;
     if (ix_coef(v->index, xi) != 1 || ix_mentions_nonlinear(v->index, xi) || !ix_mentions(v->index, r)) continue;
     pf.buf[pf.n] = v->buf;
     pf.esize[pf.n] = dtype_size(v->dtype);

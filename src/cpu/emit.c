@@ -227,11 +227,26 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
     if (v->dtype == DT_BF16) pre = "coil_bf16_to_f32(", post = ")";
     else if (v->dtype == DT_F16) pre = "coil_f16_to_f32(", post = ")";
     else if (v->dtype == DT_BOOL) pre = "(int)(", post = ")";
+    if (v->nguard) { /* a padded read: memory only where the guard holds */
+      sb_puts(sb, "(");
+      kval_print_guard(sb, v, E->names, GUARD_C);
+      sb_puts(sb, " ? ");
+    }
     sb_printf(sb, "%sb%d[", pre, v->buf);
     ix_print(sb, v->index, E->names, true);
     sb_printf(sb, "]%s", post);
+    if (v->nguard) {
+      sb_puts(sb, " : ");
+      print_const(sb, v);
+      sb_puts(sb, ")");
+    }
     return;
   }
+  case OP_IOTA:
+    sb_puts(sb, "(int64_t)(");
+    ix_print(sb, v->index, E->names, true);
+    sb_puts(sb, ")");
+    return;
   case OP_CONST: print_const(sb, v); return;
   case OP_CAST: cast_expr(sb, E->k, v); return;
   default: break;

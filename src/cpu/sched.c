@@ -169,7 +169,7 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
   }
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || v->dtype != DT_F16) continue;
+    if (v->op != OP_INPUT || v->dtype != DT_F16 || v->nguard) continue; /* a guarded load reads no block */
     if (s->mode == VEC_R && v->scope >= 0) {
       const KGroup *G = &k->groups[v->scope];
       s->stage_load[i] = s->lanes[v->scope] >= STAGE_MIN && contiguous_along(v->index, G->axes[G->naxes - 1]);
@@ -252,7 +252,7 @@ static void choose_fast_math(Arena *a, const Kernel *k, CSched *s) {
 enum { STREAM_AHEAD_BYTES = 8192 };
 
 static bool streams_x(const KVal *v, int xin, int rin) {
-  return v->op == OP_INPUT && contiguous_along(v->index, xin) && !ix_mentions_nonlinear(v->index, rin) && ix_coef(v->index, rin);
+  return v->op == OP_INPUT && !v->nguard && contiguous_along(v->index, xin) && !ix_mentions_nonlinear(v->index, rin) && ix_coef(v->index, rin);
 }
 
 static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, CSched *s) {
@@ -263,7 +263,7 @@ static void choose_stream_prefetch(Arena *a, const Program *p, const Kernel *k, 
   int xin = k->nx ? k->x[k->nx - 1] : -1;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || v->scope < 0) continue;
+    if (v->op != OP_INPUT || v->scope < 0 || v->nguard) continue; /* a guarded load's address may be outside its buffer */
     const KGroup *G = &k->groups[v->scope];
     int rin = G->axes[G->naxes - 1];
     if (s->mode == VEC_R) {
@@ -466,10 +466,7 @@ static void tile_inner_r(Arena *a, Kernel *k, const Program *p, CSched *s, int g
   k->naxes = ri + 1;
   IExpr **sub = ARENA_ARRAY(a, IExpr *, k->naxes);
   sub[rin] = ix_add(a, ix_scale(a, ix_axis(a, rin), B), ix_axis(a, ri));
-  IRange r = kernel_range(a, k);
-  for (int i = 0; i < k->nvals; i++)
-    if (k->vals[i].op == OP_INPUT) k->vals[i].index = ix_subst(a, r, k->vals[i].index, sub);
-  for (int t = 0; t < k->nstores; t++) k->stores[t].index = ix_subst(a, r, k->stores[t].index, sub);
+  kernel_subst(a, k, sub);
   /* (..., across, ..., r) -> (..., r, across, ri) */
   int a2 = G->axes[across];
   memmove(&G->axes[across], &G->axes[across + 1], sizeof(int) * (size_t)(G->naxes - across - 1));
@@ -562,7 +559,8 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (!s->stage_load[i]) continue;
-    if (v->op != OP_INPUT || v->dtype != DT_F16) return coil_err("schedule verifier: %s stages v%d, which is no f16 load", k->name, i);
+    if (v->op != OP_INPUT || v->dtype != DT_F16 || v->nguard)
+      return coil_err("schedule verifier: %s stages v%d, which is no f16 load or a guarded one", k->name, i);
     int ax = s->mode == VEC_X ? xin : v->scope >= 0 ? k->groups[v->scope].axes[k->groups[v->scope].naxes - 1] : -1;
     if (!contiguous_along(v->index, ax))
       return coil_err("schedule verifier: %s stages v%d, which is not contiguous along its vector loop", k->name, i);
@@ -579,7 +577,7 @@ CoilErr *sched_verify(const Program *p, const Kernel *k, const CSched *s) {
     const KVal *v = &k->vals[i];
     if (!s->stream_ahead[i]) continue;
     int rin = v->scope >= 0 ? k->groups[v->scope].axes[k->groups[v->scope].naxes - 1] : -1;
-    bool streams = v->op == OP_INPUT && rin >= 0 &&
+    bool streams = v->op == OP_INPUT && !v->nguard && rin >= 0 &&
                    (s->mode == VEC_R ? contiguous_along(v->index, rin) : k->nx && streams_x(v, k->x[k->nx - 1], rin));
     if (!streams || s->stream_ahead[i] < 0)
       return coil_err("schedule verifier: %s prefetches v%d ahead, which is no load streaming along its vector loop", k->name, i);

@@ -251,7 +251,14 @@ static void print_val(Gpu *E, int i, const char *indent) {
   sb_printf(sb, "%s%s = tl.load(%s + ", indent, tri_vname(E->P, i), E->ptr[v->buf]);
   print_index(E, sb, v->index);
   const char *m = index_mask(E, v->index);
-  if (m) sb_printf(sb, ", %s, other=0", m);
+  if (v->nguard) { /* a padded read: the guard joins the mask, the fill is other= */
+    sb_printf(sb, ", %s%s", m ? m : "", m ? " & " : "");
+    kval_print_guard(sb, v, E->names, GUARD_PY);
+    sb_puts(sb, ", other=");
+    tri_fill(sb, v);
+  } else if (m) {
+    sb_printf(sb, ", %s, other=0", m);
+  }
   /* a streamed load: in a group's loop, or a chain's row */
   if (E->plan->opt.gpu_evict && (v->scope >= 0 || (E->h && ix_mentions_inner(E, v->index)))) sb_puts(sb, ", eviction_policy='evict_first'");
   sb_puts(sb, ")");
@@ -608,6 +615,7 @@ static void chain_kernel(TPrint *P, const TritonPlan *plan, int head) {
     E.need_post = tk->need_post;
     E.names = ARENA_ARRAY(a, const char *, k->naxes + 1);
     for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = tk->cpos[ax] >= 0 ? cname[tk->cpos[ax]] : "?";
+    Q.names = E.names; /* index values spell their axes so too */
     sb_printf(sb, "    # %s\n", k->name);
     if (k->ngroups) chain_reduction(&E);
     else chain_pointwise(&E, cname);
@@ -632,6 +640,7 @@ void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
   }
   E.names = ARENA_ARRAY(E.a, const char *, k->naxes + 1);
   for (int ax = 0; ax < k->naxes; ax++) E.names[ax] = k->axes[ax].name ? k->axes[ax].name : "?";
+  P->names = E.names;
   E.need_grp = tk->need_grp;
   E.need_post = tk->need_post;
   main_kernel(&E);

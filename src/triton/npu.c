@@ -189,7 +189,14 @@ static void print_load(Npu *E, int i, const char *indent) {
   sb_printf(sb, "%stmp%d = tl.load(%s + ", indent, i, E->ptr[v->buf]);
   print_index(E, sb, v->index, names);
   const char *m = index_mask(E, v->index, L);
-  if (m) sb_printf(sb, ", %s, other=0", m);
+  if (v->nguard) { /* a padded read: the guard joins the mask, the fill is other= */
+    sb_printf(sb, ", %s%s", m ? m : "", m ? " & " : "");
+    kval_print_guard(sb, v, names, GUARD_PY);
+    sb_puts(sb, ", other=");
+    tri_fill(sb, v);
+  } else if (m) {
+    sb_printf(sb, ", %s, other=0", m);
+  }
   sb_puts(sb, ")");
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
   if (L) {
@@ -450,6 +457,7 @@ void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel) {
   for (int i = 0; i < k->nx; i++) E.xnames[i] = k->nx == 1 ? "x0" : arena_printf(E.a, "x0_d%d", i);
   E.need_grp = P->tk->need_grp;
   E.need_post = P->tk->need_post;
+  P->names = layout_names(&E, 0);
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_INPUT && E.need_grp[i]) E.layout_of[i] = load_layout(&E, i);
   main_kernel(&E);

@@ -88,8 +88,12 @@ static int64_t index_bound(const Kernel *k, const IExpr *e) {
  * axis sizes, stays below 2^31. */
 static bool fits_int32(const Program *p, const Kernel *k) {
   const int64_t lim = (int64_t)1 << 31;
-  for (int i = 0; i < k->nvals; i++)
-    if (k->vals[i].op == OP_INPUT && index_bound(k, k->vals[i].index) >= lim) return false;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if ((v->op == OP_INPUT || v->op == OP_IOTA) && index_bound(k, v->index) >= lim) return false;
+    for (int j = 0; j < v->nguard; j++)
+      if (index_bound(k, v->guard[j].e) >= lim) return false;
+  }
   for (int s = 0; s < k->nstores; s++)
     if (index_bound(k, k->stores[s].index) >= lim) return false;
   for (int b = 0; b < p->nbufs; b++)
@@ -551,6 +555,7 @@ static TDesc *gpu_desc(Arena *a, const Kernel *k, const TKernel *tk, int v, cons
   int64_t es = dtype_size(val->dtype);
   const IExpr *ix = val->index;
   if (val->dtype == DT_BOOL) return *why = "bool (Triton keeps i1 tensors as bytes)", NULL;
+  if (val->nguard) return *why = "a padded read (its guard is a mask)", NULL;
   if (ix->c < 0 || ix->c * es % 16) return *why = "base offset not 16-byte aligned", NULL;
   TDescDim d[2 * COIL_MAX_DIMS];
   bool oob[2 * COIL_MAX_DIMS];

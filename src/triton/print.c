@@ -203,11 +203,26 @@ static void print_int(StrBuf *sb, int64_t v) {
   else sb_printf(sb, "%lld", (long long)v);
 }
 
+void tri_fill(StrBuf *sb, const KVal *v) {
+  if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
+  else print_int(sb, v->ival);
+}
+
 void tri_value(TPrint *P, int i, const char *indent) {
   const Kernel *k = P->k;
   const KVal *v = &k->vals[i];
   StrBuf *sb = P->sb;
   sb_printf(sb, "%s%s = ", indent, tri_vname(P, i));
+  if (v->op == OP_IOTA) { /* an index value: its expression of the axis variables */
+    bool any = false;
+    for (int ax = 0; ax < k->naxes; ax++) any |= ix_mentions(v->index, ax);
+    sb_puts(sb, "(");
+    ix_print(sb, v->index, P->names, false);
+    sb_puts(sb, ").to(tl.int64)");
+    if (!any) sb_printf(sb, " + tl.zeros(%s, tl.int64)", tri_ones(P->a, P->rank));
+    sb_puts(sb, "\n");
+    return;
+  }
   if (v->op == OP_CONST) {
     sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
     if (dtype_is_float(v->dtype)) print_float(sb, v->fval);

@@ -223,6 +223,7 @@ typedef struct TPrint {
   int rank;              /* every value is a tensor of this rank */
   unsigned *helpers;     /* which coil_* helpers the module needs */
   const char *vpfx;      /* value names: vpfx "tmp" N ("k1_tmp3" in chains); NULL: "tmp" N */
+  const char *const *names; /* per axis: its variable in the tile's canonical layout (index values) */
 } TPrint;
 
 enum { /* helper functions a module may need */
@@ -252,6 +253,8 @@ const char *tri_ones(Arena *a, int rank);
 void tri_operand(TPrint *P, int i, DType to);
 /* `tmpI = ...` for a value that is not a load or a reduction result. */
 void tri_value(TPrint *P, int i, const char *indent);
+/* A guarded load's fill, as tl.load's other=. */
+void tri_fill(StrBuf *sb, const KVal *v);
 /* The reduction's identity as a Python literal, its combine of two tiles,
  * and its reduction of a tile along dim 1. */
 const char *tri_identity(const KRed *r);

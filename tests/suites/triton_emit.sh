@@ -6,7 +6,7 @@
 #            NPU and GPU modules and tile models, a harness script, and a few
 #            others (three kernels with temps, // and % loads with two x
 #            axes, integers with two reduction groups, int64 indices past
-#            2^31 elements), and GPU modules with --gpu-loads tma (tensor
+#            2^31 elements, padded reads and index values), and GPU modules with --gpu-loads tma (tensor
 #            descriptors; one of a strided input).  Rewrite them with COIL_UPDATE_GOLDEN=1 make check.
 #  interp/   every annotated function of examples/*.py, tests/run/*.py (and
 #            the subsets tests/run/gen_subsets.py writes), tests/golden/*.py,
@@ -76,6 +76,9 @@ golden softmax.gpu.chain --target triton-gpu --gpu-sms 2 $G/softmax.py
 golden softmax.gpu.chain.tile --target triton-gpu --gpu-sms 2 -d triton $G/softmax.py
 golden softmax.gpu.chain.loop --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 $G/softmax.py
 golden column_chain.gpu.chain --target triton-gpu --gpu-sms 2 tests/golden/column_chain.py
+# padded reads as masked loads (the guard joins the tile's mask, other= the
+# fill) and index values from the axis variables
+golden cat_pad.npu --target triton-npu $G/cat_pad.py
 # --gpu-loads tma: the seed's module and tile model (two 2-D descriptors, a
 # pointer load, NUM_STAGES), int64 starts cast to int32 coordinates, // and %
 # loads beside a descriptor, a 3-D box split and permuted to the tile
