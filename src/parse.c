@@ -911,6 +911,7 @@ CoilErr *parse_module(Arena *a, const char *file, const char *text, Module *m) {
       int start = P.pos;
       if ((e = parse_import(&P, from))) {
         coil_err_free(e);
+        P.err = NULL; /* it may be the error just freed */
         P.pos = start;
       } else if (accept(&P, ";") && peek(&P)->kind != TK_NEWLINE) {
         continue; /* `import os; import math as m`: the next statement of the line */
