@@ -3089,6 +3089,7 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
 
 /* SP_ATEN for torch.ops.aten, SP_PRIMS for torch.ops.prims, else 0. */
 static unsigned aten_form(const char *module) {
+  if (!module) return 0; /* a value that names no module (an attribute of a tensor, say) */
   return !strcmp(module, "torch.ops.aten") ? SP_ATEN : !strcmp(module, "torch.ops.prims") ? SP_PRIMS : 0;
 }
 
