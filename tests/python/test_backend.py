@@ -10,7 +10,6 @@ import torch
 import torch.nn.functional as F
 
 import coil
-from coil.backend import coil_backend
 
 
 class RMSNorm(torch.nn.Module):

@@ -110,7 +110,7 @@ def times():
             w.grad = None
             f(x, w).backward(g)
         ms = triton.testing.do_bench(step, warmup=50, rep=300)
-        rows.append((f"rms_norm fw+bw [2,4096,64,128] f32", name, ms, first))
+        rows.append(("rms_norm fw+bw [2,4096,64,128] f32", name, ms, first))
     s = torch.randn(8192, 4096, device=dev)
     for name in ("eager", "inductor", "coil"):
         torch._dynamo.reset()
