@@ -183,7 +183,9 @@ struct GNode {
   int input;     /* OP_INPUT: parameter index */
   double fval;   /* OP_CONST (float dtypes) */
   int64_t ival;  /* OP_CONST (int and bool dtypes) */
-  int perm[COIL_MAX_DIMS]; /* OP_PERMUTE: output dim d reads input dim perm[d] */
+  /* OP_PERMUTE: output dim d reads input dim perm[d].  OP_GATHER: input
+   * dim d (d != dim) is read at the output's index along dim perm[d]. */
+  int perm[COIL_MAX_DIMS];
   /* OP_SLICE and OP_PAD: output index i of dim d reads input index
    * start[d] + i.  A slice stays inside its input; a pad's points outside
    * it (start[d] may be negative, the shape larger) read its fill, fval
@@ -191,8 +193,13 @@ struct GNode {
    * pieces of cat, slice_scatter and select_scatter. */
   int64_t start[COIL_MAX_DIMS];
   /* OP_IOTA (int64): the value at a point is ival + step * (its index
-   * along dim): arange, prims.iota, and the index cat compares. */
+   * along dim): arange, prims.iota, and the index cat compares.
+   * OP_GATHER: out[p] = in[0][q], q[dim] = in[1][p] (in[1] has the
+   * output's shape), q[d] = p[perm[d]] elsewhere; an index outside
+   * [0, in[0]'s size along dim) is a run-time error, and where wraps, a
+   * negative one counts from the end first (x[idx] does, gather does not). */
   int dim;
+  bool wraps;
   int64_t step;
   uint32_t rmask;          /* reductions: bit d set = input dim d reduced */
   SrcLoc loc;
@@ -381,7 +388,8 @@ typedef struct KAxis {
   const char *name;
 } KAxis;
 
-/* A value's op: OP_INPUT a load of buf at index; OP_CONST a constant
+/* A value's op: OP_INPUT a load of buf at index; OP_GATHER an indexed
+ * load (its index has a value's term, below); OP_CONST a constant
  * (fval or ival); OP_IOTA an index value, int64: the value of the
  * expression index at the point (printers spell it from the axis
  * variables, as they spell a load's index); reductions' ops a reduction
@@ -404,6 +412,13 @@ typedef struct KVal {
   double fval; /* OP_CONST; a guarded load's fill */
   int64_t ival;
   int red;     /* a reduction result: its index in reds */
+  /* OP_GATHER, an indexed load: buf at index + gstride * i, i the value of
+   * arg 0 (an integer), which must lie in [0, gsize) (where gwrap, after a
+   * negative i is wrapped by gsize); an index outside is never read: the
+   * kernel reports graph node gnode's check as failed instead. */
+  int64_t gstride, gsize;
+  bool gwrap;
+  int gnode;
   int scope;
   bool nonpos; /* known <= 0 or NaN (graph_nonpositive): exp's cheaper range key */
 } KVal;
@@ -550,6 +565,9 @@ typedef enum RefCasts { REF_CASTS_CPU, REF_CASTS_GPU } RefCasts;
  * where InputSpec.stride places them.
  * outs[k]: numel of output k, as doubles (floats) or int64 (ints, bool). */
 CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, RV **outs);
+/* The error of indexed read `node` given an index out of range, at its
+ * position: what every target reports when a kernel's check fails. */
+CoilErr *ref_index_error(const Graph *g, int node);
 
 /* ------------------------------------------------------------------ compile.c */
 

@@ -98,8 +98,12 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   bool *seen = ARENA_ARRAY(a, bool, nn);
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
-  for (int i = 0; i < nn; i++)
+  for (int i = 0; i < nn; i++) {
     if (g->nodes[i]->op == OP_INPUT || (kept && kept[i])) F.mat[i] = true;
+    /* an indexed read reads its input at points only the data name: from
+     * a buffer, never by computing it there */
+    if (g->nodes[i]->op == OP_GATHER) F.mat[g->nodes[i]->in[0]->id] = true;
+  }
   for (int k = 0; k < g->noutputs; k++) F.mat[g->outputs[k]->id] = true;
 
   int *kernel_of = ARENA_ARRAY(a, int, nn);

@@ -2603,6 +2603,164 @@ static Val *b_select_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, S
   return mktensor(B, twhere(B, cond, p, x, loc));
 }
 
+/* ------------------------------------------------------------ indexed reads */
+
+/* x read at index values: out[p] = x[q] with q[dim] = index[p] (index has
+ * the result's shape) and q[d] = p[from[d]] for x's other dims (from[d] < 0:
+ * 0, a broadcast dim of size 1).  fuse.c gives x a buffer where it has
+ * none, and the kernels read it where the index says: only what is named
+ * moves.  An index outside x's dim is a run-time error, never a read. */
+static GNode *gather_node(Builder *B, GNode *x, int dim, GNode *index, const int *from, bool wraps, SrcLoc loc) {
+  if (!x || !index) return NULL; /* an error is already reported */
+  if (x->shape[dim] == 0 && shape_numel(index->ndim, index->shape))
+    return fail(B, loc, "index out of range: dimension %d of the indexed tensor has size 0", dim);
+  GNode *n = new_node(B, OP_GATHER, x->dtype, index->ndim, index->shape, loc);
+  n->in[0] = x;
+  n->in[1] = index;
+  n->nin = 2;
+  n->dim = dim;
+  n->wraps = wraps;
+  for (int d = 0; d < x->ndim; d++) n->perm[d] = d == dim ? -1 : from[d];
+  return n;
+}
+
+/* x indexed along dim by every element of idx: the result's dims are x's
+ * before dim, idx's, then x's after dim (index_select, embedding, x[idx]). */
+static GNode *index_along(Builder *B, GNode *x, int dim, GNode *idx, bool wraps, SrcLoc loc) {
+  if (x->ndim - 1 + idx->ndim > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+  int64_t shape[COIL_MAX_DIMS], ishape[COIL_MAX_DIMS];
+  int from[COIL_MAX_DIMS], nd = 0;
+  for (int d = 0; d < dim; d++) from[d] = nd, ishape[nd] = 1, shape[nd++] = x->shape[d];
+  for (int d = 0; d < idx->ndim; d++) ishape[nd] = idx->shape[d], shape[nd++] = idx->shape[d];
+  for (int d = dim + 1; d < x->ndim; d++) from[d] = nd, ishape[nd] = 1, shape[nd++] = x->shape[d];
+  GNode *index = expand(B, reshape(B, idx, nd, ishape, loc), nd, shape, loc);
+  return gather_node(B, x, dim, index, from, wraps, loc);
+}
+
+/* A tensor argument holding indices: int64 (only) or int32 too. */
+static GNode *index_arg(Builder *B, Val *v, SrcLoc at, const char *fname, const char *what, bool int32_ok) {
+  if (!v || v->kind != V_TENSOR) return fail(B, at, "%s: %s must be a tensor, got %s", fname, what, v ? kind_name(v) : "nothing");
+  DType t = v->t->dtype;
+  if (t == DT_I64 || (t == DT_I32 && int32_ok)) return v->t;
+  if (t == DT_BOOL)
+    return fail(B, at, "%s: a bool index selects a number of elements that depends on the data; coil needs shapes known when compiling "
+                "(use torch.where)", fname);
+  return fail(B, at, "%s: expected %s of dtype %s, got %s", fname, what, int32_ok ? "int32 or int64" : "int64", dtype_name(t));
+}
+
+/* gather(x, dim, index): out[p] = x[p with p[dim] = index[p]]. */
+static Val *b_gather(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  GNode *index = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), "gather()", "index", false);
+  Val *sg = arg(A, 2, "sparse_grad");
+  if (sg) (void)get_bool(B, sg, arg_loc(A, 2, "sparse_grad"), "sparse_grad", false); /* the gradient's layout only */
+  if (!index || B->err || !check_args(B, A, s->name, 3)) return NULL;
+  if (index->ndim != x->ndim)
+    return fail(B, arg_loc(A, 1, "index"), "gather(): index tensor must have the same number of dimensions as input tensor (%d and %d)",
+                index->ndim, x->ndim);
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) {
+    from[d] = d;
+    if (d != dim && index->shape[d] > x->shape[d])
+      return fail(B, arg_loc(A, 1, "index"), "gather(): size does not match at dimension %d: expected index %s to be no larger than "
+                  "self %s apart from dimension %d", d, shape_fmt(B->a, index->ndim, index->shape), shape_fmt(B->a, x->ndim, x->shape), dim);
+  }
+  return mktensor(B, gather_node(B, x, dim, index, from, false, loc));
+}
+
+/* take_along_dim(x, indices, dim=None): gather after broadcasting x and
+ * indices to each other in every dim but dim; dim=None: of the flattened
+ * x by the flattened indices. */
+static Val *b_take_along_dim(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  GNode *idx = index_arg(B, arg(A, 0, "indices"), arg_loc(A, 0, "indices"), "take_along_dim()", "indices", false);
+  Val *dv = arg(A, 1, "dim");
+  if (!idx || !check_args(B, A, s->name, 2)) return NULL;
+  if (!dv || dv->kind == V_NONE) {
+    int64_t n = shape_numel(x->ndim, x->shape), m = shape_numel(idx->ndim, idx->shape);
+    int from[1] = {-1};
+    return mktensor(B, gather_node(B, reshape(B, x, 1, &n, loc), 0, reshape(B, idx, 1, &m, loc), from, false, loc));
+  }
+  int dim;
+  if (!dim_arg(B, A, 1, x, 0, &dim)) return NULL;
+  if (idx->ndim != x->ndim)
+    return fail(B, arg_loc(A, 0, "indices"), "take_along_dim(): input and indices should have the same number of dimensions, but got %d "
+                "dimensions for input, and %d dimensions for indices", x->ndim, idx->ndim);
+  int64_t shape[COIL_MAX_DIMS];
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) {
+    int64_t a = x->shape[d], b = idx->shape[d];
+    from[d] = a == 1 ? -1 : d;
+    if (d == dim) shape[d] = b;
+    else if (a == b || a == 1 || b == 1) shape[d] = a == 1 ? b : a;
+    else
+      return fail(B, arg_loc(A, 0, "indices"), "take_along_dim(): the shapes %s and %s do not broadcast in dimension %d",
+                  shape_fmt(B->a, x->ndim, x->shape), shape_fmt(B->a, idx->ndim, idx->shape), d);
+  }
+  return mktensor(B, gather_node(B, x, dim, expand(B, idx, x->ndim, shape, loc), from, false, loc));
+}
+
+/* index_select(x, dim, index): x along dim at each element of a 1-D (or
+ * 0-D) index. */
+static Val *b_index_select(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  GNode *idx = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), "index_select()", "index", true);
+  if (!idx || !check_args(B, A, s->name, 2)) return NULL;
+  if (idx->ndim > 1) return fail(B, arg_loc(A, 1, "index"), "index_select(): index is supposed to be a vector, got %d dimensions", idx->ndim);
+  int64_t n = shape_numel(idx->ndim, idx->shape);
+  return mktensor(B, index_along(B, x, dim, reshape(B, idx, 1, &n, loc), false, loc));
+}
+
+/* F.embedding(input, weight, padding_idx=None, max_norm=None, ...) and
+ * aten.embedding(weight, indices, ...): the rows of a 2-D weight named by
+ * the indices.  padding_idx and scale_grad_by_freq change only the
+ * gradient (the backward is its own graph); max_norm renormalises weight's
+ * rows in place, which a function coil compiles cannot do. */
+static Val *b_embedding(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool aten = s->forms & SP_ATEN;
+  Val *other = arg(A, 0, aten ? "indices" : "weight");
+  if (!other || other->kind != V_TENSOR)
+    return fail(B, arg_loc(A, 0, aten ? "indices" : "weight"), "embedding: %s must be a tensor", aten ? "indices" : "weight");
+  GNode *w = aten ? x : other->t;
+  GNode *ids = index_arg(B, mktensor(B, aten ? other->t : x), aten ? arg_loc(A, 0, "indices") : A->at, "embedding", "indices", true);
+  if (!ids) return NULL;
+  if (!aten) {
+    Val *mn = arg(A, 2, "max_norm");
+    if (mn && mn->kind != V_NONE)
+      return fail(B, arg_loc(A, 2, "max_norm"), "F.embedding with max_norm renormalises weight in place; a function coil compiles is pure "
+                  "(renormalise weight before the call)");
+    for (int i = 1; i < 6; i++) {
+      static const char *const names[] = {NULL, "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse"};
+      (void)arg(A, i, names[i]); /* they do not change the result */
+    }
+    if (!check_args(B, A, s->name, 6)) return NULL;
+  } else {
+    for (int i = 1; i < 4; i++) (void)arg(A, i, i == 1 ? "padding_idx" : i == 2 ? "scale_grad_by_freq" : "sparse");
+    if (!check_args(B, A, s->name, 4)) return NULL;
+  }
+  if (w->ndim != 2) return fail(B, loc, "embedding: weight must be 2-D, got %d dimensions", w->ndim);
+  return mktensor(B, index_along(B, w, 0, ids, false, loc));
+}
+
+/* aten.index.Tensor(x, [None, ..., idx, ...]): x[:, ..., idx] (one index
+ * tensor; a negative index counts from the end, as x[idx] does). */
+static Val *b_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *list = arg(A, 0, "indices");
+  SrcLoc at = arg_loc(A, 0, "indices");
+  if (!list || list->kind != V_TUPLE || !check_args(B, A, s->name, 1)) return list ? NULL : fail(B, at, "index: a list of indices is needed");
+  if (list->n > x->ndim) return fail(B, at, "too many indices for a tensor of dimension %d (%d given)", x->ndim, list->n);
+  int dim = -1;
+  for (int i = 0; i < list->n; i++) {
+    if (list->items[i]->kind == V_NONE) continue;
+    if (dim >= 0) return fail(B, at, "indexing with more than one index tensor is not supported (index the dims one at a time)");
+    dim = i;
+  }
+  if (dim < 0) return mktensor(B, x);
+  GNode *idx = index_arg(B, list->items[dim], at, "index", "an index tensor", true);
+  return idx ? mktensor(B, index_along(B, x, dim, idx, true, loc)) : NULL;
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -2744,6 +2902,10 @@ static const Spelling spellings[] = {
     {"expand_as", METHOD, b_expand_to, 0, 0, "all"},
     {"broadcast_to", BOTH, b_expand_to, 0, 0, "all"},
     {"select", BOTH, b_select, 0, 0, "all"},
+    {"gather", BOTH, b_gather, 0, 0, "all (index: int64)"},
+    {"take_along_dim", BOTH, b_take_along_dim, 0, 0, "all (indices: int64)"},
+    {"index_select", BOTH, b_index_select, 0, 0, "all (index: int32, int64)"},
+    {"embedding", FUNC, b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
     {"unbind", BOTH, b_unbind, 0, 0, "all"},
     {"chunk", BOTH, b_pieces, 0, 0, "all"},
     {"split", BOTH, b_pieces, 0, 0, "all"},
@@ -2979,6 +3141,12 @@ static const Spelling spellings[] = {
     {"squeeze.dim(Tensor self, int dim)", ATEN, b_squeeze, 0, 0, "all"},
     {"squeeze.dims(Tensor self, int[] dim)", ATEN, b_squeeze, 0, 0, "all"},
     {"select.int(Tensor self, int dim, SymInt index)", ATEN, b_select, 0, 0, "all"},
+    {"gather.default(Tensor self, int dim, Tensor index, *, bool sparse_grad=False)", ATEN, b_gather, 0, 0, "all (index: int64)"},
+    {"take_along_dim.default(Tensor self, Tensor indices, int? dim=None)", ATEN, b_take_along_dim, 0, 0, "all (indices: int64)"},
+    {"index_select.default(Tensor self, int dim, Tensor index)", ATEN, b_index_select, 0, 0, "all (index: int32, int64)"},
+    {"embedding.default(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)", ATEN,
+     b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
+    {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (one index tensor: int32, int64)"},
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
     {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
     {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
@@ -3151,6 +3319,11 @@ static const char *schema_want(const SchemaArg *a, const Val *v, bool first_tens
   const char *t = a->type;
   size_t n = a->ntype - (t[a->ntype - 1] == '?');
   const char *bracket = memchr(t, '[', n);
+  if (bracket && !strncmp(t, "Tensor?[", 8)) {
+    bool ok = v->kind == V_TUPLE;
+    for (int i = 0; ok && i < v->n; i++) ok = v->items[i]->kind == V_TENSOR || v->items[i]->kind == V_NONE;
+    return ok ? NULL : "a list of tensors or None";
+  }
   if (bracket && !strncmp(t, "Tensor[", 7)) {
     bool ok = v->kind == V_TUPLE;
     for (int i = 0; ok && i < v->n; i++) ok = v->items[i]->kind == V_TENSOR;
@@ -3720,7 +3893,9 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
     return fail(B, loc, "too many indices for a tensor of dimension %d (%d given)", x->ndim, consumed);
   int64_t start[COIL_MAX_DIMS] = {0}, box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
   memcpy(box, x->shape, sizeof(int64_t) * (size_t)x->ndim);
-  int d = 0, nd = 0;
+  int d = 0, nd = 0, tensor_dim = -1, ints = 0, nones = 0;
+  GNode *tensor = NULL;
+  SrcLoc tensor_loc = loc;
   for (int i = 0; i < nitems; i++) {
     Node *it = items[i];
     if (it->kind == ND_ELLIPSIS) {
@@ -3740,20 +3915,37 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
     if (!v) return NULL;
     if (v->kind == V_NONE) {
       shape[nd++] = 1;
+      nones++;
       continue;
     }
-    if (v->kind == V_TENSOR) return fail(B, it->loc, "indexing with a tensor (advanced indexing) is not supported");
+    if (v->kind == V_TENSOR) {
+      /* x[..., idx, ...]: the box first (a view), then the index along d */
+      if (tensor) return fail(B, it->loc, "indexing with more than one index tensor is not supported (index the dims one at a time)");
+      if (!(tensor = index_arg(B, v, it->loc, "indexing", "an index tensor", true))) return NULL;
+      tensor_dim = d, tensor_loc = it->loc;
+      shape[nd++] = x->shape[d];
+      d++;
+      continue;
+    }
     if (v->kind != V_INT) return fail(B, it->loc, "a tensor index must be an int, a slice, None or ..., got %s", kind_name(v));
     if (v->i < -x->shape[d] || v->i >= x->shape[d])
       return fail(B, it->loc, "index %lld is out of bounds for dimension %d with size %lld", (long long)v->i, d,
                   (long long)x->shape[d]);
     start[d] = v->i < 0 ? v->i + x->shape[d] : v->i;
     box[d] = 1;
+    ints++;
     d++;
   }
   for (; d < x->ndim; d++) shape[nd++] = x->shape[d];
   if (nd > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
   GNode *t = slice(B, x, start, box, loc);
+  if (tensor) {
+    /* PyTorch moves an index tensor's dims where an int or None beside it
+     * would put them; coil takes the plain forms: slices and ... around one
+     * index tensor. */
+    if (ints || nones) return fail(B, tensor_loc, "an index tensor together with an int or None index is not supported (select first)");
+    return mktensor(B, index_along(B, t, tensor_dim, tensor, true, loc));
+  }
   return mktensor(B, reshape(B, t, nd, shape, loc));
 }
 
@@ -4748,6 +4940,20 @@ CoilErr *graph_verify(const Graph *g) {
       if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
         return coil_err("graph verifier: %%%d reshape changes numel", i);
       break;
+    case OK_GATHER: {
+      const GNode *x = n->in[0], *ix = n->in[1];
+      if (n->dtype != x->dtype || !(ix->dtype == DT_I64 || ix->dtype == DT_I32)) return coil_err("graph verifier: %%%d gather's dtypes", i);
+      if (ix->ndim != n->ndim || memcmp(ix->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim))
+        return coil_err("graph verifier: %%%d gather's index is not of its shape", i);
+      if (n->dim < 0 || n->dim >= x->ndim || x->shape[n->dim] < 1) return coil_err("graph verifier: %%%d gathers along a bad dim", i);
+      for (int d = 0; d < x->ndim; d++) {
+        int f = n->perm[d];
+        if (d == n->dim) continue;
+        if (f < 0 ? x->shape[d] != 1 : f >= n->ndim || n->shape[f] > x->shape[d])
+          return coil_err("graph verifier: %%%d gather reads dim %d outside its input", i, d);
+      }
+      break;
+    }
     case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE:
       for (int k = 0; k < n->nin; k++) {
         const GNode *x = n->in[k];
@@ -4809,6 +5015,17 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       sb_puts(sb, " start=(");
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->start[d]);
       sb_puts(sb, ")");
+    }
+    if (n->op == OP_GATHER) {
+      sb_printf(sb, " dim=%d from=(", n->dim);
+      /* each dim of the input: read at the index's value (i), at 0 (_), or at the output's dim k */
+      for (int d = 0; d < n->in[0]->ndim; d++) {
+        sb_puts(sb, d ? "," : "");
+        if (d == n->dim) sb_putc(sb, 'i');
+        else if (n->perm[d] < 0) sb_putc(sb, '_');
+        else sb_printf(sb, "%d", n->perm[d]);
+      }
+      sb_puts(sb, n->wraps ? ") wraps" : ")");
     }
     if (op_info[n->op].kind == OK_REDUCE) {
       sb_puts(sb, " dims=(");

@@ -44,7 +44,7 @@ static int access_group(const Kernel *k, const KVal *v) {
   return g;
 }
 
-static bool reads_axes(Op op) { return op == OP_INPUT || op == OP_IOTA; }
+static bool reads_axes(Op op) { return op_is_load(op) || op == OP_IOTA; }
 
 bool kval_mentions(const KVal *v, int ax) {
   if (!reads_axes(v->op)) return false;
@@ -87,8 +87,11 @@ void kernel_subst(Arena *a, Kernel *k, IExpr *const *sub) {
 
 bool kval_same_access(Arena *a, IRange rv, const KVal *u, const KVal *v, IExpr *const *sub) {
   if (u->op != v->op || u->nguard != v->nguard) return false;
-  if (u->op == OP_INPUT && (u->buf != v->buf || (u->nguard && (memcmp(&u->fval, &v->fval, sizeof u->fval) || u->ival != v->ival))))
+  if (op_is_load(u->op) && (u->buf != v->buf || (u->nguard && (memcmp(&u->fval, &v->fval, sizeof u->fval) || u->ival != v->ival))))
     return false;
+  /* indexed loads: the same only as the same value (their index values are
+   * other values, which this does not follow) */
+  if (u->op == OP_GATHER && u != v) return false;
   if (!ix_equal(u->index, ix_subst(a, rv, v->index, sub))) return false;
   for (int j = 0; j < u->nguard; j++)
     if (u->guard[j].lo != v->guard[j].lo || u->guard[j].hi != v->guard[j].hi ||
@@ -132,6 +135,7 @@ void kernel_set_scopes(Kernel *k) {
     if (reads_axes(v->op)) {
       int g = access_group(k, v);
       v->scope = g >= 0 ? g : SCOPE_X;
+      if (v->narg && k->vals[v->arg[0]].scope != SCOPE_X) v->scope = k->vals[v->arg[0]].scope; /* an indexed load's index */
     } else if (op_info[v->op].kind == OK_REDUCE) {
       v->scope = SCOPE_POST;
     } else {
@@ -166,7 +170,7 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
       if (v->arg[j] < 0 || v->arg[j] >= i) { e = coil_err("kernel verifier: %s: v%d uses a later value", k->name, i); break; }
     if (e) break;
     if (v->nonpos && !dtype_is_float(v->dtype)) { e = coil_err("kernel verifier: %s: v%d is marked <= 0 but is not a float", k->name, i); break; }
-    if (v->nguard && v->op != OP_INPUT) { e = coil_err("kernel verifier: %s: v%d has a guard but is no load", k->name, i); break; }
+    if (v->nguard && !op_is_load(v->op)) { e = coil_err("kernel verifier: %s: v%d has a guard but is no load", k->name, i); break; }
     for (int j = 0; j < v->nguard && !e; j++) {
       const IRangeCond *c = &v->guard[j];
       if (c->lo == INT64_MIN && c->hi == INT64_MAX) e = coil_err("kernel verifier: %s: v%d: guard %d bounds nothing", k->name, i, j);
@@ -178,6 +182,24 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
       if (access_group(k, v) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
       if (p->bufs[v->buf].dtype != v->dtype) { e = coil_err("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
       e = check_bounds(&a, p, k, v->index, v->guard, v->nguard, v->buf, arena_printf(&a, "load v%d", i));
+    } else if (v->op == OP_GATHER) {
+      /* the index value is checked in [0, gsize) when the kernel runs: the
+       * load stays inside the buffer for any value in that range */
+      const KVal *ix = &k->vals[v->arg[0]];
+      if (v->narg != 1 || !(ix->dtype == DT_I64 || ix->dtype == DT_I32) || v->gsize < 1) {
+        e = coil_err("kernel verifier: %s: v%d: an indexed load takes one integer index value and a size", k->name, i);
+        break;
+      }
+      if (access_group(k, v) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
+      int ag = access_group(k, v);
+      if (ag >= 0 && (ix->scope == SCOPE_POST || (ix->scope >= 0 && ix->scope != ag))) {
+        e = coil_err("kernel verifier: %s: v%d: an indexed load's index mixes scopes", k->name, i);
+        break;
+      }
+      if (p->bufs[v->buf].dtype != v->dtype) { e = coil_err("kernel verifier: %s: v%d loads with the wrong dtype", k->name, i); break; }
+      IExpr *last = ix_add(&a, v->index, ix_const(&a, (v->gsize - 1) * v->gstride));
+      e = check_bounds(&a, p, k, v->index, v->guard, v->nguard, v->buf, arena_printf(&a, "indexed load v%d", i));
+      if (!e) e = check_bounds(&a, p, k, last, v->guard, v->nguard, v->buf, arena_printf(&a, "indexed load v%d", i));
     } else if (v->op == OP_IOTA) {
       if (v->dtype != DT_I64 || v->narg) { e = coil_err("kernel verifier: %s: v%d: an index value is an int64 leaf", k->name, i); break; }
       if (index_group(k, v->index) == -2) { e = coil_err("kernel verifier: %s: v%d reads two reduction groups", k->name, i); break; }
@@ -217,9 +239,11 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
 static void dump_val(StrBuf *sb, const Program *p, const Kernel *k, const char *const *names, int i) {
   const KVal *v = &k->vals[i];
   sb_printf(sb, "    v%d = ", i);
-  if (v->op == OP_INPUT) {
+  if (op_is_load(v->op)) {
     sb_printf(sb, "load %s[", p->bufs[v->buf].name);
     ix_print(sb, v->index, names, false);
+    if (v->op == OP_GATHER)
+      sb_printf(sb, " + %lld*(v%d%s, checked in [0, %lld))", (long long)v->gstride, v->arg[0], v->gwrap ? " wrapped" : "", (long long)v->gsize);
     sb_puts(sb, "]");
     if (v->nguard) {
       sb_puts(sb, " if ");

@@ -114,6 +114,9 @@ static bool same_val(const KVal *a, const KVal *b) {
   if (a->nguard && (memcmp(&a->fval, &b->fval, sizeof a->fval) || a->ival != b->ival)) return false;
   switch (a->op) {
   case OP_INPUT: return a->buf == b->buf && ix_equal(a->index, b->index);
+  case OP_GATHER:
+    return a->buf == b->buf && ix_equal(a->index, b->index) && a->gstride == b->gstride && a->gsize == b->gsize && a->gwrap == b->gwrap &&
+           a->gnode == b->gnode;
   case OP_IOTA: return ix_equal(a->index, b->index);
   case OP_CONST: return !memcmp(&a->fval, &b->fval, sizeof a->fval) && a->ival == b->ival;
   default: return op_info[a->op].kind != OK_REDUCE || a->red == b->red;
@@ -123,7 +126,7 @@ static bool same_val(const KVal *a, const KVal *b) {
 static uint64_t hash_val(const KVal *v) {
   uint64_t h = coil_mix64((uint64_t)v->op << 40 ^ (uint64_t)v->dtype << 24 ^ (uint64_t)v->cdtype << 8 ^ (uint64_t)v->narg);
   for (int i = 0; i < v->narg; i++) h = coil_mix64(h + (uint64_t)v->arg[i] * (uint64_t)(2 * i + 1));
-  if (v->op == OP_INPUT) h = coil_mix64(h ^ (uint64_t)v->buf) ^ ix_hash(v->index);
+  if (op_is_load(v->op)) h = coil_mix64(h ^ (uint64_t)v->buf) ^ ix_hash(v->index);
   if (v->op == OP_IOTA) h = coil_mix64(h ^ ix_hash(v->index));
   for (int j = 0; j < v->nguard; j++) h = coil_mix64(h ^ ix_hash(v->guard[j].e) ^ (uint64_t)v->guard[j].hi * 31);
   if (v->op == OP_CONST) {
@@ -452,6 +455,29 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
   return v;
 }
 
+/* An indexed read at idx: the index's value there, and a load of the
+ * input's buffer (fuse.c gave it one) at the affine part of the point plus
+ * the value times the dim's stride.  Inside a pad it reads only where the
+ * pads' ranges hold, as a load does (the value is checked only there). */
+static int lower_gather(Lower *L, const GNode *n, IExpr **idx) {
+  const GNode *x = n->in[0];
+  int buf = L->f->node_buf[x->id];
+  coil_assert(buf >= 0);
+  const Buffer *b = &L->f->bufs[buf];
+  IExpr *sub[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) sub[d] = d == n->dim || n->perm[d] < 0 ? ix_const(L->a, 0) : idx[n->perm[d]];
+  KVal v = {.op = OP_GATHER, .dtype = x->dtype, .cdtype = x->dtype, .buf = buf, .narg = 1, .gstride = b->stride[n->dim],
+            .gsize = x->shape[n->dim], .gwrap = n->wraps, .gnode = n->id};
+  v.arg[0] = lower_node(L, n->in[1], idx, false);
+  v.index = buffer_offset(L, b, sub);
+  if (L->nguards) {
+    v.nguard = L->nguards;
+    v.guard = ARENA_ARRAY(L->a, IRangeCond, L->nguards);
+    memcpy(v.guard, L->guards, sizeof(IRangeCond) * (size_t)L->nguards);
+  }
+  return add_val(L, v);
+}
+
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
   if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx, NULL, 0);
@@ -530,6 +556,7 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
     v = lower_node(L, x, sub[0], false);
     break;
   }
+  case OK_GATHER: v = lower_gather(L, n, idx); break;
   case OK_REDUCE: v = lower_reduce(L, n, idx); break;
   default: coil_unreachable("bad op kind");
   }

@@ -81,13 +81,16 @@
   OP(RESHAPE, OK_VIEW,    1, "", "")                                           \
   OP(SLICE,   OK_VIEW,    1, "", "")                                           \
   OP(PAD,     OK_VIEW,    1, "", "")                                           \
+  /* an indexed read: in[0] at a point whose coordinate along one dim is    \
+   * the value of in[1] there (gather, index_select, embedding, x[idx]) */  \
+  OP(GATHER,  OK_GATHER,  2, "", "")                                           \
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
   OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")
 
 typedef enum OpKind {
-  OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_REDUCE
+  OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_GATHER, OK_REDUCE
 } OpKind;
 
 typedef enum Op {
@@ -113,6 +116,9 @@ static inline bool op_is_pointwise(Op op) {
   OpKind k = op_info[op].kind;
   return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
 }
+
+/* A kernel value that reads a buffer: a load, or an indexed load. */
+static inline bool op_is_load(Op op) { return op == OP_INPUT || op == OP_GATHER; }
 
 /* The relative cost of an op per element (exp: 16, add: 1): what the
  * pipeline weighs recomputation with, and the CPU schedule its loops. */

@@ -46,7 +46,7 @@ static double graph_work(const Graph *g) {
 static uint64_t value_axes(const Kernel *k, int i, const uint64_t *axes) {
   const KVal *v = &k->vals[i];
   uint64_t m = 0;
-  if (v->op == OP_INPUT || v->op == OP_IOTA) {
+  if (op_is_load(v->op) || v->op == OP_IOTA) {
     for (int a = 0; a < k->naxes && a < 64; a++)
       if (kval_mentions(v, a)) m |= 1ull << a;
   } else if (op_info[v->op].kind == OK_REDUCE) {

@@ -50,6 +50,7 @@ typedef struct Ref {
   bool f64;
   RefCasts casts;
   RV **red; /* per node id: a reduction's results, or a kept node's values */
+  int bad;  /* 1 + the id of an indexed read given an index out of range (0: none) */
 } Ref;
 
 static RV *scratch(Scratch *S, int64_t n) {
@@ -397,6 +398,30 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
     }
     return (Line){out, 1};
   }
+  case OK_GATHER: {
+    /* point by point: the index's value, then the input there */
+    const GNode *x = n->in[0];
+    Line ix = eval_line(R, S, n->in[1], idx, dim, len);
+    int64_t m = dim < 0 ? 1 : len, size = x->shape[n->dim];
+    RV *out = scratch(S, m);
+    int64_t q[COIL_MAX_DIMS];
+    memcpy(q, idx, sizeof(int64_t) * (size_t)n->ndim);
+    for (int64_t t = 0; t < m; t++) {
+      int64_t i = ix.p[t * ix.stride].i;
+      if (n->wraps && i < 0) i += size;
+      if (i < 0 || i >= size) {
+        __atomic_store_n(&R->bad, n->id + 1, __ATOMIC_RELAXED);
+        out[t] = (RV){.i = 0};
+        continue;
+      }
+      for (int d = 0; d < x->ndim; d++) sub[d] = d == n->dim ? i : n->perm[d] < 0 ? 0 : q[n->perm[d]] + (dim == n->perm[d] ? t : 0);
+      size_t mark = S->used;
+      out[t] = eval_line(R, S, x, sub, -1, 1).p[0];
+      S->used = mark;
+      S->gen++; /* the memo's lines lived in the scratch just released */
+    }
+    return (Line){out, dim < 0 ? 0 : 1};
+  }
   default: coil_unreachable("reduction without its results");
   }
 }
@@ -709,5 +734,17 @@ CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, 
   for (int i = 0; i < g->nnodes; i++) free(R.red[i]);
   free(R.red);
   free(need);
+  if (R.bad) {
+    for (int k = 0; k < g->noutputs; k++) free(outs[k]), outs[k] = NULL;
+    return ref_index_error(g, R.bad - 1);
+  }
   return NULL;
+}
+
+CoilErr *ref_index_error(const Graph *g, int node) {
+  const GNode *n = g->nodes[node];
+  const GNode *x = n->in[0];
+  int64_t size = x->shape[n->dim];
+  return coil_err_at(n->loc, "index out of range: an index is outside [%s%lld, %lld) for dimension %d of size %lld", n->wraps ? "-" : "",
+                     (long long)(n->wraps ? size : 0), (long long)size, n->dim, (long long)size);
 }

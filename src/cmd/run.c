@@ -225,7 +225,7 @@ CoilErr *run_make_inputs(const Compiled *c, const RunOptions *o, Tensors *t) {
   return NULL;
 }
 
-typedef void (*KernelFn)(void *const *);
+typedef int64_t (*KernelFn)(void *const *);
 
 CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t) {
   const Program *p = &c->program;
@@ -234,7 +234,8 @@ CoilErr *run_kernels(const Compiled *c, JitLib *lib, Tensors *t) {
     void *sym = jit_symbol(lib, p->kernels[i].name);
     if (!sym) return coil_err("kernel %s missing from %s", p->kernels[i].name, lib->path);
     memcpy(&fn, &sym, sizeof fn);
-    fn(t->bufs);
+    int64_t bad = fn(t->bufs);
+    if (bad) return ref_index_error(&c->graph, (int)(bad - 1));
   }
   return NULL;
 }
@@ -423,11 +424,16 @@ CoilErr *run_command(const CompileOptions *co, const RunOptions *ro, int *status
   RV **ref = calloc((size_t)g->noutputs, sizeof(RV *)), **ref64 = calloc((size_t)g->noutputs, sizeof(RV *));
   double r0 = coil_now_ms();
   RefCasts casts = c.target->casts;
-  ref_run(g, inputs, false, casts, ref);
+  /* An index out of range stopped the kernels already; here it is a
+   * check the kernels missed, reported as the reference's error. */
+  if ((e = ref_run(g, inputs, false, casts, ref))) {
+    free(ref); free(ref64); free(inputs);
+    goto done;
+  }
   /* Without a floating-point value anywhere, float64 mode is the same run. */
   bool any_float = false;
   for (int i = 0; i < g->nnodes; i++) any_float |= dtype_is_float(g->nodes[i]->dtype);
-  if (any_float) ref_run(g, inputs, true, casts, ref64);
+  if (any_float) (void)ref_run(g, inputs, true, casts, ref64); /* the same indices: the same verdict */
   else
     for (int k = 0; k < g->noutputs; k++) {
       int64_t n = shape_numel(g->outputs[k]->ndim, g->outputs[k]->shape);

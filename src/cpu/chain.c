@@ -657,21 +657,31 @@ static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch
   plan_col_prefetch(p, sched, ch);
 }
 
+/* Indexed loads stay out of chains: a chain's kernels share one function,
+ * and its row and tile buffers match loads by their affine indices. */
+static bool has_indexed_load(const Kernel *k) {
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_GATHER) return true;
+  return false;
+}
+
 void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out) {
   out->chain = ARENA_ARRAY(a, CChain, p->nkernels + 1);
   out->n = 0;
   for (int i = 0; i < p->nkernels;) {
     Arena tmp = {0}; /* can_chain's index ranges */
-    int n = 1;
-    if (row_kernel(&p->kernels[i], &sched[i]))
-      while (i + n < p->nkernels && can_chain(&tmp, p, sched, i, i + n)) n++;
+    int n = 1, plain = 0; /* plain: kernels from i on without indexed loads */
+    while (i + plain < p->nkernels && !has_indexed_load(&p->kernels[i + plain])) plain++;
+    if (row_kernel(&p->kernels[i], &sched[i]) && plain)
+      while (i + n < i + plain && can_chain(&tmp, p, sched, i, i + n)) n++;
     /* A column chain that covers as many kernels is preferred to a row
      * chain of VEC_X kernels: its tiles stay in L2 however large a row is
      * (channel softmax with 64 rows of 1.4 MB: 10.1 -> 8.9 ms; of 200 KB:
      * 6.0 -> 5.5), and it shares values through tile buffers. */
     int64_t ctile = 0;
-    int m = col_chain(&tmp, p, sched, i, n, &ctile);
-    if (m) n = m;
+    int m = plain > 1 ? col_chain(&tmp, p, sched, i, n, &ctile) : 0;
+    if (m && m <= plain) n = m;
+    else ctile = 0;
     arena_free(&tmp);
     CChain *ch = &out->chain[out->n++];
     *ch = (CChain){.first = i, .n = n};
@@ -688,6 +698,8 @@ CoilErr *chain_verify(const Program *p, const CSched *sched, const CChains *c) {
     if (ch->first != next || ch->n < 1 || ch->first + ch->n > p->nkernels)
       return coil_err("chain verifier: chain %d covers kernels [%d, %d), expected to start at %d", i, ch->first, ch->first + ch->n, next);
     next = ch->first + ch->n;
+    for (int j = 0; j < ch->n && ch->n > 1; j++)
+      if (has_indexed_load(&p->kernels[ch->first + j])) return coil_err("chain verifier: chain %d holds an indexed load", i);
     if (ch->nbuf < 0 || ch->nbuf > ROW_BUFS_MAX) return coil_err("chain verifier: chain %d has %d row buffers", i, ch->nbuf);
     if (ch->ctile) {
       /* A column chain: every kernel vectorises the same innermost axis,

@@ -173,7 +173,9 @@ CoilErr *jit_cache_dir(char *out, size_t n);
 /* --------------------------------------------------------------- target.c */
 
 /* The C target's plan of one compiled program (Compiled.plan). */
-typedef void (*CpuKernelFn)(void *const *bufs);
+/* A kernel returns 0, or 1 + the graph node of an indexed load whose index
+ * was out of range (ref_index_error). */
+typedef int64_t (*CpuKernelFn)(void *const *bufs);
 
 typedef struct CpuPlan {
   Program program; /* the kernels as scheduled (an r axis may be tiled) */

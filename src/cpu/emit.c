@@ -242,6 +242,28 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
     }
     return;
   }
+  case OP_GATHER: {
+    /* the index checked first: one out of range is never read (coil_index) */
+    const char *pre = "", *post = "";
+    if (v->dtype == DT_BF16) pre = "coil_bf16_to_f32(", post = ")";
+    else if (v->dtype == DT_F16) pre = "coil_f16_to_f32(", post = ")";
+    else if (v->dtype == DT_BOOL) pre = "(int)(", post = ")";
+    if (v->nguard) {
+      sb_puts(sb, "(");
+      kval_print_guard(sb, v, E->names, GUARD_C);
+      sb_puts(sb, " ? ");
+    }
+    sb_printf(sb, "%sb%d[", pre, v->buf);
+    ix_print(sb, v->index, E->names, true);
+    sb_printf(sb, " + INT64_C(%lld) * coil_index((int64_t)v%d, INT64_C(%lld), %d, &coil_bad_, %d)]%s", (long long)v->gstride, v->arg[0],
+              (long long)v->gsize, v->gwrap, v->gnode + 1, post);
+    if (v->nguard) {
+      sb_puts(sb, " : ");
+      print_const(sb, v);
+      sb_puts(sb, ")");
+    }
+    return;
+  }
   case OP_IOTA:
     sb_puts(sb, "(int64_t)(");
     ix_print(sb, v->index, E->names, true);
@@ -983,7 +1005,7 @@ static void declare_bufs(Emit *E, const Kernel *ks, int n) {
   bool *stored = ARENA_ARRAY(E->a, bool, E->p->nbufs);
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < ks[j].nvals; i++)
-      if (ks[j].vals[i].op == OP_INPUT) used[ks[j].vals[i].buf] = true;
+      if (op_is_load(ks[j].vals[i].op)) used[ks[j].vals[i].buf] = true;
     for (int i = 0; i < ks[j].nstores; i++) stored[ks[j].stores[i].buf] = true;
   }
   for (int b = 0; b < E->p->nbufs; b++)
@@ -1032,8 +1054,9 @@ static void emit_kernel(Emit *E) {
   StrBuf *sb = E->sb;
   const Kernel *k = E->k;
   int64_t nxt = x_points(k), ns = E->s->nsplit;
-  sb_printf(sb, "\n%svoid %s(void *const *bufs) {\n", E->s->narrow ? "COIL_NARROW " : "", k->name);
+  sb_printf(sb, "\n%sint64_t %s(void *const *bufs) {\n", E->s->narrow ? "COIL_NARROW " : "", k->name);
   declare_bufs(E, k, 1);
+  sb_puts(sb, "  int64_t coil_bad_ = 0; /* an indexed load's check that failed (coil_index) */\n");
   if (ns > 1) {
     for (int r = 0; r < k->nreds; r++)
       sb_printf(sb, "  %s *part%d = malloc(sizeof(%s) * %lld);\n  if (!part%d) abort();\n", acc_type(&k->reds[r]), r,
@@ -1080,7 +1103,7 @@ static void emit_kernel(Emit *E) {
     sb_puts(sb, "  }\n");
     for (int r = 0; r < k->nreds; r++) sb_printf(sb, "  free(part%d);\n", r);
   }
-  sb_puts(sb, "}\n");
+  sb_puts(sb, "  return coil_bad_;\n}\n");
 }
 
 /* A chain (chain.c): its kernels run a row at a time in one parallel loop,
@@ -1098,7 +1121,7 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   sb_printf(sb, "\n/* %s", k0->name);
   for (int j = 1; j < n; j++) sb_printf(sb, ", %s", p->kernels[first + j].name);
   sb_puts(sb, ch->ctile ? ": one chain, run a tile of columns at a time. */\n" : ": one chain, run a row at a time. */\n");
-  sb_printf(sb, "%svoid %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
+  sb_printf(sb, "%sint64_t %s(void *const *bufs) {\n", ch->narrow ? "COIL_NARROW " : "", k0->name);
   declare_bufs(&E0, k0, n);
   int64_t points = 0;
   for (int j = 0; j < n; j++) points += kernel_points(&p->kernels[first + j]);
@@ -1185,9 +1208,9 @@ static void emit_chain(StrBuf *sb, const Program *p, const CSched *sched, const 
   }
   sb_puts(sb, "    }\n");
   if (streamed) sb_puts(sb, "    coil_stream_end();\n");
-  sb_puts(sb, "  }\n}\n");
+  sb_puts(sb, "  }\n  return 0; /* a chain has no indexed loads (chain.c) */\n}\n");
   for (int j = 1; j < n; j++)
-    sb_printf(sb, "\nvoid %s(void *const *bufs) { (void)bufs; /* computed by %s */ }\n", p->kernels[first + j].name, k0->name);
+    sb_printf(sb, "\nint64_t %s(void *const *bufs) { (void)bufs; return 0; /* computed by %s */ }\n", p->kernels[first + j].name, k0->name);
   arena_free(&a);
 }
 
@@ -1216,6 +1239,15 @@ static const char prelude[] =
     "  int64_t run = ntasks / 8;\n"
     "#endif\n"
     "  return run > 1 ? (int)run : 1;\n"
+    "}\n"
+    "/* An indexed load's index (gather, embedding, x[idx]), checked: one outside [0, n),\n"
+    " * after a negative one is wrapped where wrap, is never read; the check's id goes to\n"
+    " * *bad, which the kernel returns, and element 0 is read instead. */\n"
+    "C_INLINE int64_t coil_index(int64_t i, int64_t n, int wrap, int64_t *bad, int id) {\n"
+    "  if (wrap && i < 0) i += n;\n"
+    "  if ((uint64_t)i < (uint64_t)n) return i;\n"
+    "  __atomic_store_n(bad, (int64_t)id, __ATOMIC_RELAXED);\n"
+    "  return 0;\n"
     "}\n"
     "C_INLINE float coil_bf16_to_f32(uint16_t h) { uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f; }\n"
     "C_INLINE uint16_t coil_f32_to_bf16(float f) {\n"

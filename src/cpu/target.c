@@ -89,7 +89,10 @@ static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
     if ((e = bind_kernels(c))) return e;
   }
   double t0 = coil_now_ms();
-  for (int i = 0; i < cp->program.nkernels; i++) cp->fns[i](bufs);
+  for (int i = 0; i < cp->program.nkernels; i++) {
+    int64_t bad = cp->fns[i](bufs);
+    if (bad) return ref_index_error(&c->graph, (int)(bad - 1)); /* the later kernels would read what it did not write */
+  }
   if (ms) *ms = coil_now_ms() - t0;
   return NULL;
 }
