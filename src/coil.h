@@ -484,6 +484,12 @@ bool kval_same_access(Arena *a, IRange rv, const KVal *u, const KVal *v, IExpr *
 typedef enum GuardStyle { GUARD_DUMP, GUARD_C, GUARD_PY } GuardStyle;
 void kval_print_guard(StrBuf *sb, const KVal *v, const char *const *names, GuardStyle style);
 
+/* An index expression that mentions every axis the access of value i
+ * (a load, an indexed load or an index value) depends on: its index's and
+ * guard's axes, and an indexed load's index value's (printers mask the
+ * lanes outside the tile by it). */
+IExpr *kval_access_span(Arena *a, const Kernel *k, int i);
+
 /* Lower the fused graph into kernel IR (lower.c). */
 CoilErr *lower_program(Arena *a, const Fusion *f, Program *p);
 /* Recompute scopes; check the invariants above (kernel.c). */
@@ -568,6 +574,7 @@ CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, 
 /* The error of indexed read `node` given an index out of range, at its
  * position: what every target reports when a kernel's check fails. */
 CoilErr *ref_index_error(const Graph *g, int node);
+const char *ref_index_message(Arena *a, const Graph *g, int node); /* its message, one line */
 
 /* ------------------------------------------------------------------ compile.c */
 

@@ -54,6 +54,21 @@ bool kval_mentions(const KVal *v, int ax) {
   return false;
 }
 
+IExpr *kval_access_span(Arena *a, const Kernel *k, int i) {
+  const KVal *v = &k->vals[i];
+  IExpr *e = ix_const(a, 0); /* a sum of the axes, each once: terms never cancel */
+  bool *varies = v->op == OP_GATHER ? ARENA_ARRAY(a, bool, k->nvals + 1) : NULL;
+  for (int ax = 0; ax < k->naxes; ax++) {
+    bool m = kval_mentions(v, ax);
+    if (!m && varies) {
+      kernel_varies_along(k, ax, varies);
+      m = varies[v->arg[0]];
+    }
+    if (m) e = ix_add(a, e, ix_axis(a, ax));
+  }
+  return e;
+}
+
 IExpr **const *kernel_indices(Arena *a, Kernel *k, int *n) {
   int cap = k->nstores + 1;
   for (int i = 0; i < k->nvals; i++)

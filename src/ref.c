@@ -741,10 +741,16 @@ CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, 
   return NULL;
 }
 
-CoilErr *ref_index_error(const Graph *g, int node) {
+const char *ref_index_message(Arena *a, const Graph *g, int node) {
   const GNode *n = g->nodes[node];
-  const GNode *x = n->in[0];
-  int64_t size = x->shape[n->dim];
-  return coil_err_at(n->loc, "index out of range: an index is outside [%s%lld, %lld) for dimension %d of size %lld", n->wraps ? "-" : "",
-                     (long long)(n->wraps ? size : 0), (long long)size, n->dim, (long long)size);
+  int64_t size = n->in[0]->shape[n->dim];
+  return arena_printf(a, "index out of range: an index is outside [%s%lld, %lld) for dimension %d of size %lld", n->wraps ? "-" : "",
+                      (long long)(n->wraps ? size : 0), (long long)size, n->dim, (long long)size);
+}
+
+CoilErr *ref_index_error(const Graph *g, int node) {
+  Arena a = {0};
+  CoilErr *e = coil_err_at(g->nodes[node]->loc, "%s", ref_index_message(&a, g, node));
+  arena_free(&a);
+  return e;
 }

@@ -236,8 +236,28 @@ static bool print_chain_load(Gpu *E, int i, const char *indent) {
   return false;
 }
 
+/* An indexed load (tri_gather): masked by every axis its access spans. */
+static void print_gather(Gpu *E, int i, const char *indent) {
+  const KVal *v = &E->k->vals[i];
+  StrBuf ix = {0}, m = {0};
+  print_index(E, &ix, v->index);
+  const char *span = index_mask(E, kval_access_span(E->a, E->k, i));
+  if (span) sb_puts(&m, span);
+  if (v->nguard) {
+    sb_puts(&m, span ? " & " : "");
+    kval_print_guard(&m, v, E->names, GUARD_PY);
+  }
+  tri_gather(E->P, i, indent, E->ptr[v->buf], ix.data, m.len ? arena_strdup(E->a, m.data) : NULL);
+  sb_free(&ix);
+  sb_free(&m);
+}
+
 static void print_val(Gpu *E, int i, const char *indent) {
   const KVal *v = &E->k->vals[i];
+  if (v->op == OP_GATHER) {
+    print_gather(E, i, indent);
+    return;
+  }
   if (v->op != OP_INPUT) {
     tri_value(E->P, i, indent);
     return;

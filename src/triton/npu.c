@@ -207,8 +207,27 @@ static void print_load(Npu *E, int i, const char *indent) {
   sb_puts(sb, "\n");
 }
 
+/* An indexed load (tri_gather), in the canonical layout: masked by every
+ * axis its access spans. */
+static void print_gather(Npu *E, int i, const char *indent) {
+  const KVal *v = &E->k->vals[i];
+  const char **names = layout_names(E, 0);
+  StrBuf ix = {0}, m = {0};
+  print_index(E, &ix, v->index, names);
+  const char *span = index_mask(E, kval_access_span(E->a, E->k, i), 0);
+  if (span) sb_puts(&m, span);
+  if (v->nguard) {
+    sb_puts(&m, span ? " & " : "");
+    kval_print_guard(&m, v, names, GUARD_PY);
+  }
+  tri_gather(E->P, i, indent, E->ptr[v->buf], ix.data, m.len ? arena_strdup(E->a, m.data) : NULL);
+  sb_free(&ix);
+  sb_free(&m);
+}
+
 static void print_val(Npu *E, int i, const char *indent) {
   if (E->k->vals[i].op == OP_INPUT) print_load(E, i, indent);
+  else if (E->k->vals[i].op == OP_GATHER) print_gather(E, i, indent);
   else tri_value(E->P, i, indent);
 }
 

@@ -90,7 +90,8 @@ static bool fits_int32(const Program *p, const Kernel *k) {
   const int64_t lim = (int64_t)1 << 31;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
-    if ((v->op == OP_INPUT || v->op == OP_IOTA) && index_bound(k, v->index) >= lim) return false;
+    if ((op_is_load(v->op) || v->op == OP_IOTA) && index_bound(k, v->index) >= lim) return false;
+    if (v->op == OP_GATHER && index_bound(k, v->index) + (v->gsize - 1) * v->gstride >= lim) return false;
     for (int j = 0; j < v->nguard; j++)
       if (index_bound(k, v->guard[j].e) >= lim) return false;
   }
@@ -138,7 +139,7 @@ static int64_t npu_elem_bytes(const Kernel *k, int g) {
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
     if (v->scope != g || v->op == OP_CONST) continue;
-    if (v->op == OP_INPUT) b += 2 * dtype_size(v->dtype) + (is_half(v->dtype) ? 4 : 0) + rsize(v->dtype);
+    if (op_is_load(v->op)) b += 2 * dtype_size(v->dtype) + (is_half(v->dtype) ? 4 : 0) + rsize(v->dtype);
     else b += rsize(v->dtype);
   }
   for (int r = 0; r < k->nreds; r++)
@@ -290,7 +291,7 @@ static void npu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     /* pointwise: every value of the kernel lives in the sub-tile */
     int64_t b = 1;
     for (int i = 0; i < k->nvals; i++)
-      if (k->vals[i].op != OP_CONST) b += k->vals[i].op == OP_INPUT ? 2 * dtype_size(k->vals[i].dtype) + 4 : rsize(k->vals[i].dtype);
+      if (k->vals[i].op != OP_CONST) b += op_is_load(k->vals[i].op) ? 2 * dtype_size(k->vals[i].dtype) + 4 : rsize(k->vals[i].dtype);
     int64_t budget = pow2_floor(ub / b);
     if (budget > cap) budget = cap;
     if (xs > budget) xs = budget;
@@ -751,7 +752,7 @@ static bool chain_map(const Kernel *k, const bool *oset, int no, int ni, const i
 
 static bool reads_buf(const Kernel *k, int buf) {
   for (int i = 0; i < k->nvals; i++)
-    if (k->vals[i].op == OP_INPUT && k->vals[i].buf == buf) return true;
+    if (op_is_load(k->vals[i].op) && k->vals[i].buf == buf) return true;
   return false;
 }
 
@@ -763,10 +764,18 @@ static bool writes_buf(const Kernel *k, int buf) {
 
 /* Can kernel j join the chain of kernels head..j-1?  Sets its cpos,
  * hand_k and hand_s. */
+/* Indexed loads stay out of chains: a member reads what an earlier one
+ * stores only through values handed on at the same point. */
+static bool has_indexed_load(const Kernel *k) {
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_GATHER) return true;
+  return false;
+}
+
 static bool chain_join(Arena *a, const Program *p, TritonPlan *plan, int head, int j) {
   const Kernel *k = &p->kernels[j];
   TKernel *tk = &plan->kern[j], *h = &plan->kern[head];
-  if (k->nx < 1 || k->ngroups > 1 || tk->nsplit > 1) return false;
+  if (k->nx < 1 || k->ngroups > 1 || tk->nsplit > 1 || has_indexed_load(k)) return false;
   tk->hand_k = ARENA_ARRAY(a, int, k->nvals + 1);
   tk->hand_s = ARENA_ARRAY(a, int, k->nvals + 1);
   bool *oset = ARENA_ARRAY(a, bool, k->naxes + 1);
@@ -852,7 +861,7 @@ static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, Trito
   for (int head = 0; head < p->nkernels;) {
     const Kernel *k = &p->kernels[head];
     TKernel *h = &plan->kern[head];
-    if (k->ngroups != 1 || k->nx < 1 || h->nsplit > 1) {
+    if (k->ngroups != 1 || k->nx < 1 || h->nsplit > 1 || has_indexed_load(k)) {
       head++;
       continue;
     }
@@ -980,7 +989,7 @@ static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKer
   int nin = 0, nout = 0;
   for (int i = 0; i < k->nvals; i++) {
     const KVal *v = &k->vals[i];
-    if (v->op != OP_INPUT || !loads[i] || named[v->buf] || written[v->buf]) continue;
+    if (!op_is_load(v->op) || !loads[i] || named[v->buf] || written[v->buf]) continue;
     named[v->buf] = true;
     arg(a, s, arena_printf(a, "in_ptr%d", nin++), true, v->buf, 0);
   }
@@ -1118,7 +1127,7 @@ static void chain_launch(Arena *a, const Program *p, TritonPlan *plan, int head)
     const TKernel *tk = &plan->kern[j];
     for (int i = 0; i < k->nvals; i++) {
       const KVal *v = &k->vals[i];
-      if (v->op != OP_INPUT || !(tk->need_grp[i] || tk->need_post[i]) || tk->hand_k[i] >= 0) continue;
+      if (!op_is_load(v->op) || !(tk->need_grp[i] || tk->need_post[i]) || tk->hand_k[i] >= 0) continue;
       if (named[v->buf] || written[v->buf]) continue;
       named[v->buf] = true;
       arg(a, &s, arena_printf(a, "in_ptr%d", nin++), true, v->buf, 0);

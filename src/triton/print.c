@@ -451,6 +451,27 @@ void tri_helpers(StrBuf *out, unsigned helpers) {
 
 /* ------------------------------------------------------------- python */
 
+void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const char *index, const char *mask) {
+  const KVal *v = &P->k->vals[i];
+  StrBuf *sb = P->sb;
+  const char *t = tri_vname(P, i), *at = arena_printf(P->a, "%s_i", t), *ok = arena_printf(P->a, "%s_ok", t);
+  sb_printf(sb, "%s%s = %s.to(tl.int64)\n", indent, at, tri_vname(P, v->arg[0]));
+  if (v->gwrap) sb_printf(sb, "%s%s = tl.where(%s < 0, %s + %lld, %s)\n", indent, at, at, at, (long long)v->gsize, at);
+  sb_printf(sb, "%s%s = (%s >= 0) & (%s < %lld)\n", indent, ok, at, at, (long long)v->gsize);
+  /* lanes outside the tile (or the guard) may hold any index: not checked */
+  const GNode *n = P->p->g->nodes[v->gnode];
+  const char *msg = arena_printf(P->a, "%s:%d:%d: %s", n->loc.file ? n->loc.file : "?", n->loc.line, n->loc.col,
+                                 ref_index_message(P->a, P->p->g, v->gnode));
+  if (mask) sb_printf(sb, "%stl.device_assert(%s | ~(%s), ", indent, ok, mask);
+  else sb_printf(sb, "%stl.device_assert(%s, ", indent, ok);
+  tri_pystr(sb, msg);
+  sb_puts(sb, ")\n");
+  sb_printf(sb, "%s%s = tl.load(%s + %s + %lld * %s, mask=%s%s%s, other=0)", indent, t, ptr, index, (long long)v->gstride, at,
+            mask ? mask : "", mask ? " & " : "", ok);
+  if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
+  sb_puts(sb, "\n");
+}
+
 void tri_pystr(StrBuf *sb, const char *s) {
   sb_putc(sb, '\'');
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {

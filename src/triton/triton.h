@@ -275,6 +275,12 @@ const char **tri_launch_ptrs(Arena *a, const TritonPlan *plan, const TritonLaunc
 /* The descriptor allocator and the coil_* helpers that `helpers` (TH_*)
  * names. */
 void tri_helpers(StrBuf *out, unsigned helpers);
+/* An indexed load, value i: its index value (wrapped where it wraps)
+ * checked in range by tl.device_assert on the lanes in mask (NULL: all),
+ * and the load of ptr + index + its stride * that, masked by mask and the
+ * check, so an index out of range is never read: `index` is its affine
+ * part as the dialect prints it, `mask` the tile's (and guard's) mask. */
+void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const char *index, const char *mask);
 /* A Python string literal of s (single quotes, escapes). */
 void tri_pystr(StrBuf *sb, const char *s);
 
