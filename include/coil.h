@@ -52,6 +52,8 @@ typedef enum coil_status {
   COIL_ERROR_PROGRAM,  /* the program is not in coil's subset, or is wrong (shapes, dtypes) */
   COIL_ERROR_TENSOR,   /* a tensor handed to coil_run does not match the compiled program */
   COIL_ERROR_SYSTEM,   /* memory, the system compiler, the kernel cache */
+  COIL_ERROR_INDEX,    /* coil_run: an index tensor held a value out of range (gather, embedding, x[idx]);
+                        * the outputs are not written in full */
 } coil_status;
 
 typedef struct coil_error coil_error;

@@ -2761,6 +2761,227 @@ static Val *b_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc
   return idx ? mktensor(B, index_along(B, x, dim, idx, true, loc)) : NULL;
 }
 
+/* ------------------------------------------------------------ sums at indices */
+
+/* idx checked against [0, size) (a negative value counted from the end
+ * first where wraps): its values read back through an index value of that
+ * range, an indexed read, which checks them as every indexed read does
+ * (the range gets a buffer of size int64s). */
+static GNode *checked_index(Builder *B, GNode *idx, int64_t size, bool wraps, SrcLoc loc) {
+  int from[1] = {-1};
+  return gather_node(B, iota(B, 1, &size, 0, 0, 1, loc), 0, idx, from, wraps, loc);
+}
+
+/* x plus, at x's index idx[s] along dim, the values vals[..., s, ...]
+ * (vals: x's shape with idx's dims in place of dim), summed where indices
+ * repeat: index_add, index_put with accumulate, an embedding's backward.
+ * idx is in range already.  Computed densely, as a sum over s of the values
+ * whose index is the point's: x.numel() * idx.numel() selections, the work
+ * of the matmul an embedding's gradient comes with (the logits'), in a fixed
+ * order (s ascending), so the sums are the same on every run and target. */
+static GNode *sum_at_indices(Builder *B, GNode *x, int dim, GNode *idx, GNode *vals, SrcLoc loc) {
+  if (!x || !idx || !vals) return NULL;
+  int R = x->ndim, K = idx->ndim;
+  if (R + K > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported (the tensor's and the index's together)", COIL_MAX_DIMS);
+  if (x->dtype == DT_BOOL) return fail(B, loc, "a sum at indices of a bool tensor is not supported");
+  int64_t big[COIL_MAX_DIMS], ishape[COIL_MAX_DIMS], vshape[COIL_MAX_DIMS];
+  int perm[COIL_MAX_DIMS];
+  for (int d = 0; d < R; d++) big[d] = x->shape[d], ishape[d] = 1;
+  for (int k = 0; k < K; k++) big[R + k] = ishape[R + k] = idx->shape[k];
+  /* vals [pre, S, post] -> [pre, post, S] -> [pre, 1, post, S] */
+  for (int j = 0; j < R + K - 1; j++) perm[j] = j < dim ? j : j < R - 1 ? j + K : dim + (j - (R - 1));
+  GNode *v = permute(B, cast(B, vals, x->dtype, loc), perm, loc);
+  for (int d = 0; d < R + K; d++) vshape[d] = d < dim ? big[d] : d == dim ? 1 : big[d];
+  v = reshape(B, v, R + K, vshape, loc);
+  GNode *hit = tt(B, OP_EQ, reshape(B, idx, R + K, ishape, loc), iota(B, R + K, big, dim, 0, 1, loc), loc);
+  GNode *picked = twhere(B, hit, expand(B, v, R + K, big, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
+  uint32_t mask = 0;
+  for (int k = 0; k < K; k++) mask |= 1u << (R + k);
+  GNode *s = reduce(B, OP_SUM, picked, mask, false, loc);
+  if (!s) return NULL;
+  return cast(B, tt(B, OP_ADD, cast(B, x, s->dtype, loc), s, loc), x->dtype, loc);
+}
+
+/* The one index tensor of an index list (None elsewhere) and its dim. */
+static GNode *one_index(Builder *B, Val *list, SrcLoc at, GNode *x, const char *fname, int *dim) {
+  if (!list || list->kind != V_TUPLE) return fail(B, at, "%s: indices must be a list or tuple of tensors", fname);
+  if (list->n > x->ndim) return fail(B, at, "too many indices for a tensor of dimension %d (%d given)", x->ndim, list->n);
+  *dim = -1;
+  for (int i = 0; i < list->n; i++) {
+    if (list->items[i]->kind == V_NONE) continue;
+    if (*dim >= 0) return fail(B, at, "%s with more than one index tensor is not supported", fname);
+    *dim = i;
+  }
+  if (*dim < 0) return fail(B, at, "%s needs an index tensor", fname);
+  return index_arg(B, list->items[*dim], at, fname, "an index tensor", true);
+}
+
+/* vals broadcast to x indexed along dim by idx (x[:, idx] has that shape). */
+static GNode *values_for(Builder *B, Val *vv, SrcLoc at, GNode *x, int dim, GNode *idx, const char *fname) {
+  if (!vv || (vv->kind != V_TENSOR && !is_num(vv))) return fail(B, at, "%s: values must be a tensor", fname);
+  GNode *v = vv->kind == V_TENSOR ? vv->t : mkconst(B, x->dtype, vv->kind == V_FLOAT ? vv->f : (double)vv->i, vv->i, at);
+  int64_t shape[COIL_MAX_DIMS];
+  int nd = 0;
+  for (int d = 0; d < dim; d++) shape[nd++] = x->shape[d];
+  for (int k = 0; k < idx->ndim; k++) shape[nd++] = idx->shape[k];
+  for (int d = dim + 1; d < x->ndim; d++) shape[nd++] = x->shape[d];
+  if (v->ndim > nd) return fail(B, at, "%s: values of shape %s do not broadcast to the indexed shape %s", fname, shape_fmt(B->a, v->ndim, v->shape), shape_fmt(B->a, nd, shape));
+  for (int d = 0; d < v->ndim; d++)
+    if (v->shape[d] != 1 && v->shape[d] != shape[nd - v->ndim + d])
+      return fail(B, at, "%s: values of shape %s do not broadcast to the indexed shape %s", fname, shape_fmt(B->a, v->ndim, v->shape),
+                  shape_fmt(B->a, nd, shape));
+  return expand(B, v, nd, shape, at);
+}
+
+/* index_put(x, indices, values, accumulate): accumulate=True only (with
+ * repeated indices, a write without it keeps whichever value came last). */
+static Val *b_index_put(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *fname = "index_put";
+  int dim;
+  GNode *idx = one_index(B, arg(A, 0, "indices"), arg_loc(A, 0, "indices"), x, fname, &dim);
+  if (!idx) return NULL;
+  GNode *vals = values_for(B, arg(A, 1, "values"), arg_loc(A, 1, "values"), x, dim, idx, fname);
+  bool acc = get_bool(B, arg(A, 2, "accumulate"), arg_loc(A, 2, "accumulate"), "accumulate", false);
+  if (!vals || B->err || !check_args(B, A, s->name, 3)) return NULL;
+  if (!acc)
+    return fail(B, loc, "index_put without accumulate=True is not supported: with repeated indices the value written depends on the order "
+                "of the writes");
+  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, idx, x->shape[dim], true, loc), vals, loc));
+}
+
+/* aten._unsafe_masked_index_put_accumulate(x, mask, indices, values): what
+ * Inductor's decompositions make of an embedding's backward: indices
+ * clamped into [-size, size), values where mask holds (0 elsewhere),
+ * summed in at the indices. */
+static Val *b_masked_index_put(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *fname = "_unsafe_masked_index_put_accumulate";
+  Val *mv = arg(A, 0, "mask");
+  int dim;
+  GNode *idx = one_index(B, arg(A, 1, "indices"), arg_loc(A, 1, "indices"), x, fname, &dim);
+  if (!idx) return NULL;
+  GNode *vals = values_for(B, arg(A, 2, "values"), arg_loc(A, 2, "values"), x, dim, idx, fname);
+  if (!vals || !check_args(B, A, s->name, 3)) return NULL;
+  if (!mv || mv->kind != V_TENSOR || mv->t->dtype != DT_BOOL) return fail(B, arg_loc(A, 0, "mask"), "%s: mask must be a bool tensor", fname);
+  int64_t n = x->shape[dim];
+  GNode *i = tci(B, OP_MINIMUM, tci(B, OP_MAXIMUM, idx, -n, loc), n - 1, loc);
+  i = twhere(B, ti(B, OP_LT, i, 0, loc), tci(B, OP_ADD, i, n, loc), i, loc);
+  GNode *m = expand(B, mv->t, vals->ndim, vals->shape, loc);
+  if (!m) return NULL;
+  return mktensor(B, sum_at_indices(B, x, dim, i, twhere(B, m, vals, mkconst(B, vals->dtype, 0, 0, loc), loc), loc));
+}
+
+/* index_add(x, dim, index, source, alpha=1): x with alpha * source's
+ * slices summed in at the 1-D index's positions along dim. */
+static Val *b_index_add(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  GNode *idx = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), "index_add()", "index", true);
+  Val *src = arg(A, 2, "source"), *alpha = arg(A, 3, "alpha");
+  if (!idx || !check_args(B, A, s->name, 4)) return NULL;
+  if (idx->ndim > 1) return fail(B, arg_loc(A, 1, "index"), "index_add(): index is supposed to be a vector, got %d dimensions", idx->ndim);
+  if (!src || src->kind != V_TENSOR) return fail(B, arg_loc(A, 2, "source"), "index_add(): source must be a tensor");
+  int64_t n = shape_numel(idx->ndim, idx->shape), want[COIL_MAX_DIMS];
+  memcpy(want, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  want[dim] = n;
+  GNode *t = src->t;
+  if (t->ndim != x->ndim || memcmp(t->shape, want, sizeof(int64_t) * (size_t)x->ndim))
+    return fail(B, arg_loc(A, 2, "source"), "index_add(): source of shape %s, expected %s", shape_fmt(B->a, t->ndim, t->shape),
+                shape_fmt(B->a, x->ndim, want));
+  if (alpha) {
+    Val vt = {.kind = V_TENSOR, .t = cast(B, t, x->dtype, loc)};
+    if (!is_num(alpha) || alpha->kind == V_TENSOR) return fail(B, arg_loc(A, 3, "alpha"), "index_add(): alpha must be a number");
+    t = arith(B, OP_MUL, &vt, alpha, loc);
+  }
+  GNode *flat = reshape(B, idx, 1, &n, loc);
+  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, flat, x->shape[dim], false, loc), t, loc));
+}
+
+/* Per-element scatters (scatter, scatter_add): index has x's rank and is no
+ * larger than x in any dim but dim; the element k of index's line at q
+ * names x's position along dim for q's element of src.  t (index's shape,
+ * or a number) laid out beside x: [x's dims, K] with t's line along dim
+ * moved last and spread over dim's V positions, and where the index names
+ * the point, elsewhere (and outside the index's box) fill.  *hit: whether
+ * the index names the point, in the same layout (false outside the box). */
+static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode *t, GNode **hit, SrcLoc loc) {
+  int R = x->ndim;
+  if (R + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS - 1);
+  int64_t K = index->shape[dim], small[COIL_MAX_DIMS], big[COIL_MAX_DIMS], zero[COIL_MAX_DIMS] = {0};
+  int perm[COIL_MAX_DIMS];
+  for (int d = 0; d < R; d++) {
+    small[d] = d == dim ? 1 : index->shape[d];
+    big[d] = x->shape[d];
+    perm[d] = d < dim ? d : d < R - 1 ? d + 1 : dim; /* index's dim last */
+  }
+  small[R] = big[R] = K;
+  GNode *line = reshape(B, permute(B, checked_index(B, index, x->shape[dim], false, loc), perm, loc), R + 1, small, loc);
+  int64_t within[COIL_MAX_DIMS];
+  memcpy(within, small, sizeof(int64_t) * (size_t)(R + 1));
+  within[dim] = x->shape[dim];
+  GNode *h = tt(B, OP_EQ, line, iota(B, R + 1, within, dim, 0, 1, loc), loc);
+  if (!h) return NULL;
+  h = expand(B, h, R + 1, within, loc);
+  *hit = pad(B, h, zero, big, 0, 0, loc);
+  if (!t) return *hit;
+  GNode *v = reshape(B, permute(B, t, perm, loc), R + 1, small, loc);
+  v = twhere(B, h, expand(B, v, R + 1, within, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
+  return pad(B, v, zero, big, 0, 0, loc);
+}
+
+static bool scatter_args(Builder *B, Args *A, GNode *x, const char *fname, int *dim, GNode **index) {
+  if (!dim_arg(B, A, 0, x, 0, dim)) return false;
+  if (!(*index = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), fname, "index", false))) return false;
+  GNode *ix = *index;
+  if (ix->ndim != x->ndim)
+    return fail(B, arg_loc(A, 1, "index"), "%s: index tensor must have the same number of dimensions as self tensor", fname), false;
+  for (int d = 0; d < x->ndim; d++)
+    if (d != *dim && ix->shape[d] > x->shape[d])
+      return fail(B, arg_loc(A, 1, "index"), "%s: expected index %s to be no larger than self %s apart from dimension %d", fname,
+                  shape_fmt(B->a, ix->ndim, ix->shape), shape_fmt(B->a, x->ndim, x->shape), *dim), false;
+  return true;
+}
+
+/* scatter(x, dim, index, value): x with value at every position index
+ * names (a number, so repeated indices write the same value); a tensor
+ * src is refused (repeated indices make the result depend on the order of
+ * the writes).  scatter_add(x, dim, index, src): src's elements summed in
+ * where the index names (sum_at_indices says how). */
+static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool add = !strncmp(s->name, "scatter_add", 11);
+  const char *fname = add ? "scatter_add()" : "scatter()";
+  int dim;
+  GNode *index;
+  if (!scatter_args(B, A, x, fname, &dim, &index)) return NULL;
+  Val *src = arg(A, 2, "src");
+  if (!src && !add) src = arg(A, 2, "value");
+  Val *red = arg(A, 3, "reduce");
+  if (!src || B->err || !check_args(B, A, s->name, 3)) return NULL;
+  if (red && red->kind != V_NONE) return fail(B, arg_loc(A, 3, "reduce"), "%s: reduce= is not supported", fname);
+  GNode *hit = NULL, *t;
+  if (add || src->kind == V_TENSOR) {
+    if (!add) return fail(B, arg_loc(A, 2, "src"), "scatter() with a tensor src is not supported: with repeated indices the value written "
+                          "depends on the order of the writes (scatter a number, or use scatter_add)");
+    if (src->kind != V_TENSOR) return fail(B, arg_loc(A, 2, "src"), "%s: src must be a tensor", fname);
+    t = src->t;
+    for (int d = 0; d < x->ndim; d++)
+      if (t->ndim != x->ndim || t->shape[d] < index->shape[d])
+        return fail(B, arg_loc(A, 2, "src"), "%s: expected src %s to be no smaller than index %s", fname, shape_fmt(B->a, t->ndim, t->shape),
+                    shape_fmt(B->a, index->ndim, index->shape));
+    int64_t zero[COIL_MAX_DIMS] = {0};
+    t = slice(B, cast(B, t, x->dtype, loc), zero, index->shape, loc);
+  } else {
+    if (!is_num(src)) return fail(B, arg_loc(A, 2, "value"), "%s: value must be a number", fname);
+    t = mkconst(B, x->dtype, src->kind == V_FLOAT ? src->f : (double)src->i, src->i, loc);
+  }
+  GNode *spread = spread_at_index(B, x, dim, index, add ? t : NULL, &hit, loc);
+  if (!spread) return NULL;
+  uint32_t last = 1u << x->ndim;
+  if (!add) return mktensor(B, twhere(B, reduce(B, OP_AMAX, hit, last, false, loc), t, x, loc));
+  GNode *sum = reduce(B, OP_SUM, spread, last, false, loc);
+  if (!sum) return NULL;
+  return mktensor(B, cast(B, tt(B, OP_ADD, cast(B, x, sum->dtype, loc), sum, loc), x->dtype, loc));
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -2906,6 +3127,10 @@ static const Spelling spellings[] = {
     {"take_along_dim", BOTH, b_take_along_dim, 0, 0, "all (indices: int64)"},
     {"index_select", BOTH, b_index_select, 0, 0, "all (index: int32, int64)"},
     {"embedding", FUNC, b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
+    {"index_put", BOTH, b_index_put, 0, 0, "all but bool (accumulate=True; one index tensor)"},
+    {"index_add", BOTH, b_index_add, 0, 0, "all but bool (index: int32, int64)"},
+    {"scatter", BOTH, b_scatter, 0, 0, "all (a number as value; index: int64)"},
+    {"scatter_add", BOTH, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"unbind", BOTH, b_unbind, 0, 0, "all"},
     {"chunk", BOTH, b_pieces, 0, 0, "all"},
     {"split", BOTH, b_pieces, 0, 0, "all"},
@@ -3147,6 +3372,16 @@ static const Spelling spellings[] = {
     {"embedding.default(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)", ATEN,
      b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
     {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (one index tensor: int32, int64)"},
+    {"index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
+     "all but bool (accumulate=True; one index tensor)"},
+    {"_unsafe_index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
+     "all but bool (accumulate=True; one index tensor; checked)"},
+    {"_unsafe_masked_index_put_accumulate.default(Tensor self, Tensor mask, Tensor?[] indices, Tensor values)", ATEN, b_masked_index_put, 0,
+     0, "all but bool (one index tensor)"},
+    {"index_add.default(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)", ATEN, b_index_add, 0, 0,
+     "all but bool (index: int32, int64)"},
+    {"scatter.value(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
+    {"scatter_add.default(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
     {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
     {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},

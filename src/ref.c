@@ -752,5 +752,6 @@ CoilErr *ref_index_error(const Graph *g, int node) {
   Arena a = {0};
   CoilErr *e = coil_err_at(g->nodes[node]->loc, "%s", ref_index_message(&a, g, node));
   arena_free(&a);
+  if (e) e->index = true;
   return e;
 }

@@ -52,7 +52,8 @@ typedef struct SrcLoc {
 } SrcLoc;
 
 typedef struct CoilErr {
-  char *msg; /* fully formatted, possibly several lines, no trailing \n */
+  char *msg;  /* fully formatted, possibly several lines, no trailing \n */
+  bool index; /* a run found an index out of range (the program compiled) */
 } CoilErr;
 
 /* Build a user error.  With a position: "file:line:col: error: msg" plus the

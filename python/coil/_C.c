@@ -22,19 +22,24 @@
  *
  * Errors: coil.ProgramError (not in coil's subset, or wrong: a
  * "file:line:col: error:" message), coil.TensorError (a tensor that does
- * not match what was compiled; also a ValueError), coil.CoilError (the
- * base; also the system compiler or memory). */
+ * not match what was compiled; also a ValueError), coil.IndexOutOfRange (an
+ * index tensor's value out of range when running; also an IndexError, as
+ * PyTorch raises), coil.CoilError (the base; also the system compiler or
+ * memory). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <coil.h>
 #include <string.h>
 
-static PyObject *CoilError, *ProgramError, *TensorError;
+static PyObject *CoilError, *ProgramError, *TensorError, *IndexError_;
 
 static PyObject *raise(coil_error *err) {
   coil_status st = coil_error_status(err);
-  PyObject *type = st == COIL_ERROR_PROGRAM ? ProgramError : st == COIL_ERROR_TENSOR ? TensorError : CoilError;
+  PyObject *type = st == COIL_ERROR_PROGRAM  ? ProgramError
+                   : st == COIL_ERROR_TENSOR ? TensorError
+                   : st == COIL_ERROR_INDEX  ? IndexError_
+                                             : CoilError;
   PyErr_SetString(type, coil_error_message(err));
   coil_error_free(err);
   return NULL;
@@ -529,7 +534,11 @@ PyMODINIT_FUNC PyInit__C(void) {
   TensorError = PyErr_NewExceptionWithDoc("coil.TensorError", "A tensor that does not match the compiled program.",
                                           bases, NULL);
   Py_XDECREF(bases);
-  if (!CoilError || !ProgramError || !TensorError ||
+  bases = PyTuple_Pack(2, CoilError, PyExc_IndexError);
+  IndexError_ = PyErr_NewExceptionWithDoc("coil.IndexOutOfRange", "An index tensor's value out of range, found when running (as PyTorch's IndexError).",
+                                          bases, NULL);
+  Py_XDECREF(bases);
+  if (!CoilError || !ProgramError || !TensorError || !IndexError_ || PyModule_AddObjectRef(m, "IndexOutOfRange", IndexError_) < 0 ||
       PyModule_AddObjectRef(m, "CoilError", CoilError) < 0 || PyModule_AddObjectRef(m, "ProgramError", ProgramError) < 0 ||
       PyModule_AddObjectRef(m, "TensorError", TensorError) < 0 ||
       PyModule_AddObjectRef(m, "Program", (PyObject *)&ProgramType) < 0 ||

@@ -12,12 +12,12 @@ coil logs to the "coil" logger and never prints.
 import logging
 
 from . import config
-from ._C import CoilError, ProgramError, TensorError
+from ._C import CoilError, IndexOutOfRange, ProgramError, TensorError
 from .frontend import compile
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
-__all__ = ["compile", "explain", "emit", "recording", "config", "CoilError", "ProgramError", "TensorError", "NotSupported",
+__all__ = ["compile", "explain", "emit", "recording", "config", "CoilError", "IndexOutOfRange", "ProgramError", "TensorError", "NotSupported",
            "coil_backend"]
 
 

@@ -297,7 +297,7 @@ coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int n
     }
     pthread_mutex_unlock(&p->build_lock);
     if (!first) e = p->c.target->run(&p->c, bufs, NULL);
-    if (e) st = fail_with(err, COIL_ERROR_SYSTEM, e);
+    if (e) st = fail_with(err, e->index ? COIL_ERROR_INDEX : COIL_ERROR_SYSTEM, e);
   }
   for (int b = 0; b < pr->nbufs; b++)
     if (pr->bufs[b].kind == BUF_TEMP) free(bufs[b]);
