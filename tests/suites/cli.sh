@@ -189,7 +189,7 @@ PY
 "$COIL" emit "$tmp/rows.py" >"$tmp/rows.c" 2>"$tmp/rows.err"
 zen=$(cc -march=znver3 -E -dM "$tmp/rows.c" 2>&1 | grep '^#define COIL_NARROW')
 intel=$(cc -march=sapphirerapids -E -dM "$tmp/rows.c" 2>&1 | grep '^#define COIL_NARROW')
-if grep -q '^COIL_NARROW void coil_f_k0' "$tmp/rows.c" &&
+if grep -q '^COIL_NARROW int64_t coil_f_k0' "$tmp/rows.c" &&
    [ "$zen" = '#define COIL_NARROW __attribute__((target("prefer-vector-width=128")))' ] &&
    [ "$intel" = '#define COIL_NARROW ' ]; then
   ok narrow_rows_on_zen_only
