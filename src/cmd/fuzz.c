@@ -152,7 +152,7 @@ static bool gen_op(Rng *r, Case *c, int *src) {
   bool fl = dtype_is_float(a->dt);
   int64_t shape[5];
   memcpy(shape, a->shape, sizeof shape);
-  switch (rint_(r, 11)) {
+  switch (rint_(r, 12)) {
   case 0: case 1: { /* binary pointwise */
     static const char *ops[] = {"+", "-", "*", "/", "**"};
     int bi = pick_broadcastable(r, c, a);
@@ -386,6 +386,25 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     new_var(c, a->dt, a->ndim, shape);
     return true;
   }
+  case 10: { /* indexed reads and sums at indices, with indices computed in the kernel (always in range) */
+    if (a->ndim == 0 || numel(a) == 0) return false;
+    int d = rint_(r, a->ndim);
+    int64_t n = a->shape[d];
+    if (rchance(r, 60)) {
+      /* gather at indices drawn from a's own values (NaN and inf made 0 and 1e6) */
+      add_stmt(c, id, fmt("%s = %s.gather(%d, torch.nan_to_num(%s.float().abs() * 7, 0.0, 1e6, 0.0).long() %% %lld)", name, a->name,
+                          rchance(r, 30) ? d - a->ndim : d, a->name, (long long)n));
+      new_var(c, a->dt, a->ndim, shape);
+      return true;
+    }
+    if (a->dt == DT_BOOL) return false;
+    /* index_add of a's first m slices along d at repeating positions */
+    int64_t m = 1 + rint_(r, (int)(n < 7 ? n : 7));
+    add_stmt(c, id, fmt("%s = %s.index_add(%d, (torch.arange(%lld) * 3 + 1) %% %lld, %s.narrow(%d, 0, %lld) * 2)", name, a->name, d,
+                        (long long)m, (long long)n, a->name, d, (long long)m));
+    new_var(c, a->dt, a->ndim, shape);
+    return true;
+  }
   default: { /* comparison and where */
     if (a->dt == DT_BOOL) return false;
     int bi = pick_broadcastable(r, c, a);
@@ -501,7 +520,13 @@ static int run_case(const Compiled *c_compiled, JitLib *lib, const Target *targe
   if (getenv("COIL_FUZZ_SELFTEST"))
     for (int i = 0; i < cp->program.nbufs; i++)
       if (cp->program.bufs[i].kind == BUF_OUTPUT && cp->program.bufs[i].numel)
-        ((unsigned char *)t.bufs[i])[0] ^= 0x5a;
+      {
+        /* the first element's top byte (a NaN's exponent too: a NaN stays
+         * one under a low byte's change), or a bool's value */
+        DType dt = cp->program.bufs[i].dtype;
+        if (dt == DT_BOOL) ((unsigned char *)t.bufs[i])[0] ^= 1;
+        else ((unsigned char *)t.bufs[i])[dtype_size(dt) - 1] ^= 0x5a;
+      }
   const Graph *g = &cp->graph;
   void **inputs = calloc((size_t)g->ninputs + 1, sizeof(void *));
   for (int i = 0; i < cp->program.nbufs; i++)
@@ -614,7 +639,7 @@ static bool fuzz_verbose; /* -v: a line per case */
  * (chains of kernels, reductions split across threads, nodes kept in
  * buffers so kernels stop recomputing them). */
 typedef struct FuzzTally {
-  long passed, row_chains, col_chains, split_kernels, kept;
+  long passed, row_chains, col_chains, split_kernels, kept, indexed;
 } FuzzTally;
 
 /* One worker's share of a run: the batches base = worker, worker + jobs, ...
@@ -663,6 +688,8 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       for (int k = 0; k < plan->program.nkernels; k++) tally->split_kernels += plan->sched[k].nsplit > 1;
       const Fusion *fu = &cps[j].fusion;
       for (int b = 0; b < fu->nbufs; b++) tally->kept += fu->bufs[b].kind == BUF_TEMP && fu->kept && fu->kept[fu->bufs[b].node->id];
+      for (int k = 0; k < plan->program.nkernels; k++)
+        for (int i = 0; i < plan->program.kernels[k].nvals; i++) tally->indexed += plan->program.kernels[k].vals[i].op == OP_GATHER;
     }
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
@@ -820,7 +847,7 @@ int fuzz_main(int argc, char **argv) {
       FuzzTally t = {0};
       if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t) {
         tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
-        tally.split_kernels += t.split_kernels, tally.kept += t.kept;
+        tally.split_kernels += t.split_kernels, tally.kept += t.kept, tally.indexed += t.indexed;
       }
       close(fds[w]);
       int status;
@@ -832,8 +859,8 @@ int fuzz_main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
   printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels, "
-         "%ld kept buffers)\n",
+         "%ld kept buffers, %ld indexed loads)\n",
          tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
-         tally.split_kernels, tally.kept);
+         tally.split_kernels, tally.kept, tally.indexed);
   return failed ? 1 : 0;
 }
