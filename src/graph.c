@@ -2982,6 +2982,14 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   return mktensor(B, cast(B, tt(B, OP_ADD, cast(B, x, sum->dtype, loc), sum, loc), x->dtype, loc));
 }
 
+/* Ops whose result's shape the data decides: refused with the reason
+ * (coil compiles for shapes known when compiling). */
+static Val *b_data_shape(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  (void)x, (void)A;
+  return fail(B, loc, "%s: the result's shape depends on the data; coil compiles for shapes known when compiling "
+              "(keep the shape: torch.where(mask, x, 0), or sum the selected values)", s->name);
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -3127,6 +3135,10 @@ static const Spelling spellings[] = {
     {"take_along_dim", BOTH, b_take_along_dim, 0, 0, "all (indices: int64)"},
     {"index_select", BOTH, b_index_select, 0, 0, "all (index: int32, int64)"},
     {"embedding", FUNC, b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
+    {"masked_select", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
+    {"nonzero", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
+    {"argwhere", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
+    {"unique", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"index_put", BOTH, b_index_put, 0, 0, "all but bool (accumulate=True; one index tensor)"},
     {"index_add", BOTH, b_index_add, 0, 0, "all but bool (index: int32, int64)"},
     {"scatter", BOTH, b_scatter, 0, 0, "all (a number as value; index: int64)"},
