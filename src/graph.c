@@ -2990,6 +2990,117 @@ static Val *b_data_shape(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLo
               "(keep the shape: torch.where(mask, x, 0), or sum the selected values)", s->name);
 }
 
+/* ------------------------------------------------------------ losses against class indices */
+
+/* nll_loss's pieces for log-probabilities logp (classes along dim 1, or 0
+ * for one sample) and int64 class indices: each element's loss, -w[t] *
+ * logp[t], and the weight it counts with in a mean, w[t]; both 0 where t
+ * is ignore_index.  Any other index outside [0, C) is an error when the
+ * kernel runs (an indexed read checks it). */
+static bool nll_parts(Builder *B, GNode *logp, GNode *target, GNode *w, int64_t ignore, SrcLoc tloc, SrcLoc loc, GNode **loss, GNode **wt) {
+  int cdim = logp->ndim >= 2 ? 1 : 0;
+  int64_t want[COIL_MAX_DIMS], one[COIL_MAX_DIMS];
+  int nd = 0;
+  for (int d = 0; d < logp->ndim; d++) {
+    one[d] = d == cdim ? 1 : logp->shape[d];
+    if (d != cdim) want[nd++] = logp->shape[d];
+  }
+  if (target->ndim != nd || memcmp(target->shape, want, sizeof(int64_t) * (size_t)nd))
+    return fail(B, tloc, "nll_loss: target of shape %s for input of shape %s (expected %s)", shape_fmt(B->a, target->ndim, target->shape),
+                shape_fmt(B->a, logp->ndim, logp->shape), shape_fmt(B->a, nd, want)), false;
+  if (target->dtype != DT_I64)
+    return fail(B, tloc, "nll_loss: expected class indices of dtype int64, got %s (probabilities: a float target of the input's shape)",
+                dtype_name(target->dtype)), false;
+  GNode *ign = ti(B, OP_EQ, target, ignore, loc);
+  GNode *safe = twhere(B, ign, mkconst(B, DT_I64, 0, 0, loc), target, loc);
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d < logp->ndim; d++) from[d] = d;
+  GNode *picked = reshape(B, gather_node(B, logp, cdim, reshape(B, safe, logp->ndim, one, loc), from, false, loc), nd, want, loc);
+  GNode *weight = w ? index_along(B, w, 0, safe, false, loc) : mkconst(B, logp->dtype, 1, 1, loc);
+  if (!picked || !weight) return false;
+  GNode *zero = mkconst(B, logp->dtype, 0, 0, loc);
+  *loss = twhere(B, ign, zero, tneg(B, tt(B, OP_MUL, picked, cast(B, weight, logp->dtype, loc), loc), loc), loc);
+  *wt = twhere(B, ign, zero, expand(B, cast(B, weight, logp->dtype, loc), nd, want, loc), loc);
+  return *loss && *wt;
+}
+
+static GNode *sum_all(Builder *B, GNode *x, SrcLoc loc) {
+  return cast(B, reduce(B, OP_SUM, x, x->ndim ? (uint32_t)((1u << x->ndim) - 1) : 0, false, loc), x->dtype, loc);
+}
+
+/* F.nll_loss(input, target, weight=None, size_average=None,
+ * ignore_index=-100, reduce=None, reduction='mean') and F.cross_entropy(...,
+ * label_smoothing=0.0) with class indices or, for cross_entropy, class
+ * probabilities (a float target of the input's shape).  A mean over class
+ * indices divides by the weights of the elements that count (NaN when none
+ * does), as PyTorch's; label smoothing mixes in the loss against the
+ * uniform distribution, weighted as PyTorch weights it. */
+static Val *b_nll(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool ce = !strcmp(s->name, "cross_entropy");
+  const char *fname = ce ? "cross_entropy" : "nll_loss";
+  Val *tv = arg(A, 0, "target"), *wv = arg(A, 1, "weight"), *iv = arg(A, 3, "ignore_index"), *rv = arg(A, 5, "reduction");
+  Val *sv = ce ? arg(A, 6, "label_smoothing") : NULL;
+  Val *legacy[2] = {arg(A, 2, "size_average"), arg(A, 4, "reduce")};
+  if (!check_args(B, A, s->name, ce ? 7 : 6)) return NULL;
+  for (int i = 0; i < 2; i++)
+    if (legacy[i] && legacy[i]->kind != V_NONE)
+      return fail(B, arg_loc(A, i ? 4 : 2, i ? "reduce" : "size_average"), "%s: size_average and reduce are deprecated; use reduction=", fname);
+  if (!tv || tv->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "target"), "%s: target must be a tensor", fname);
+  if (!dtype_is_float(x->dtype)) return fail(B, loc, "%s: the input must be floating point, got %s", fname, dtype_name(x->dtype));
+  if (x->ndim < 1) return fail(B, loc, "%s: the input needs a class dimension", fname);
+  int cdim = x->ndim >= 2 ? 1 : 0;
+  int64_t C = x->shape[cdim], ignore = -100;
+  double eps = 0;
+  if (iv && !get_int(B, iv, arg_loc(A, 3, "ignore_index"), "ignore_index", &ignore)) return NULL;
+  if (sv && sv->kind != V_NONE && !num_value(B, sv, arg_loc(A, 6, "label_smoothing"), fname, &eps)) return NULL;
+  if (eps < 0 || eps > 1) return fail(B, arg_loc(A, 6, "label_smoothing"), "%s: label_smoothing must be between 0.0 and 1.0", fname);
+  const char *red = rv && rv->kind != V_NONE ? (rv->kind == V_STR ? rv->name : "") : "mean";
+  if (strcmp(red, "mean") && strcmp(red, "sum") && strcmp(red, "none"))
+    return fail(B, arg_loc(A, 5, "reduction"), "%s: reduction must be 'mean', 'sum' or 'none'", fname);
+  GNode *w = NULL;
+  if (wv && wv->kind != V_NONE) {
+    if (wv->kind != V_TENSOR || wv->t->ndim != 1 || wv->t->shape[0] != C)
+      return fail(B, arg_loc(A, 1, "weight"), "%s: weight must be a tensor of %lld class weights", fname, (long long)C);
+    w = cast(B, wv->t, x->dtype, loc);
+  }
+  uint32_t cmask = 1u << cdim;
+  GNode *logp = ce ? softmax(B, x, cmask, NULL, loc, true, loc) : x;
+  if (!logp) return NULL;
+  GNode *t = tv->t;
+  int64_t wshape[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) wshape[d] = d == cdim ? C : 1;
+  if (dtype_is_float(t->dtype)) { /* probabilities */
+    if (!ce) return fail(B, arg_loc(A, 0, "target"), "nll_loss: expected class indices of dtype int64, got %s", dtype_name(t->dtype));
+    if (t->ndim != x->ndim || memcmp(t->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim))
+      return fail(B, arg_loc(A, 0, "target"), "cross_entropy: a probability target must have the input's shape %s, got %s",
+                  shape_fmt(B->a, x->ndim, x->shape), shape_fmt(B->a, t->ndim, t->shape));
+    GNode *p = cast(B, t, logp->dtype, loc);
+    if (eps > 0) p = tc(B, OP_ADD, tc(B, OP_MUL, p, 1 - eps, loc), eps / (double)C, loc);
+    GNode *term = tt(B, OP_MUL, logp, p, loc);
+    if (w) term = tt(B, OP_MUL, term, reshape(B, w, x->ndim, wshape, loc), loc);
+    GNode *l = tneg(B, cast(B, reduce(B, OP_SUM, term, cmask, false, loc), logp->dtype, loc), loc);
+    if (!l) return NULL;
+    if (!strcmp(red, "none")) return mktensor(B, l);
+    GNode *sum = sum_all(B, l, loc);
+    return mktensor(B, !strcmp(red, "sum") ? sum : tc(B, OP_DIV, sum, (double)(C ? shape_numel(x->ndim, x->shape) / C : 0), loc));
+  }
+  GNode *l, *wt;
+  if (!nll_parts(B, logp, t, w, ignore, arg_loc(A, 0, "target"), loc, &l, &wt)) return NULL;
+  GNode *nll = !strcmp(red, "none") ? l : !strcmp(red, "sum") ? sum_all(B, l, loc) : tt(B, OP_DIV, sum_all(B, l, loc), sum_all(B, wt, loc), loc);
+  if (eps == 0) return mktensor(B, nll);
+  /* label smoothing: the loss against the uniform distribution */
+  GNode *term = w ? tt(B, OP_MUL, logp, reshape(B, w, x->ndim, wshape, loc), loc) : logp;
+  GNode *smooth = tneg(B, cast(B, reduce(B, OP_SUM, term, cmask, false, loc), logp->dtype, loc), loc);
+  smooth = twhere(B, ti(B, OP_EQ, t, ignore, loc), mkconst(B, logp->dtype, 0, 0, loc), smooth, loc);
+  if (!smooth) return NULL;
+  GNode *ret;
+  if (!strcmp(red, "none")) ret = smooth;
+  else if (!strcmp(red, "sum")) ret = sum_all(B, smooth, loc);
+  else if (w) ret = tt(B, OP_DIV, sum_all(B, smooth, loc), sum_all(B, wt, loc), loc);
+  else ret = tt(B, OP_DIV, sum_all(B, smooth, loc), sum_all(B, cast(B, ti(B, OP_NE, t, ignore, loc), logp->dtype, loc), loc), loc);
+  return mktensor(B, tt(B, OP_ADD, tc(B, OP_MUL, nll, 1 - eps, loc), tc(B, OP_MUL, ret, eps / (double)C, loc), loc));
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -3186,6 +3297,8 @@ static const Spelling spellings[] = {
     {"rms_norm", FUNC, b_norm_layer, 0, 0, "floats"},
     {"normalize", FUNC, b_normalize, 0, 0, "floats"},
     {"mse_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"nll_loss", FUNC, b_nll, 0, 0, "floats (target: int64 class indices)"},
+    {"cross_entropy", FUNC, b_nll, 0, 0, "floats (target: int64 class indices, or probabilities)"},
     {"l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"smooth_l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"huber_loss", FUNC, b_loss, 0, 0, "floats"},
