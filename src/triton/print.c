@@ -288,6 +288,7 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
     const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
     if (dtype_is_float(r->dtype))
       sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
+    else if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s(%s, 1) != 0)", f, acc); /* tl.max of int1 gives int32: a where warns on it */
     else sb_printf(P->sb, "%s(%s, 1)", f, acc);
     break;
   }
