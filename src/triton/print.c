@@ -223,6 +223,15 @@ void tri_value(TPrint *P, int i, const char *indent) {
     sb_puts(sb, "\n");
     return;
   }
+  if (v->op == OP_CONST && dtype_is_float(v->dtype) && v->fval == 0 && signbit(v->fval)) {
+    /* -0.0 by its bits: compiled Triton's tl.full makes any value equal to 0
+     * its type's null value, +0 (the H200 check of 2026-12-02: cat's and
+     * where's -0 came out +0 on the GPU, not under the interpreter) */
+    bool d = v->dtype == DT_F64;
+    sb_printf(sb, "tl.full(%s, %s, %s).to(%s, bitcast=True)\n", tri_ones(P->a, P->rank), d ? "(-9223372036854775807 - 1)" : "-2147483648",
+              d ? "tl.int64" : "tl.int32", tri_rtype(v->dtype));
+    return;
+  }
   if (v->op == OP_CONST) {
     sb_printf(sb, "tl.full(%s, ", tri_ones(P->a, P->rank));
     if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
