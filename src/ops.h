@@ -84,7 +84,12 @@
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
-  OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")
+  OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")                                  \
+  /* arg-reductions: the accumulator is a pair (value, index of its r point); \
+   * the larger (smaller) value wins, NaN above (below) all, ties and NaNs  \
+   * to the lowest index (kernel.c: KRed.idx; ref.c) */                      \
+  OP(ARGMAX,  OK_REDUCE,  1, "", "coil_argmax")                                \
+  OP(ARGMIN,  OK_REDUCE,  1, "", "coil_argmin")
 
 typedef enum OpKind {
   OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_REDUCE
@@ -113,6 +118,10 @@ static inline bool op_is_pointwise(Op op) {
   OpKind k = op_info[op].kind;
   return k == OK_UNARY || k == OK_BINARY || k == OK_COMPARE || k == OK_WHERE || k == OK_CAST;
 }
+
+/* An arg-reduction: argmax/argmin, and max/min along a dim (values and
+ * indices). */
+static inline bool op_is_argred(Op op) { return op == OP_ARGMAX || op == OP_ARGMIN; }
 
 /* The relative cost of an op per element (exp: 16, add: 1): what the
  * pipeline weighs recomputation with, and the CPU schedule its loops. */
