@@ -1454,7 +1454,8 @@ static const char prelude2[] =
  * and a non-integer b give NaN; a negative a (or -0) and an odd integer b
  * negate (-0 ** -3 is -inf).  (The Triton targets' coil_pow is the same
  * computation in f64.) */
-/* Arg-reductions (coil.h: KRed.idx). */
+/* Arg-reductions (coil.h: KRed.idx); printed with the kernels of a
+ * program that has one (emit_c_kernels). */
 static const char prelude_argred[] =
     "/* Arg-reductions' accumulators: (value, position) pairs.  c_argmax_T(a, b)\n"
     " * is the pair with the larger value, a NaN above every number, and of equal\n"
@@ -1940,7 +1941,6 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_logf);
   sb_puts(sb, prelude_expd);
   sb_puts(sb, prelude_exp_nonpos);
-  sb_puts(sb, prelude_argred);
   sb_puts(sb, prelude_powf);
   sb_puts(sb, prelude_tanhd);
   sb_puts(sb, prelude3);
@@ -1955,6 +1955,12 @@ void emit_c(StrBuf *sb, const Program *p, const CSched *sched, const CChains *ch
 }
 
 void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains) {
+  /* The arg-reductions' pair types and combines, before the first kernel
+   * that has one (once in a file of several programs). */
+  bool argred = false;
+  for (int i = 0; i < p->nkernels; i++)
+    for (int r = 0; r < p->kernels[i].nreds; r++) argred |= op_is_argred(p->kernels[i].reds[r].op);
+  if (argred) sb_printf(sb, "\n#ifndef COIL_ARGRED\n#define COIL_ARGRED\n%s#endif\n", prelude_argred);
   for (int c = 0; c < chains->n; c++) {
     const CChain *ch = &chains->chain[c];
     if (ch->n > 1) {
