@@ -132,7 +132,8 @@ static int group_lead(const Kernel *k, int g) {
 /* Bytes the NPU keeps in its UB per element of group g's sub-tile: loads
  * twice (DMA double buffering), plus an f32 copy of half loads and a
  * permuted copy; every computed value; per reduction the accumulator,
- * the masked value and its reshape; one byte of mask. */
+ * the masked value and its reshape (an arg-reduction's int64 positions
+ * too); one byte of mask. */
 static int64_t npu_elem_bytes(const Kernel *k, int g) {
   int64_t b = 1;
   for (int i = 0; i < k->nvals; i++) {
@@ -142,7 +143,7 @@ static int64_t npu_elem_bytes(const Kernel *k, int g) {
     else b += rsize(v->dtype);
   }
   for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g) b += 3 * rsize(k->reds[r].dtype);
+    if (k->reds[r].group == g) b += 3 * rsize(k->reds[r].dtype) + (op_is_argred(k->reds[r].op) ? 3 * 8 : 0); /* and its positions */
   return b < 8 ? 8 : b;
 }
 
@@ -335,10 +336,11 @@ enum {
 /* Registers per element of the reductions' accumulators, summed, a 64-bit
  * one counted as four: two registers, and the f64 adds and conversions
  * that run at a fraction of the f32 rate (a variance over 160 columns in
- * f64: 67% of a read at 8 points a thread, 42% at 16). */
+ * f64: 67% of a read at 8 points a thread, 42% at 16); an arg-reduction's
+ * int64 positions as another 64-bit one. */
 static int64_t acc_words(const Kernel *k) {
   int64_t w = 0;
-  for (int r = 0; r < k->nreds; r++) w += dtype_size(k->reds[r].dtype) > 4 ? 4 : 1;
+  for (int r = 0; r < k->nreds; r++) w += (dtype_size(k->reds[r].dtype) > 4 ? 4 : 1) + (op_is_argred(k->reds[r].op) ? 4 : 0); /* int64 positions */
   return w < 1 ? 1 : w;
 }
 

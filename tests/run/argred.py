@@ -104,6 +104,12 @@ def size_one(x: "f32[4, 1, 6]", y: "f32[1]", z: "f32[1, 1]"):
     return (x.argmax(1), x.argmin(-2, keepdim=True), v, i, y.argmax(), z.argmin(), x.argmax(), x.argmax(2)) + y.max(0) + z.min(1)
 
 
+def zero_dim(s: "f32[]", x: "f32[3]"):
+    """A 0-d tensor: index 0 (dim 0 or -1, or none) and its value."""
+    v, i = s.max(0)
+    return s.argmax(), s.argmin(0, keepdim=True), v, i, torch.aminmax(s)[1], x.sum().argmax(), s.max(-1, keepdim=True).indices
+
+
 def permuted(x: "f32[5, 6, 7]", s: "f32[4, 9, 6] stride(1, 24, 4)", u: "i32[4, 9, 6] uniform(0, 3)"):
     """dim=None over a permuted view is over its own (logical) order, while
     the loops read memory in order: with ties (u) and NaNs, the first in
@@ -143,6 +149,17 @@ def absmax_scale(x: "f32[8, 50]"):
     s = x.abs().max(-1, keepdim=True).values
     q = (x / s * 127).round().clamp(-127, 127)
     return s, q, x.abs().argmax(-1)
+
+
+def chained(x: "f32[96, 50]", y: "f32[64, 4, 40]"):
+    """Rows and column tiles of several kernels in one loop (the C
+    schedule's chains): a row's absmax and its use, a channel max and its
+    softmax beside the channel's argmin."""
+    s = x.abs().max(-1, keepdim=True).values
+    q = (x / s * 127).round()
+    m = y.max(1, keepdim=True).values
+    e = (y - m).exp()
+    return q, q.argmax(-1), e / e.sum(1, keepdim=True), y.argmin(1)
 
 
 def pointwise_around(x: "f32[6, 17]", y: "f32[6, 17]"):
