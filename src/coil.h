@@ -202,6 +202,10 @@ struct GNode {
   bool wraps;
   int64_t step;
   uint32_t rmask;          /* reductions: bit d set = input dim d reduced */
+  /* OP_ARGMAX, OP_ARGMIN (an arg-reduction over rmask's dims, flattened in
+   * row-major order; cdtype: the input's dtype): false, the index of the
+   * winning element (int64); true, its value (the input's dtype). */
+  bool argval;
   SrcLoc loc;
   const char *label;       /* the user's variable name, for dumps */
 };
@@ -419,15 +423,25 @@ typedef struct KVal {
   int64_t gstride, gsize;
   bool gwrap;
   int gnode;
+  bool argval; /* an arg-reduction's result: its value (true) or its index (false, int64) */
   int scope;
   bool nonpos; /* known <= 0 or NaN (graph_nonpositive): exp's cheaper range key */
 } KVal;
 
 typedef struct KRed {
-  Op op;       /* OP_SUM, OP_PROD, OP_AMAX, OP_AMIN */
-  DType dtype; /* accumulation dtype */
+  Op op;       /* OP_SUM, OP_PROD, OP_AMAX, OP_AMIN, OP_ARGMAX, OP_ARGMIN */
+  DType dtype; /* accumulation dtype (an arg-reduction's: its values') */
   int src;     /* value reduced */
   int group;
+  /* OP_ARGMAX, OP_ARGMIN: the index value (OP_IOTA, int64) giving each r
+   * point of the group its position in PyTorch's order (the reduced dims
+   * flattened row-major), whatever order the loops run in.  The
+   * accumulator is the pair (value, position); the combine takes the
+   * larger (smaller) value, a NaN above (below) every number, and between
+   * equal values or two NaNs the lower position, so it is associative and
+   * commutative: any loop order, tiling, split or tree gives PyTorch's
+   * answer.  Identity: (-inf or the type's lowest, INT64_MAX). */
+  int idx;
 } KRed;
 
 typedef struct KGroup {

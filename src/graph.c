@@ -42,6 +42,7 @@ struct Val {
   Val **items;   /* V_TUPLE */
   int n;
   bool list;     /* V_TUPLE written as a list */
+  const char *const *fields; /* V_TUPLE: a named tuple's field names (torch.return_types), or NULL */
   const char *name; /* V_FN: function or method name; V_MODULE: its dotted name; V_STR: the text */
   const char *ns;   /* V_FN: the module it belongs to ("torch", "math", "builtins"...) */
   Val *self;        /* V_FN: bound tensor for methods, NULL for module functions */
@@ -1625,6 +1626,121 @@ static Val *b_var_mean(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc 
   t->items[0] = v;
   t->items[1] = mktensor(B, mean);
   return t;
+}
+
+/* ------------------------------------------------------------ arg-reductions */
+
+/* An arg-reduction (OP_ARGMAX or OP_ARGMIN) of x over the dims in mask,
+ * flattened in row-major order: the index of the winning element (int64),
+ * or with argval its value.  PyTorch's rules (the first index on ties, a
+ * NaN wins and the first NaN's index) are the op's (ops.h); an empty
+ * reduction has no element to point at and is refused here. */
+static GNode *argreduce(Builder *B, Op op, GNode *x, uint32_t mask, bool keepdim, bool argval, SrcLoc loc) {
+  if (!x) return NULL; /* an error is already reported */
+  int ndim = 0;
+  int64_t shape[COIL_MAX_DIMS], kshape[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) {
+    kshape[d] = mask >> d & 1 ? 1 : x->shape[d];
+    if (!(mask >> d & 1)) shape[ndim++] = x->shape[d];
+  }
+  GNode *r = new_node(B, op, argval ? x->dtype : DT_I64, ndim, shape, loc);
+  r->cdtype = x->dtype;
+  r->in[0] = x;
+  r->nin = 1;
+  r->rmask = mask;
+  r->argval = argval;
+  if (keepdim) r = reshape(B, r, x->ndim, kshape, loc);
+  return r;
+}
+
+/* The reduced dims of an arg-reduction named `name`: one dim (dv an int),
+ * or every dim (dv absent or None, when all is allowed); none of them
+ * empty. */
+static bool argred_dims(Builder *B, const char *name, Val *dv, SrcLoc dl, GNode *x, bool all, uint32_t *mask, SrcLoc loc) {
+  *mask = 0;
+  if (!dv || dv->kind == V_NONE) {
+    if (!all) return fail(B, loc, "%s needs dim", name), false;
+    if (shape_numel(x->ndim, x->shape) == 0)
+      return fail(B, loc, "%s of an empty tensor needs a dim: there is no element to point at (PyTorch raises here too)", name), false;
+    *mask = x->ndim ? (uint32_t)((1u << x->ndim) - 1) : 0;
+    return true;
+  }
+  int64_t d;
+  if (dv->kind == V_TUPLE) return fail(B, dl, "%s reduces one dim, as in PyTorch: dim must be an int", name), false;
+  if (!get_int(B, dv, dl, "dim", &d)) return false;
+  int nd = norm_dim(B, d, x->ndim, dl);
+  if (nd < 0) return false;
+  if (x->ndim == 0) return true;
+  if (x->shape[nd] == 0)
+    return fail(B, dl, "%s over dim %d, which has size 0: there is no element to point at (PyTorch raises here too)", name, nd), false;
+  *mask = 1u << nd;
+  return true;
+}
+
+static Val *named_pair(Builder *B, GNode *a, GNode *b, const char *fa, const char *fb) {
+  if (!a || !b) return NULL;
+  Val *t = mkval(B, V_TUPLE);
+  t->n = 2;
+  t->items = ARENA_ARRAY(B->a, Val *, 2);
+  t->items[0] = mktensor(B, a);
+  t->items[1] = mktensor(B, b);
+  const char **f = ARENA_ARRAY(B->a, const char *, 2);
+  f[0] = fa, f[1] = fb;
+  t->fields = f;
+  return t;
+}
+
+/* argmax, argmin (op): torch.argmax(x, dim=None, keepdim=False); dim None
+ * over the flattened tensor (keepdim: every dim kept as 1). */
+static Val *b_argmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->op == OP_ARGMAX ? "argmax" : "argmin";
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  if (!check_args(B, A, name, 2) || B->err) return NULL;
+  if (x->dtype == DT_BOOL) return fail(B, loc, "%s(): does not support bool input (as in PyTorch); cast it first", name);
+  uint32_t mask;
+  if (!argred_dims(B, name, dv, dl, x, true, &mask, loc)) return NULL;
+  return mktensor(B, argreduce(B, s->op, x, mask, keep, false, loc));
+}
+
+/* max and min (op OP_ARGMAX, OP_ARGMIN): x.max() the largest element (as
+ * amax over every dim); x.max(dim, keepdim=False) the named tuple (values,
+ * indices); torch.max(x, other) torch.maximum. */
+static Val *b_max_min(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool is_max = s->op == OP_ARGMAX;
+  const char *name = is_max ? "max" : "min";
+  Val *dv = arg(A, 0, "dim");
+  if (dv && dv->kind == V_TENSOR) { /* torch.max(x, other) */
+    Spelling m = *s;
+    m.name = is_max ? "maximum" : "minimum";
+    m.op = is_max ? OP_MAXIMUM : OP_MINIMUM;
+    return b_binary(B, &m, x, A, loc);
+  }
+  if (!dv) {
+    if (!check_args(B, A, name, 0)) return NULL;
+    GNode *r = reduce(B, is_max ? OP_AMAX : OP_AMIN, x, x->ndim ? (uint32_t)((1u << x->ndim) - 1) : 0, false, loc);
+    return r ? mktensor(B, r) : NULL;
+  }
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  bool keep = get_bool(B, arg(A, 1, "keepdim"), arg_loc(A, 1, "keepdim"), "keepdim", false);
+  if (!check_args(B, A, name, 2) || B->err) return NULL;
+  uint32_t mask;
+  if (!argred_dims(B, name, dv, dl, x, false, &mask, loc)) return NULL;
+  return named_pair(B, argreduce(B, s->op, x, mask, keep, true, loc), argreduce(B, s->op, x, mask, keep, false, loc), "values",
+                    "indices");
+}
+
+/* torch.aminmax(x, *, dim=None, keepdim=False): the named tuple (min, max),
+ * amin and amax (as Inductor's decomposition computes it). */
+static Val *b_aminmax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *dv = arg(A, -1, "dim");
+  SrcLoc dl = arg_loc(A, -1, "dim");
+  bool keep = get_bool(B, arg(A, -1, "keepdim"), arg_loc(A, -1, "keepdim"), "keepdim", false);
+  if (!check_args(B, A, "aminmax", 0) || B->err) return NULL;
+  uint32_t mask;
+  if (!argred_dims(B, "aminmax", dv, dl, x, true, &mask, loc)) return NULL;
+  return named_pair(B, reduce(B, OP_AMIN, x, mask, keep, loc), reduce(B, OP_AMAX, x, mask, keep, loc), "min", "max");
 }
 
 /* all, any, count_nonzero, nansum, nanmean: reductions of a derived value. */
@@ -3281,6 +3397,11 @@ static const Spelling spellings[] = {
     {"prod", BOTH, b_reduce, OP_PROD, 0, "all (ints and bool: int64)"},
     {"amax", BOTH, b_reduce, OP_AMAX, 0, "all"},
     {"amin", BOTH, b_reduce, OP_AMIN, 0, "all"},
+    {"max", BOTH, b_max_min, OP_ARGMAX, 0, "all (dim: (values, indices); a tensor: maximum)"},
+    {"min", BOTH, b_max_min, OP_ARGMIN, 0, "all (dim: (values, indices); a tensor: minimum)"},
+    {"argmax", BOTH, b_argmax, OP_ARGMAX, 0, "floats, ints"},
+    {"argmin", BOTH, b_argmax, OP_ARGMIN, 0, "floats, ints"},
+    {"aminmax", SP_TORCH, b_aminmax, 0, 0, "all"},
     {"var", BOTH, b_var_std, 0, 0, "floats"},
     {"std", BOTH, b_var_std, 0, 0, "floats"},
     {"var_mean", SP_TORCH, b_var_mean, 0, 0, "floats"},
@@ -3530,6 +3651,11 @@ static const Spelling spellings[] = {
     {"amin.default(Tensor self, int[1] dim=[], bool keepdim=False)", ATEN, b_reduce, OP_AMIN, 0, "all"},
     {"max.default(Tensor self)", ATEN, b_reduce, OP_AMAX, 0, "all"},
     {"min.default(Tensor self)", ATEN, b_reduce, OP_AMIN, 0, "all"},
+    {"max.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_max_min, OP_ARGMAX, 0, "all ((values, indices))"},
+    {"min.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_max_min, OP_ARGMIN, 0, "all ((values, indices))"},
+    {"argmax.default(Tensor self, int? dim=None, bool keepdim=False)", ATEN, b_argmax, OP_ARGMAX, 0, "floats, ints"},
+    {"argmin.default(Tensor self, int? dim=None, bool keepdim=False)", ATEN, b_argmax, OP_ARGMIN, 0, "floats, ints"},
+    {"aminmax.default(Tensor self, *, int? dim=None, bool keepdim=False)", ATEN, b_aminmax, 0, 0, "all"},
     {"any.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
@@ -4568,6 +4694,9 @@ static Val *eval(Builder *B, Node *n) {
       f->self = lhs;
       return f;
     }
+    if (lhs->kind == V_TUPLE && lhs->fields) /* torch.return_types: x.max(1).values */
+      for (int i = 0; i < lhs->n; i++)
+        if (!strcmp(lhs->fields[i], n->name)) return lhs->items[i];
     if (lhs->kind == V_TUPLE && lhs->list)
       return fail(B, n->loc, "a list is a value in coil's subset: list.%s would change it in place; write xs = xs + [v]",
                   n->name);
@@ -5278,6 +5407,9 @@ CoilErr *graph_verify(const Graph *g) {
       for (int d = 0; d < x->ndim; d++)
         if (!(n->rmask >> d & 1) && x->shape[d] != n->shape[nd++]) return coil_err("graph verifier: %%%d bad reduce shape", i);
       if (nd != n->ndim) return coil_err("graph verifier: %%%d bad reduce rank", i);
+      if (op_is_argred(n->op) && (n->cdtype != x->dtype || n->dtype != (n->argval ? x->dtype : DT_I64)))
+        return coil_err("graph verifier: %%%d: an arg-reduction gives its input's values or int64 indices", i);
+      if (!op_is_argred(n->op) && n->argval) return coil_err("graph verifier: %%%d: only an arg-reduction has values", i);
       break;
     }
     case OK_LEAF:
@@ -5392,6 +5524,7 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       for (int d = 0, first = 1; d < n->in[0]->ndim; d++)
         if (n->rmask >> d & 1) { sb_printf(sb, "%s%d", first ? "" : ",", d); first = 0; }
       sb_puts(sb, ")");
+      if (op_is_argred(n->op)) sb_puts(sb, n->argval ? " value" : " index");
     }
     sb_printf(sb, " : %s", dtype_name(n->dtype));
     shape_str(sb, n->ndim, n->shape);

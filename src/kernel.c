@@ -176,6 +176,29 @@ static CoilErr *check_bounds(Arena *a, const Program *p, const Kernel *k, const 
   return NULL;
 }
 
+/* An arg-reduction's positions (KRed.idx): an index value of its group
+ * alone (no x axis: the same at every output point) whose range is
+ * exactly [0, the group's points): each r point one place, and the place
+ * the lowest one of ties is picked by. */
+static CoilErr *verify_argred(Arena *a, const Kernel *k, int r) {
+  const KRed *rd = &k->reds[r];
+  if (rd->idx < 0 || rd->idx >= k->nvals || k->vals[rd->idx].op != OP_IOTA)
+    return coil_err("kernel verifier: %s: arg-reduction %d has no index value for its positions", k->name, r);
+  const KVal *v = &k->vals[rd->idx];
+  if (v->scope != rd->group) return coil_err("kernel verifier: %s: arg-reduction %d's positions are not of its group", k->name, r);
+  for (int i = 0; i < k->nx; i++)
+    if (ix_mentions(v->index, k->x[i]))
+      return coil_err("kernel verifier: %s: arg-reduction %d's positions depend on the output point", k->name, r);
+  int64_t n = 1, lo, hi;
+  const KGroup *G = &k->groups[rd->group];
+  for (int i = 0; i < G->naxes; i++) n *= k->axes[G->axes[i]].size;
+  ix_bounds(kernel_range(a, k), v->index, &lo, &hi);
+  if (lo != 0 || hi != n - 1)
+    return coil_err("kernel verifier: %s: arg-reduction %d's positions span [%lld, %lld], not [0, %lld)", k->name, r, (long long)lo,
+                    (long long)hi, (long long)n);
+  return NULL;
+}
+
 CoilErr *kernel_verify(const Program *p, const Kernel *k) {
   Arena a = {0};
   CoilErr *e = NULL;
@@ -238,6 +261,18 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
     int s = k->vals[rd->src].scope;
     if (s == SCOPE_POST || (s >= 0 && s != rd->group))
       e = coil_err("kernel verifier: %s: reduction %d reads outside its group", k->name, r);
+    else if (op_is_argred(rd->op)) e = verify_argred(&a, k, r);
+  }
+  for (int i = 0; i < k->nvals && !e; i++) {
+    const KVal *v = &k->vals[i];
+    if (op_info[v->op].kind != OK_REDUCE) continue;
+    if (v->red < 0 || v->red >= k->nreds || k->reds[v->red].op != v->op) {
+      e = coil_err("kernel verifier: %s: v%d is the result of no reduction of its op", k->name, i);
+      break;
+    }
+    const KRed *rd = &k->reds[v->red];
+    if (op_is_argred(v->op) ? v->dtype != (v->argval ? rd->dtype : DT_I64) : v->argval)
+      e = coil_err("kernel verifier: %s: v%d: an arg-reduction gives its values' dtype or int64 indices, no other reduction either", k->name, i);
   }
   for (int s = 0; s < k->nstores && !e; s++) {
     const KStore *st = &k->stores[s];
@@ -273,7 +308,7 @@ static void dump_val(StrBuf *sb, const Program *p, const Kernel *k, const char *
     sb_puts(sb, "index ");
     ix_print(sb, v->index, names, false);
   } else if (op_info[v->op].kind == OK_REDUCE) {
-    sb_printf(sb, "result acc%d", v->red);
+    sb_printf(sb, "result acc%d%s", v->red, !op_is_argred(v->op) ? "" : v->argval ? ".value" : ".index");
   } else {
     const char *nm = op_info[v->op].name;
     for (const char *c = nm; *c; c++) sb_putc(sb, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
@@ -309,7 +344,9 @@ void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k) {
       const char *nm = op_info[rd->op].name;
       sb_printf(sb, "    acc%d = ", r);
       for (const char *c = nm; *c; c++) sb_putc(sb, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
-      sb_printf(sb, " v%d : %s\n", rd->src, dtype_name(rd->dtype));
+      sb_printf(sb, " v%d", rd->src);
+      if (op_is_argred(rd->op)) sb_printf(sb, " at v%d", rd->idx);
+      sb_printf(sb, " : %s\n", dtype_name(rd->dtype));
     }
   }
   sb_puts(sb, "  after reductions:\n");
@@ -338,14 +375,20 @@ void kernel_mark_from(const Kernel *k, int root, bool *mark, const int *stop) {
 
 void kernel_mark_needed(const Kernel *k, bool *mark, const int *stop) {
   memset(mark, 0, sizeof(bool) * (size_t)k->nvals);
-  for (int r = 0; r < k->nreds; r++) kernel_mark_from(k, k->reds[r].src, mark, stop);
+  for (int r = 0; r < k->nreds; r++) {
+    kernel_mark_from(k, k->reds[r].src, mark, stop);
+    if (op_is_argred(k->reds[r].op)) kernel_mark_from(k, k->reds[r].idx, mark, stop);
+  }
   for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, mark, stop);
 }
 
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
   memset(mark, 0, sizeof(bool) * (size_t)k->nvals);
-  for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g) kernel_mark_from(k, k->reds[r].src, mark, stop);
+  for (int r = 0; r < k->nreds; r++) {
+    if (k->reds[r].group != g) continue;
+    kernel_mark_from(k, k->reds[r].src, mark, stop);
+    if (op_is_argred(k->reds[r].op)) kernel_mark_from(k, k->reds[r].idx, mark, stop);
+  }
 }
 
 /* A cast from f32 to the buffer's 16-bit float type is stored by

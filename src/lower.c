@@ -119,7 +119,7 @@ static bool same_val(const KVal *a, const KVal *b) {
            a->gnode == b->gnode;
   case OP_IOTA: return ix_equal(a->index, b->index);
   case OP_CONST: return !memcmp(&a->fval, &b->fval, sizeof a->fval) && a->ival == b->ival;
-  default: return op_info[a->op].kind != OK_REDUCE || a->red == b->red;
+  default: return op_info[a->op].kind != OK_REDUCE || (a->red == b->red && a->argval == b->argval);
   }
 }
 
@@ -134,7 +134,7 @@ static uint64_t hash_val(const KVal *v) {
     memcpy(&bits, &v->fval, sizeof bits);
     h = coil_mix64(coil_mix64(h ^ bits) ^ (uint64_t)v->ival);
   }
-  if (op_info[v->op].kind == OK_REDUCE) h = coil_mix64(h ^ (uint64_t)v->red);
+  if (op_info[v->op].kind == OK_REDUCE) h = coil_mix64(h ^ (uint64_t)v->red ^ (uint64_t)v->argval << 32);
   return h;
 }
 
@@ -240,7 +240,10 @@ static int find_group(Lower *L, int nr, const int64_t *sizes) {
   return g;
 }
 
+static int lower_argreduce(Lower *L, const GNode *n, IExpr **idx);
+
 static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
+  if (op_is_argred(n->op)) return lower_argreduce(L, n, idx);
   const GNode *x = n->in[0];
   int64_t sizes[COIL_MAX_DIMS];
   int nr = 0;
@@ -277,6 +280,59 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
   k->reds = nr2;
   k->reds[k->nreds] = (KRed){.op = n->op, .dtype = n->dtype, .src = src, .group = g};
   KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = k->nreds++};
+  return add_val(L, v);
+}
+
+/* An arg-reduction: x at (its kept dims, the r axes of its group), and
+ * the index value of each r point's place in PyTorch's order, the reduced
+ * dims flattened row-major (a size-1 dim adds nothing).  That place is an
+ * index value like any other, so simplify.c and order.c rewrite it with
+ * the axes they merge and reorder, and it stays the logical position
+ * whatever order the loops then take.  Its values and its indices share
+ * one accumulator (KRed.idx). */
+static int lower_argreduce(Lower *L, const GNode *n, IExpr **idx) {
+  const GNode *x = n->in[0];
+  int64_t sizes[COIL_MAX_DIMS];
+  int nr = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (n->rmask >> d & 1 && x->shape[d] == 0) coil_unreachable("an empty arg-reduction (the graph refuses it)");
+    if (n->rmask >> d & 1 && x->shape[d] > 1) sizes[nr++] = x->shape[d];
+  }
+  IExpr *sidx[COIL_MAX_DIMS];
+  int g = nr ? find_group(L, nr, sizes) : -1;
+  for (int d = 0, kept = 0, r = 0; d < x->ndim; d++) {
+    if (!(n->rmask >> d & 1)) sidx[d] = idx[kept++];
+    else if (x->shape[d] == 1) sidx[d] = ix_const(L->a, 0);
+    else sidx[d] = ix_axis(L->a, L->k->groups[g].axes[r++]);
+  }
+  int src = lower_node(L, x, sidx, false);
+  if (g < 0) {
+    /* One element: its value, at index 0. */
+    if (!n->argval) return constant(L, DT_I64, 0, 0);
+    KVal c = {.op = OP_CAST, .dtype = n->dtype, .cdtype = n->dtype, .arg = {src}, .narg = 1};
+    return add_val(L, c);
+  }
+  IExpr *pos = ix_const(L->a, 0);
+  int64_t stride = 1;
+  for (int d = x->ndim - 1; d >= 0; d--) {
+    if (!(n->rmask >> d & 1)) continue;
+    pos = ix_add(L->a, pos, ix_scale(L->a, sidx[d], stride));
+    stride *= x->shape[d];
+  }
+  KVal iv = {.op = OP_IOTA, .dtype = DT_I64, .cdtype = DT_I64, .index = pos};
+  int at = add_val(L, iv);
+  Kernel *k = L->k;
+  int r = 0;
+  while (r < k->nreds && !(k->reds[r].op == n->op && k->reds[r].dtype == n->cdtype && k->reds[r].src == src && k->reds[r].group == g &&
+                           k->reds[r].idx == at))
+    r++;
+  if (r == k->nreds) {
+    KRed *nr2 = ARENA_ARRAY(L->a, KRed, k->nreds + 1);
+    if (k->nreds) memcpy(nr2, k->reds, sizeof(KRed) * (size_t)k->nreds);
+    k->reds = nr2;
+    k->reds[k->nreds++] = (KRed){.op = n->op, .dtype = n->cdtype, .src = src, .group = g, .idx = at};
+  }
+  KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = r, .argval = n->argval};
   return add_val(L, v);
 }
 

@@ -87,7 +87,12 @@
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
-  OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")
+  OP(AMIN,    OK_REDUCE,  1, "", "coil_amin")                                  \
+  /* arg-reductions: the accumulator is a pair (value, index of its r point); \
+   * the larger (smaller) value wins, NaN above (below) all, ties and NaNs  \
+   * to the lowest index (kernel.c: KRed.idx; ref.c) */                      \
+  OP(ARGMAX,  OK_REDUCE,  1, "", "coil_argmax")                                \
+  OP(ARGMIN,  OK_REDUCE,  1, "", "coil_argmin")
 
 typedef enum OpKind {
   OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_GATHER, OK_REDUCE
@@ -119,6 +124,9 @@ static inline bool op_is_pointwise(Op op) {
 
 /* A kernel value that reads a buffer: a load, or an indexed load. */
 static inline bool op_is_load(Op op) { return op == OP_INPUT || op == OP_GATHER; }
+/* An arg-reduction: argmax/argmin, and max/min along a dim (values and
+ * indices). */
+static inline bool op_is_argred(Op op) { return op == OP_ARGMAX || op == OP_ARGMIN; }
 
 /* The relative cost of an op per element (exp: 16, add: 1): what the
  * pipeline weighs recomputation with, and the CPU schedule its loops. */

@@ -629,6 +629,68 @@ static void compute_reduce(Ref *R, const GNode *n) {
   R->red[n->id] = out;
 }
 
+/* An arg-reduction, as PyTorch's CPU kernel scans it: the reduced dims in
+ * row-major order, one element after another; an element replaces the
+ * best so far when it is larger (smaller) or a NaN, and nothing replaces
+ * a NaN.  So ties and NaNs keep the first index, by a rule of its own
+ * rather than the compiled kernels' combine (ops.h). */
+static void compute_argreduce(Ref *R, const GNode *n) {
+  const GNode *x = n->in[0];
+  int64_t numel = shape_numel(n->ndim, n->shape);
+  RV *out = malloc(sizeof(RV) * (size_t)(numel ? numel : 1));
+  if (!out) coil_unreachable("out of memory");
+  int rd[COIL_MAX_DIMS], nrd = 0, kd[COIL_MAX_DIMS], nkd = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (n->rmask >> d & 1) rd[nrd++] = d;
+    else kd[nkd++] = d;
+  }
+  int ld = nrd ? rd[nrd - 1] : -1; /* lines along the innermost reduced dim */
+  int64_t llen = ld >= 0 ? x->shape[ld] : 1, lines = 1;
+  for (int i = 0; i + 1 < nrd; i++) lines *= x->shape[rd[i]];
+  bool fl = isf(x->dtype), is_max = n->op == OP_ARGMAX;
+  #pragma omp parallel
+  {
+    Scratch S = scratch_new(R->g);
+    #pragma omp for schedule(dynamic, 16)
+    for (int64_t o = 0; o < numel; o++) {
+      int64_t idx[COIL_MAX_DIMS] = {0}, q = o;
+      for (int i = nkd - 1; i >= 0; i--) {
+        idx[kd[i]] = q % x->shape[kd[i]];
+        q /= x->shape[kd[i]];
+      }
+      RV best = {0};
+      int64_t at = -1, pos = 0;
+      for (int64_t l = 0; l < lines; l++) {
+        int64_t q2 = l;
+        for (int i = nrd - 2; i >= 0; i--) {
+          idx[rd[i]] = q2 % x->shape[rd[i]];
+          q2 /= x->shape[rd[i]];
+        }
+        for (int64_t c = 0; c < llen; c += LINE_MAX_LEN) {
+          int64_t len = llen - c < LINE_MAX_LEN ? llen - c : LINE_MAX_LEN;
+          if (ld >= 0) idx[ld] = c;
+          S.used = 0;
+          S.gen++;
+          Line v = eval_line(R, &S, x, idx, ld, len);
+          for (int64_t t = 0; t < len; t++, pos++) {
+            RV e = v.p[t * v.stride];
+            bool take;
+            if (at < 0) take = true;
+            else if (fl) take = best.f == best.f && (e.f != e.f || (is_max ? e.f > best.f : e.f < best.f));
+            else take = is_max ? e.i > best.i : e.i < best.i;
+            if (take) best = e, at = pos;
+          }
+        }
+      }
+      if (n->argval) out[o] = best;
+      else out[o].i = at;
+    }
+    free(S.buf);
+    free(S.memo);
+  }
+  R->red[n->id] = out;
+}
+
 /* Kept nodes.  A reduction evaluates its whole input cone down to the
  * inputs and earlier reductions; in a function that stacks reductions
  * through pointwise layers (layer norms), each evaluates every earlier
@@ -726,7 +788,8 @@ CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, 
   /* In graph order, a kept node's inputs (kept nodes and reductions among
    * them) come before it. */
   for (int i = 0; i < g->nnodes; i++) {
-    if (need[i] && op_info[g->nodes[i]->op].kind == OK_REDUCE) compute_reduce(&R, g->nodes[i]);
+    if (need[i] && op_is_argred(g->nodes[i]->op)) compute_argreduce(&R, g->nodes[i]);
+    else if (need[i] && op_info[g->nodes[i]->op].kind == OK_REDUCE) compute_reduce(&R, g->nodes[i]);
     else if (kept[i]) R.red[i] = eval_whole(&R, g->nodes[i]);
   }
   free(kept);

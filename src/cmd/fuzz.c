@@ -47,6 +47,12 @@ typedef struct Var {
    * fuzz seed 3102 case 1548, the var of four sums of 910 values about 45
    * spreads from 0, differed from eager by 4x eager's own error. */
   bool summed;
+  /* May differ from the reference in its last bits (a transcendental, a
+   * float sum in another order, a tensor power): an arg-reduction of it
+   * could pick another index, an O(1) difference, so arg-reductions take
+   * only values computed exactly (inputs, views, casts, +-*, integer ops,
+   * max and min). */
+  bool inexact;
 } Var;
 
 #define MAX_VARS 32
@@ -141,6 +147,50 @@ static void shape_text(char *buf, size_t n, int ndim, const int64_t *shape) {
   if (!ndim) buf[0] = 0;
 }
 
+/* An arg-reduction of a (computed exactly: Var.inexact), often of a
+ * floor or a small remainder so that rows tie: argmax and argmin over a dim
+ * or every element (bool: max and min along a dim), max(dim) and min(dim)
+ * by .values, .indices or [i], the indices cast or compared afterwards. */
+static bool gen_argred(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  if (a->inexact || a->ndim == 0) return false;
+  bool fl = dtype_is_float(a->dt), is_bool = a->dt == DT_BOOL;
+  const char *src = a->name;
+  char *tied = NULL;
+  if (fl && rchance(r, 50)) src = tied = fmt("(%s * 2).floor()", a->name);
+  else if (!fl && !is_bool && rchance(r, 50)) src = tied = fmt("(%s %% 3)", a->name);
+  const char *op = rchance(r, 50) ? "max" : "min";
+  int d = rint_(r, a->ndim), nd = 0;
+  bool keep = rchance(r, 30), all = !is_bool && rchance(r, 25);
+  int64_t ns[5];
+  for (int i = 0; i < a->ndim; i++)
+    if (i != d || keep) ns[nd++] = all ? 1 : i == d ? 1 : a->shape[i];
+  if (all && !keep) nd = 0;
+  int ds = rchance(r, 30) ? d - a->ndim : d;
+  const char *kd = keep ? ", keepdim=True" : "";
+  char *e;
+  DType dt = DT_I64;
+  int form = is_bool ? 2 + rint_(r, 2) : rint_(r, 5);
+  if (all) e = fmt("%s.arg%s(%s)", src, op, keep ? "keepdim=True" : "");
+  else if (form == 0) e = fmt("%s.arg%s(%d%s)", src, op, ds, kd);
+  else if (form == 1) e = fmt("torch.arg%s(%s, dim=%d%s)", op, src, ds, kd);
+  else if (form == 2) e = fmt("%s.%s(%d%s).indices", src, op, ds, kd);
+  else if (form == 3) { e = fmt("%s.%s(%d%s).values", src, op, ds, kd); dt = a->dt; }
+  else e = fmt("torch.%s(%s, %d%s)[1]", op, src, ds, kd);
+  free(tied);
+  /* the indices cast or compared afterwards */
+  if (dt == DT_I64 && rchance(r, 40)) {
+    bool to_float = rchance(r, 50);
+    char *w = to_float ? fmt("(%s * 2 + 1).to(torch.float32)", e) : fmt("(%s == %d)", e, rint_(r, 3));
+    dt = to_float ? DT_F32 : DT_BOOL;
+    free(e);
+    e = w;
+  }
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  new_var(c, dt, nd, ns);
+  return true;
+}
+
 /* One random statement from operand *src; false if the chosen op does not apply. */
 static bool gen_op(Rng *r, Case *c, int *src) {
   if (c->nvars >= MAX_VARS || c->nstmts >= MAX_STMTS) return false;
@@ -166,7 +216,9 @@ static bool gen_op(Rng *r, Case *c, int *src) {
       add_stmt(c, id, fmt(dtype_is_float(a->dt) ? "%s = (%s.clamp(-4, 4).abs() + 0.5) ** %s.clamp(%s)"
                                                  : "%s = %s.clamp(-3, 3) ** %s.clamp(%s)",
                           name, a->name, b->name, dtype_is_float(b->dt) ? "-3, 3" : "0, 4"));
-      new_var(c, bin_dtype(a, b, false), a->ndim, shape)->summed = b->summed;
+      Var *v = new_var(c, bin_dtype(a, b, false), a->ndim, shape);
+      v->summed = b->summed;
+      v->inexact = true;
       return true;
     }
     if (!strcmp(op, "-") && (a->dt == DT_BOOL || (b && b->dt == DT_BOOL))) op = "*";
@@ -185,7 +237,10 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     }
     if (a->dt == DT_BOOL && b && b->dt == DT_BOOL && op[0] != '/') dt = DT_BOOL;
     if (a->dt == DT_BOOL && b && b->dt == DT_BOOL && op[0] == '+') dt = DT_BOOL;
-    new_var(c, dt, a->ndim, shape)->summed = b && b->summed;
+    Var *v = new_var(c, dt, a->ndim, shape);
+    v->summed = b && b->summed;
+    /* (an int true division rounds its operands to f32 first in C) */
+    v->inexact = (b && b->inexact) || (op[0] == '/' && (!fl || (b && !dtype_is_float(b->dt))));
     return true;
   }
   case 2: { /* unary math */
@@ -219,7 +274,7 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     if (fl && k == 7) { free(e); e = fmt("%s.clamp(-8, 8).exp()", a->name); }
     add_stmt(c, id, fmt("%s = %s", name, e));
     free(e);
-    new_var(c, a->dt, a->ndim, shape);
+    new_var(c, a->dt, a->ndim, shape)->inexact = fl;
     return true;
   }
   case 3: { /* cast */
@@ -371,7 +426,9 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     if ((k == 0 || k == 4) && !fl) dt = DT_I64;
     if (k == 4 && !fl) dt = a->dt; /* tanh of an int gives f32 */
     if (k == 4 && !fl) dt = DT_F32;
-    new_var(c, dt, nd, ns)->summed = dtype_is_float(dt) && k != 2 && k != 3;
+    Var *v = new_var(c, dt, nd, ns);
+    v->summed = dtype_is_float(dt) && k != 2 && k != 3;
+    v->inexact = v->summed;
     return true;
   }
   case 9: { /* normalise over a dim: needs a reduction broadcast back */
@@ -383,7 +440,7 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     /* A layer: stacked, each one's mean needs every layer before it
      * (recompute.c keeps some in buffers). */
     else add_stmt(c, id, fmt("%s = %s + torch.tanh(%s - %s.mean(%d, keepdim=True))", name, a->name, a->name, a->name, d));
-    new_var(c, a->dt, a->ndim, shape);
+    new_var(c, a->dt, a->ndim, shape)->inexact = true;
     return true;
   }
   case 10: { /* indexed reads and sums at indices, with indices computed in the kernel (always in range) */
@@ -416,9 +473,10 @@ static bool gen_op(Rng *r, Case *c, int *src) {
      * depending on the summation order, and where() would turn that into
      * an O(1) difference (fuzz seed 1007, case 1104). */
     add_stmt(c, id, fmt("%s = torch.where(%s > 0.25, %s, %s)", name, a->name, a->name, b->name));
-    new_var(c, dt, a->ndim, shape);
+    new_var(c, dt, a->ndim, shape)->inexact = b->inexact;
     return true;
   }
+  case 11: return gen_argred(r, c, a, id, name);
   }
 }
 
@@ -427,6 +485,7 @@ static bool gen_stmt(Rng *r, Case *c) {
   int nvars = c->nvars, src = 0;
   if (!gen_op(r, c, &src)) return false;
   if (c->nvars > nvars) c->vars[c->nvars - 1].summed |= c->vars[src].summed;
+  if (c->nvars > nvars) c->vars[c->nvars - 1].inexact |= c->vars[src].inexact;
   return true;
 }
 

@@ -303,7 +303,8 @@ static void describe(const Compiled *c) {
       int nops = 0;
       for (int r = 0; r < k->nreds; r++) {
         if (k->reds[r].group != g) continue;
-        const char *nm = k->reds[r].op == OP_SUM ? "sum" : k->reds[r].op == OP_PROD ? "prod" : k->reds[r].op == OP_AMAX ? "amax" : "amin";
+        const char *nm = k->reds[r].op == OP_SUM ? "sum" : k->reds[r].op == OP_PROD ? "prod" : k->reds[r].op == OP_AMAX ? "amax"
+                         : k->reds[r].op == OP_AMIN ? "amin" : k->reds[r].op == OP_ARGMAX ? "argmax" : "argmin";
         bool dup = false;
         for (int j = 0; j < nops; j++) dup |= !strcmp(ops[j], nm);
         if (!dup && nops < 4) ops[nops++] = nm;

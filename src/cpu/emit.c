@@ -138,7 +138,41 @@ static void emit_stream_prefetch(Emit *E, const char *ind, int g, const char *po
 
 static const char *ctype(DType t) { return dtype_c_compute(t); }
 
-static const char *acc_type(const KRed *r) { return dtype_c_compute(r->dtype); }
+/* An arg-reduction's pair type (the prelude's c_arg<T>) and combine's
+ * suffix: f float, d double, l int64_t, i int (int32 and bool). */
+static const char *arg_sfx(DType t) {
+  const char *c = dtype_c_compute(t);
+  return !strcmp(c, "float") ? "f" : !strcmp(c, "double") ? "d" : !strcmp(c, "int64_t") ? "l" : "i";
+}
+
+static const char *acc_type(const KRed *r) {
+  if (!op_is_argred(r->op)) return dtype_c_compute(r->dtype);
+  static const char *const pair[] = {"c_argf", "c_argd", "c_argl", "c_argi"};
+  const char *sfx = arg_sfx(r->dtype);
+  return pair[sfx[0] == 'f' ? 0 : sfx[0] == 'd' ? 1 : sfx[0] == 'l' ? 2 : 3];
+}
+
+/* An arg-reduction's identity: a value nothing loses to, at a position
+ * past every r point (so the first real value, -inf or the type's lowest
+ * too, replaces it). */
+static const char *arg_identity(const KRed *r) {
+  bool mx = r->op == OP_ARGMAX;
+  switch (arg_sfx(r->dtype)[0]) {
+  case 'f': return mx ? "(c_argf){-INFINITY, INT64_MAX}" : "(c_argf){INFINITY, INT64_MAX}";
+  case 'd': return mx ? "(c_argd){-INFINITY, INT64_MAX}" : "(c_argd){INFINITY, INT64_MAX}";
+  case 'l': return mx ? "(c_argl){INT64_MIN, INT64_MAX}" : "(c_argl){INT64_MAX, INT64_MAX}";
+  default:
+    if (r->dtype == DT_BOOL) return mx ? "(c_argi){0, INT64_MAX}" : "(c_argi){1, INT64_MAX}";
+    return mx ? "(c_argi){INT32_MIN, INT64_MAX}" : "(c_argi){INT32_MAX, INT64_MAX}";
+  }
+}
+
+/* What reduction r takes in at an r point: its value, or an
+ * arg-reduction's pair (value, position). */
+static void src_spelling(char *buf, size_t n, const KRed *r) {
+  if (op_is_argred(r->op)) snprintf(buf, n, "(%s){v%d, v%d}", acc_type(r), r->src, r->idx);
+  else snprintf(buf, n, "v%d", r->src);
+}
 
 static void print_const(StrBuf *sb, const KVal *v) {
   if (dtype_is_float(v->dtype)) {
@@ -160,6 +194,7 @@ static void print_const(StrBuf *sb, const KVal *v) {
 
 static const char *identity(const KRed *r) {
   bool fl = dtype_is_float(r->dtype);
+  if (op_is_argred(r->op)) return arg_identity(r);
   switch (r->op) {
   case OP_SUM: return "0";
   case OP_PROD: return "1";
@@ -177,6 +212,9 @@ static void combine(StrBuf *sb, const KRed *r, const char *acc, const char *v, b
   case OP_PROD: sb_printf(sb, "%s = %s * %s;", acc, acc, v); break;
   case OP_AMAX: sb_printf(sb, "%s = c_max%s(%s, %s);", acc, xloop ? "v" : "", acc, v); break;
   case OP_AMIN: sb_printf(sb, "%s = c_min%s(%s, %s);", acc, xloop ? "v" : "", acc, v); break;
+  case OP_ARGMAX: case OP_ARGMIN:
+    sb_printf(sb, "%s = c_%s_%s(%s, %s);", acc, r->op == OP_ARGMAX ? "argmax" : "argmin", arg_sfx(r->dtype), acc, v);
+    break;
   default: coil_unreachable("not a reduction");
   }
 }
@@ -275,6 +313,7 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
   }
   if (op_info[v->op].kind == OK_REDUCE) {
     sb_printf(sb, red_acc, v->red);
+    if (op_is_argred(v->op)) sb_puts(sb, v->argval ? ".v" : ".i"); /* a member of the pair */
     return;
   }
   const char *round = v->dtype == DT_BF16 ? "c_rbf16" : v->dtype == DT_F16 ? "c_rf16" : NULL;
@@ -489,10 +528,10 @@ static void combine_into(Emit *E, const char *ind, int g, const char *accfmt, co
   const Kernel *k = E->k;
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
-    char acc[48], val[48];
+    char acc[48], val[64];
     snprintf(acc, sizeof acc, accfmt, r);
     if (valfmt) snprintf(val, sizeof val, valfmt, r);
-    else snprintf(val, sizeof val, "v%d", k->reds[r].src);
+    else src_spelling(val, sizeof val, &k->reds[r]);
     sb_puts(E->sb, ind);
     combine(E->sb, &k->reds[r], acc, val, xloop);
     sb_puts(E->sb, "\n");
@@ -631,9 +670,9 @@ static void combine_lanes(Emit *E, const char *ind, int g) {
   for (int r = 0; r < k->nreds; r++) {
     const KRed *R = &k->reds[r];
     if (R->group != g) continue;
-    char acc[32], val[32];
+    char acc[32], val[64];
     snprintf(acc, sizeof acc, "lane%d[l]", r);
-    snprintf(val, sizeof val, "v%d", R->src);
+    src_spelling(val, sizeof val, R);
     sb_puts(E->sb, ind);
     if (!E->s->nan_lanes[r]) {
       combine(E->sb, R, acc, val, false);
@@ -1447,6 +1486,35 @@ static const char prelude2[] =
  * and a non-integer b give NaN; a negative a (or -0) and an odd integer b
  * negate (-0 ** -3 is -inf).  (The Triton targets' coil_pow is the same
  * computation in f64.) */
+/* Arg-reductions (coil.h: KRed.idx); printed with the kernels of a
+ * program that has one (emit_c_kernels). */
+static const char prelude_argred[] =
+    "/* Arg-reductions' accumulators: (value, position) pairs.  c_argmax_T(a, b)\n"
+    " * is the pair with the larger value, a NaN above every number, and of equal\n"
+    " * values or two NaNs the lower position (PyTorch's first index); c_argmin_T\n"
+    " * the smaller, a NaN below every number.  Associative and commutative, so\n"
+    " * lanes, blocks and split parts combine in any order. */\n"
+    "typedef struct { float v; int64_t i; } c_argf;\n"
+    "typedef struct { double v; int64_t i; } c_argd;\n"
+    "typedef struct { int64_t v; int64_t i; } c_argl;\n"
+    "typedef struct { int v; int64_t i; } c_argi;\n"
+    "#define C_ARG_FLOAT(T, NAME, CMP) \\\n"
+    "  C_INLINE T NAME(T a, T b) { \\\n"
+    "    int an = a.v != a.v, bn = b.v != b.v; \\\n"
+    "    int take = bn ? !an || b.i < a.i : !an && (b.v CMP a.v || (b.v == a.v && b.i < a.i)); \\\n"
+    "    return take ? b : a; \\\n"
+    "  }\n"
+    "#define C_ARG_INT(T, NAME, CMP) \\\n"
+    "  C_INLINE T NAME(T a, T b) { return b.v CMP a.v || (b.v == a.v && b.i < a.i) ? b : a; }\n"
+    "C_ARG_FLOAT(c_argf, c_argmax_f, >)\n"
+    "C_ARG_FLOAT(c_argf, c_argmin_f, <)\n"
+    "C_ARG_FLOAT(c_argd, c_argmax_d, >)\n"
+    "C_ARG_FLOAT(c_argd, c_argmin_d, <)\n"
+    "C_ARG_INT(c_argl, c_argmax_l, >)\n"
+    "C_ARG_INT(c_argl, c_argmin_l, <)\n"
+    "C_ARG_INT(c_argi, c_argmax_i, >)\n"
+    "C_ARG_INT(c_argi, c_argmin_i, <)\n";
+
 static const char prelude_powf[] =
     "C_INLINE float c_powf(float a, float b) {\n"
     "  float r = (float)c_expd((double)b * c_logd((double)fabsf(a)));\n"
@@ -1919,6 +1987,12 @@ void emit_c(StrBuf *sb, const Program *p, const CSched *sched, const CChains *ch
 }
 
 void emit_c_kernels(StrBuf *sb, const Program *p, const CSched *sched, const CChains *chains) {
+  /* The arg-reductions' pair types and combines, before the first kernel
+   * that has one (once in a file of several programs). */
+  bool argred = false;
+  for (int i = 0; i < p->nkernels; i++)
+    for (int r = 0; r < p->kernels[i].nreds; r++) argred |= op_is_argred(p->kernels[i].reds[r].op);
+  if (argred) sb_printf(sb, "\n#ifndef COIL_ARGRED\n#define COIL_ARGRED\n%s#endif\n", prelude_argred);
   for (int c = 0; c < chains->n; c++) {
     const CChain *ch = &chains->chain[c];
     if (ch->n > 1) {

@@ -372,9 +372,11 @@ static void group(Gpu *E, int g) {
   bool desc = group_has_desc(E, g);
   if (!persistent) {
     for (int r = 0; r < k->nreds; r++)
-      if (k->reds[r].group == g)
+      if (k->reds[r].group == g) {
         sb_printf(sb, "    _%s = tl.full([XBLOCK, %s], %s, %s)\n", res_name(E, r), RB, tri_identity(&k->reds[r]),
                   tri_rtype(k->reds[r].dtype));
+        if (op_is_argred(k->reds[r].op)) sb_printf(sb, "    _%s_i = tl.full([XBLOCK, %s], " TRI_ARG_NONE ", tl.int64)\n", res_name(E, r), RB);
+      }
     const char *bound = split ? gsfx(E, "RSPLIT_CHUNK", g) : rnumel;
     /* the bulk copies of later steps are issued while this one computes */
     if (desc) sb_printf(sb, "    for %s in tl.range(0, %s, %s, num_stages=NUM_STAGES):\n", roffset, bound, RB);
@@ -419,6 +421,15 @@ static void group(Gpu *E, int g) {
       sb_printf(sb, "%s%s_in = tl.broadcast_to(tl.where(%s, %s, %s), [XBLOCK, %s])\n", ind, res, rmask, val.data, tri_identity(rd), RB);
     else sb_printf(sb, "%s%s_in = tl.broadcast_to(%s, [XBLOCK, %s])\n", ind, res, val.data, RB);
     sb_free(&val);
+    if (op_is_argred(rd->op)) { /* the pair: each r point's position beside its value */
+      const char *pos = tri_vname(P, rd->idx);
+      if (E->rmask[g])
+        sb_printf(sb, "%s%s_in_i = tl.broadcast_to(tl.where(%s, %s, " TRI_ARG_NONE "), [XBLOCK, %s])\n", ind, res, rmask, pos, RB);
+      else sb_printf(sb, "%s%s_in_i = tl.broadcast_to(%s, [XBLOCK, %s])\n", ind, res, pos, RB);
+      if (persistent) tri_arg_finish(P, r, arena_printf(E->a, "%s_in", res), res, "", "[:, None]", ind);
+      else tri_arg_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), ind);
+      continue;
+    }
     if (persistent) {
       sb_printf(sb, "%s%s = ", ind, res);
       tri_reduce(P, rd, arena_printf(E->a, "%s_in", res));
@@ -433,6 +444,10 @@ static void group(Gpu *E, int g) {
     for (int r = 0; r < k->nreds; r++) {
       if (k->reds[r].group != g) continue;
       const char *res = res_name(E, r);
+      if (op_is_argred(k->reds[r].op)) {
+        tri_arg_finish(P, r, arena_printf(E->a, "_%s", res), res, "", "[:, None]", "    ");
+        continue;
+      }
       sb_printf(sb, "    %s = ", res);
       tri_reduce(P, &k->reds[r], arena_printf(E->a, "_%s", res));
       sb_puts(sb, "[:, None]\n");
@@ -475,8 +490,15 @@ static void main_kernel(Gpu *E) {
     if (need[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
   for (int g = 0; g < k->ngroups; g++) group(E, g);
   if (split) {
-    for (int r = 0; r < k->nreds; r++)
+    for (int r = 0; r < k->nreds; r++) {
+      if (op_is_argred(k->reds[r].op)) { /* the pair's values and positions (tri_arg_finish's res_v, res_x) */
+        const char *res = res_name(E, r), *m = E->xmask ? ", xmask" : "";
+        sb_printf(sb, "    tl.store(%s + (rsplit * xnumel + xindex), %s_v[:, None]%s)\n", E->ptr[tk->ws[r]], res, m);
+        sb_printf(sb, "    tl.store(%s + (rsplit * xnumel + xindex), %s_x[:, None]%s)\n", E->ptr[tk->ws[k->nreds + r]], res, m);
+        continue;
+      }
       sb_printf(sb, "    tl.store(%s + (rsplit * xnumel + xindex), %s%s)\n", E->ptr[tk->ws[r]], res_name(E, r), E->xmask ? ", xmask" : "");
+    }
   } else {
     print_stores(E, "    ");
   }
@@ -496,8 +518,10 @@ static void combine_kernel(Gpu *E) {
   for (int i = 0; i < k->nvals; i++)
     if (E->need_post[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
   sb_puts(sb, "    sbase = tl.arange(0, SBLOCK)[None, :]\n");
-  for (int r = 0; r < k->nreds; r++)
+  for (int r = 0; r < k->nreds; r++) {
     sb_printf(sb, "    _%s = tl.full([XBLOCK, SBLOCK], %s, %s)\n", res_name(E, r), tri_identity(&k->reds[r]), tri_rtype(k->reds[r].dtype));
+    if (op_is_argred(k->reds[r].op)) sb_printf(sb, "    _%s_i = tl.full([XBLOCK, SBLOCK], " TRI_ARG_NONE ", tl.int64)\n", res_name(E, r));
+  }
   sb_puts(sb, "    for soffset in range(0, RSPLIT, SBLOCK):\n");
   sb_puts(sb, "        sindex = soffset + sbase\n");
   sb_puts(sb, "        smask = sindex < RSPLIT\n");
@@ -505,12 +529,22 @@ static void combine_kernel(Gpu *E) {
     const char *res = res_name(E, r), *id = tri_identity(&k->reds[r]);
     sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s)\n", res, E->ptr[tk->ws[r]], E->xmask ? "xmask & " : "",
               id);
+    if (op_is_argred(k->reds[r].op)) {
+      sb_printf(sb, "        %s_in_i = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=" TRI_ARG_NONE ")\n", res,
+                E->ptr[tk->ws[k->nreds + r]], E->xmask ? "xmask & " : "");
+      tri_arg_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), "        ");
+      continue;
+    }
     sb_printf(sb, "        _%s = ", res);
     tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
     sb_puts(sb, "\n");
   }
   for (int r = 0; r < k->nreds; r++) {
     const char *res = res_name(E, r);
+    if (op_is_argred(k->reds[r].op)) {
+      tri_arg_finish(E->P, r, arena_printf(E->a, "_%s", res), res, "", "[:, None]", "    ");
+      continue;
+    }
     sb_printf(sb, "    %s = ", res);
     tri_reduce(E->P, &k->reds[r], arena_printf(E->a, "_%s", res));
     sb_puts(sb, "[:, None]\n");

@@ -310,6 +310,8 @@ static void group_loops(Npu *E, int g, const char *indent0) {
     if (k->reds[r].group != g) continue;
     sb_printf(sb, "%s_%s = tl.full([X0BLOCK_SUB, %s], %s, %s)\n", indent0, res_name(E, r), prod, tri_identity(&k->reds[r]),
               tri_rtype(k->reds[r].dtype));
+    if (op_is_argred(k->reds[r].op))
+      sb_printf(sb, "%s_%s_i = tl.full([X0BLOCK_SUB, %s], " TRI_ARG_NONE ", tl.int64)\n", indent0, res_name(E, r), prod);
   }
   char indent[256];
   snprintf(indent, sizeof indent, "%s", indent0);
@@ -354,6 +356,12 @@ static void group_loops(Npu *E, int g, const char *indent0) {
     sb_printf(sb, "%s%s_in = tl.reshape(tl.where(%s, %s, %s), [X0BLOCK_SUB, %s])\n", indent, res, mask.data, val.data,
               tri_identity(rd), prod);
     sb_free(&val);
+    if (op_is_argred(rd->op)) { /* the pair: each r point's position beside its value */
+      sb_printf(sb, "%s%s_in_i = tl.reshape(tl.where(%s, %s, " TRI_ARG_NONE "), [X0BLOCK_SUB, %s])\n", indent, res, mask.data,
+                tri_vname(P, rd->idx), prod);
+      tri_arg_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), indent);
+      continue;
+    }
     sb_printf(sb, "%s_%s = ", indent, res);
     tri_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
     sb_puts(sb, "\n");
@@ -362,6 +370,10 @@ static void group_loops(Npu *E, int g, const char *indent0) {
   for (int r = 0; r < k->nreds; r++) {
     if (k->reds[r].group != g) continue;
     const char *res = res_name(E, r);
+    if (op_is_argred(k->reds[r].op)) {
+      tri_arg_finish(P, r, arena_printf(E->a, "_%s", res), res, "tl.reshape(", arena_printf(E->a, ", %s)", xshape(E, E->N)), indent0);
+      continue;
+    }
     sb_printf(sb, "%s%s = tl.reshape(", indent0, res);
     tri_reduce(P, &k->reds[r], arena_printf(E->a, "_%s", res));
     sb_printf(sb, ", %s)\n", xshape(E, E->N));
@@ -408,8 +420,16 @@ static void main_kernel(Npu *E) {
   print_x_values(E, need, "        ");
   for (int g = 0; g < k->ngroups; g++) group_loops(E, g, "        ");
   if (split) {
-    for (int r = 0; r < k->nreds; r++)
+    for (int r = 0; r < k->nreds; r++) {
+      if (op_is_argred(k->reds[r].op)) { /* the pair's values and positions (tri_arg_finish's res_v, res_x) */
+        const char *res = res_name(E, r), *xs = xshape(E, E->N);
+        sb_printf(sb, "        tl.store(%s + (rsplit * x0_numel + x0), tl.reshape(%s_v, %s), x0_mask)\n", E->ptr[tk->ws[r]], res, xs);
+        sb_printf(sb, "        tl.store(%s + (rsplit * x0_numel + x0), tl.reshape(%s_x, %s), x0_mask)\n", E->ptr[tk->ws[k->nreds + r]], res,
+                  xs);
+        continue;
+      }
       sb_printf(sb, "        tl.store(%s + (rsplit * x0_numel + x0), %s, x0_mask)\n", E->ptr[tk->ws[r]], res_name(E, r));
+    }
   } else {
     print_post(E, "        ");
   }
@@ -436,9 +456,12 @@ static void combine_kernel(Npu *E) {
   sb_puts(sb, "    for loop_x0 in range(loops_x0):\n");
   x_vars(E, 0, 2, "        ");
   print_x_values(E, E->need_post, "        ");
-  for (int r = 0; r < k->nreds; r++)
+  for (int r = 0; r < k->nreds; r++) {
     sb_printf(sb, "        _%s = tl.full([X0BLOCK_SUB, S_SUB], %s, %s)\n", res_name(E, r), tri_identity(&k->reds[r]),
               tri_rtype(k->reds[r].dtype));
+    if (op_is_argred(k->reds[r].op))
+      sb_printf(sb, "        _%s_i = tl.full([X0BLOCK_SUB, S_SUB], " TRI_ARG_NONE ", tl.int64)\n", res_name(E, r));
+  }
   sb_puts(sb, "        for loop_s in range(loops_s):\n");
   sb_puts(sb, "            s = (loop_s * S_SUB) + base_s[None, :]\n");
   sb_puts(sb, "            s_mask = s < RSPLIT\n");
@@ -447,12 +470,22 @@ static void combine_kernel(Npu *E) {
     const char *id = tri_identity(&k->reds[r]);
     sb_printf(sb, "            %s_in = tl.where(x0_mask & s_mask, tl.load(%s + (s * x0_numel + x0), x0_mask & s_mask, other=%s), %s)\n",
               res, E->ptr[tk->ws[r]], id, id);
+    if (op_is_argred(k->reds[r].op)) {
+      sb_printf(sb, "            %s_in_i = tl.where(x0_mask & s_mask, tl.load(%s + (s * x0_numel + x0), x0_mask & s_mask, other=0), "
+                    TRI_ARG_NONE ")\n", res, E->ptr[tk->ws[k->nreds + r]]);
+      tri_arg_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), "            ");
+      continue;
+    }
     sb_printf(sb, "            _%s = ", res);
     tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
     sb_puts(sb, "\n");
   }
   for (int r = 0; r < k->nreds; r++) {
     const char *res = res_name(E, r);
+    if (op_is_argred(k->reds[r].op)) {
+      tri_arg_finish(E->P, r, arena_printf(E->a, "_%s", res), res, "tl.reshape(", ", [X0BLOCK_SUB, 1])", "        ");
+      continue;
+    }
     sb_printf(sb, "        %s = tl.reshape(", res);
     tri_reduce(E->P, &k->reds[r], arena_printf(E->a, "_%s", res));
     sb_puts(sb, ", [X0BLOCK_SUB, 1])\n");

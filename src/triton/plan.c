@@ -133,7 +133,8 @@ static int group_lead(const Kernel *k, int g) {
 /* Bytes the NPU keeps in its UB per element of group g's sub-tile: loads
  * twice (DMA double buffering), plus an f32 copy of half loads and a
  * permuted copy; every computed value; per reduction the accumulator,
- * the masked value and its reshape; one byte of mask. */
+ * the masked value and its reshape (an arg-reduction's int64 positions
+ * too); one byte of mask. */
 static int64_t npu_elem_bytes(const Kernel *k, int g) {
   int64_t b = 1;
   for (int i = 0; i < k->nvals; i++) {
@@ -143,7 +144,7 @@ static int64_t npu_elem_bytes(const Kernel *k, int g) {
     else b += rsize(v->dtype);
   }
   for (int r = 0; r < k->nreds; r++)
-    if (k->reds[r].group == g) b += 3 * rsize(k->reds[r].dtype);
+    if (k->reds[r].group == g) b += 3 * rsize(k->reds[r].dtype) + (op_is_argred(k->reds[r].op) ? 3 * 8 : 0); /* and its positions */
   return b < 8 ? 8 : b;
 }
 
@@ -336,10 +337,11 @@ enum {
 /* Registers per element of the reductions' accumulators, summed, a 64-bit
  * one counted as four: two registers, and the f64 adds and conversions
  * that run at a fraction of the f32 rate (a variance over 160 columns in
- * f64: 67% of a read at 8 points a thread, 42% at 16). */
+ * f64: 67% of a read at 8 points a thread, 42% at 16); an arg-reduction's
+ * int64 positions as another 64-bit one. */
 static int64_t acc_words(const Kernel *k) {
   int64_t w = 0;
-  for (int r = 0; r < k->nreds; r++) w += dtype_size(k->reds[r].dtype) > 4 ? 4 : 1;
+  for (int r = 0; r < k->nreds; r++) w += (dtype_size(k->reds[r].dtype) > 4 ? 4 : 1) + (op_is_argred(k->reds[r].op) ? 4 : 0); /* int64 positions */
   return w < 1 ? 1 : w;
 }
 
@@ -699,7 +701,7 @@ static void model_kernel(Arena *a, const Program *p, const Kernel *k, TritonTarg
   if (t == TRITON_NPU) npu_model(k, o, tk);
   else gpu_model(k, o, tk);
   if (t == TRITON_GPU && o->gpu_loads == TRITON_LOADS_TMA) gpu_descriptors(a, k, o, tk);
-  tk->ws = ARENA_ARRAY(a, int, k->nreds + 1);
+  tk->ws = ARENA_ARRAY(a, int, 2 * k->nreds + 1);
 }
 
 /* ------------------------------------------------------- GPU: chains */
@@ -937,13 +939,18 @@ static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, Trito
 
 static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
   if (tk->nsplit <= 1) return;
-  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + k->nreds + 1);
+  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 2 * k->nreds + 1);
   if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
   plan->scratch = ns;
   for (int r = 0; r < k->nreds; r++) {
     tk->ws[r] = plan->nbufs + plan->nscratch;
     plan->scratch[plan->nscratch++] =
         (TritonScratch){arena_printf(a, "%s_part%d", k->name, r), k->reds[r].dtype, tk->nsplit * tk->xnumel};
+  }
+  for (int r = 0; r < k->nreds; r++) { /* an arg-reduction's partial positions */
+    if (!op_is_argred(k->reds[r].op)) continue;
+    tk->ws[k->nreds + r] = plan->nbufs + plan->nscratch;
+    plan->scratch[plan->nscratch++] = (TritonScratch){arena_printf(a, "%s_part%d_i", k->name, r), DT_I64, tk->nsplit * tk->xnumel};
   }
 }
 
@@ -976,6 +983,8 @@ static void arg(Arena *a, Sig *s, const char *name, bool is_ptr, int buf, int64_
 
 static void constexpr_arg(Arena *a, Sig *s, const char *name, int64_t value) { arg(a, s, name, false, -1, value); }
 
+static void ws_args(Arena *a, const Kernel *k, const TKernel *tk, Sig *s);
+
 /* Pointer parameters: in_ptrN for the buffers the `loads` read (a buffer
  * the kernel also writes is its out_ptr), out_ptrN for the buffers the
  * kernel's stores write (when `stores`), ws_ptrR for the split partials
@@ -995,13 +1004,16 @@ static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKer
   }
   for (int b = 0; b < p->nbufs; b++)
     if (written[b]) arg(a, s, arena_printf(a, "out_ptr%d", nout++), true, b, 0);
-  if (ws)
-    for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+  if (ws) ws_args(a, k, tk, s);
 }
 
-/* The combine's partials come first: ws_ptrR, one per reduction. */
+/* The combine's partials come first: ws_ptrR, one per reduction, and
+ * ws_ptrR_i for an arg-reduction's positions. */
 static void ws_args(Arena *a, const Kernel *k, const TKernel *tk, Sig *s) {
-  for (int r = 0; r < k->nreds; r++) arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+  for (int r = 0; r < k->nreds; r++) {
+    arg(a, s, arena_printf(a, "ws_ptr%d", r), true, tk->ws[r], 0);
+    if (op_is_argred(k->reds[r].op)) arg(a, s, arena_printf(a, "ws_ptr%d_i", r), true, tk->ws[k->nreds + r], 0);
+  }
 }
 
 static int add_launch(Arena *a, TritonPlan *plan, const Sig *s) {
@@ -1156,7 +1168,10 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
     model_kernel(a, p, k, t, o, tk);
     tk->need_grp = ARENA_ARRAY(a, bool, k->nvals + 1);
     tk->need_post = ARENA_ARRAY(a, bool, k->nvals + 1);
-    for (int r = 0; r < k->nreds; r++) mark(k, tk->need_grp, k->reds[r].src);
+    for (int r = 0; r < k->nreds; r++) {
+      mark(k, tk->need_grp, k->reds[r].src);
+      if (op_is_argred(k->reds[r].op)) mark(k, tk->need_grp, k->reds[r].idx);
+    }
     for (int s = 0; s < k->nstores; s++) mark(k, tk->need_post, k->stores[s].val);
   }
   if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, plan);

@@ -268,9 +268,9 @@ const char *tri_identity(const KRed *r) {
   switch (r->op) {
   case OP_SUM: return fl ? "0.0" : "0";
   case OP_PROD: return fl ? "1.0" : "1";
-  case OP_AMAX:
+  case OP_AMAX: case OP_ARGMAX: /* an arg-reduction's value identity; its position's is TRI_ARG_NONE */
     return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "0";
-  case OP_AMIN:
+  case OP_AMIN: case OP_ARGMIN:
     return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
   default: coil_unreachable("not a reduction");
   }
@@ -303,6 +303,37 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
   }
   default: coil_unreachable("not a reduction");
   }
+}
+
+/* ------------------------------------------------------ arg-reductions */
+
+void tri_arg_values(const Kernel *k, int r, int *val, int *idx) {
+  *val = *idx = -1;
+  for (int i = 0; i < k->nvals; i++) {
+    const KVal *v = &k->vals[i];
+    if (op_info[v->op].kind != OK_REDUCE || v->red != r) continue;
+    if (v->argval && *val < 0) *val = i;
+    if (!v->argval && *idx < 0) *idx = i;
+  }
+}
+
+static const char *arg_helper(TPrint *P, const KRed *r) {
+  *P->helpers |= r->op == OP_ARGMAX ? TH_ARGMAX : TH_ARGMIN;
+  return r->op == OP_ARGMAX ? "coil_argmax" : "coil_argmin";
+}
+
+void tri_arg_combine(TPrint *P, const KRed *r, const char *acc, const char *in, const char *indent) {
+  const char *f = arg_helper(P, r);
+  sb_printf(P->sb, "%s%s, %s_i = %s(%s, %s_i, %s, %s_i)\n", indent, acc, acc, f, acc, acc, in, in);
+}
+
+void tri_arg_finish(TPrint *P, int r, const char *acc, const char *res, const char *pre, const char *post, const char *indent) {
+  const KRed *rd = &P->k->reds[r];
+  sb_printf(P->sb, "%s%s_v, %s_x = tl.reduce((%s, %s_i), 1, %s)\n", indent, res, res, acc, acc, arg_helper(P, rd));
+  int v[2];
+  tri_arg_values(P->k, r, &v[0], &v[1]);
+  for (int j = 0; j < 2; j++)
+    if (v[j] >= 0) sb_printf(P->sb, "%s%s = %s%s_%c%s\n", indent, tri_vname(P, v[j]), pre, res, j ? 'x' : 'v', post);
 }
 
 void tri_store_value(TPrint *P, int val, DType buf) {
@@ -352,6 +383,23 @@ static const struct {
      "@triton.jit\n"
      "def coil_minimum(a, b):\n"
      "    return tl.where((a != a) | (a < b), a, b)\n"},
+    {TH_ARGMAX,
+     "@triton.jit\n"
+     "def coil_argmax(a, ai, b, bi):\n"
+     "    # torch.argmax's pairs (value, position): the larger value, NaN above every\n"
+     "    # number, of equal values or two NaNs the lower position (tl.argmax loses NaNs)\n"
+     "    an = a != a\n"
+     "    bn = b != b\n"
+     "    take = tl.where(bn, (an == 0) | (bi < ai), (an == 0) & ((b > a) | ((b == a) & (bi < ai))))\n"
+     "    return tl.where(take, b, a), tl.where(take, bi, ai)\n"},
+    {TH_ARGMIN,
+     "@triton.jit\n"
+     "def coil_argmin(a, ai, b, bi):\n"
+     "    # torch.argmin's: the smaller value, NaN below every number, ties to the lower position\n"
+     "    an = a != a\n"
+     "    bn = b != b\n"
+     "    take = tl.where(bn, (an == 0) | (bi < ai), (an == 0) & ((b < a) | ((b == a) & (bi < ai))))\n"
+     "    return tl.where(take, b, a), tl.where(take, bi, ai)\n"},
     {TH_MUL,
      "@triton.jit\n"
      "def coil_mul(a, b):\n"

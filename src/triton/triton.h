@@ -203,7 +203,8 @@ struct TKernel {
   bool *cstore;     /* member: per store, whether it is written (false: only later members read it) */
   int *share_k;     /* member, cpersist: per load, an earlier member that loads the same element, else -1 */
   int *share_v;     /*   and its value */
-  /* scratch buffer ids of the partials, per reduction (split only) */
+  /* scratch buffer ids of the partials, per reduction (split only); then,
+   * at ws[nreds + r], an arg-reduction's partial positions (int64) */
   int *ws;
   /* per value: read by a reduction (need_grp) or by a store (need_post),
    * directly or through the values it reads */
@@ -241,7 +242,12 @@ enum { /* helper functions a module may need */
   TH_IMOD = 1u << 10,
   TH_SHL = 1u << 11,
   TH_SHR = 1u << 12,
+  TH_ARGMAX = 1u << 13,
+  TH_ARGMIN = 1u << 14,
 };
+
+/* An arg-reduction's position identity: past every r point. */
+#define TRI_ARG_NONE "9223372036854775807"
 
 /* print.c: shared printing.  print.c calls nothing else of the backend. */
 const char *tri_rtype(DType t); /* register type: tl.float32 for bf16 */
@@ -260,6 +266,15 @@ void tri_fill(StrBuf *sb, const KVal *v);
 const char *tri_identity(const KRed *r);
 void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b);
 void tri_reduce(TPrint *P, const KRed *r, const char *acc);
+/* Arg-reductions (KRed.idx): the accumulator is two tiles, acc (values)
+ * and acc_i (positions, int64; TRI_ARG_NONE where masked), the input
+ * in and in_i.  The values holding arg-reduction r's value and index (-1:
+ * none); `acc, acc_i = coil_argmax(acc, acc_i, in, in_i)`; the finish:
+ * `res_v, res_x = tl.reduce((acc, acc_i), 1, coil_argmax)`, then each
+ * result value = pre res_v/res_x post. */
+void tri_arg_values(const Kernel *k, int r, int *val, int *idx);
+void tri_arg_combine(TPrint *P, const KRed *r, const char *acc, const char *in, const char *indent);
+void tri_arg_finish(TPrint *P, int r, const char *acc, const char *res, const char *pre, const char *post, const char *indent);
 /* The name of value i: "tmpI", with P->vpfx before it. */
 const char *tri_vname(const TPrint *P, int i);
 /* The value that holds reduction r's result, or -1. */

@@ -1000,6 +1000,32 @@ def moments(arg0: "f32[4, 6, 33]", arg1: "bf16[4, 6, 33]", arg2: "f64[4, 6, 33]"
     return (v0, v1, v2, v3, v4, v5, v6, v8, v9, v11, v12, v14, v15, v17, v18)
 
 
+def argreductions(arg0: "f32[4, 9]", arg1: "i32[5, 6] uniform(0, 3)", arg2: "bf16[3, 7]"):
+    """max.dim and min.dim give (values, indices), taken apart by getitem;
+    argmax and argmin with dim=None over every element; ties in arg1; NaN
+    in arg2 (its first index wins); aminmax as a user may write it
+    (Inductor decomposes it into amin and amax)."""
+    v0 = aten.max.dim(arg0, 1)
+    v1 = v0[0]
+    v2 = v0[1]
+    v3 = aten.min.dim(arg1, -1, True)
+    v4 = v3[0]
+    v5 = v3[1]
+    v6 = aten.argmax.default(arg0)
+    v7 = aten.argmax.default(arg0, 1, True)
+    v8 = aten.argmin.default(arg1, 0)
+    v9 = aten.argmin.default(arg1)
+    v10 = aten.gt.Scalar(arg2, 1.0)
+    v11 = aten.masked_fill.Scalar(arg2, v10, float("nan"))
+    v12 = aten.argmax.default(v11, -1)
+    v13 = aten.min.dim(v11, 0)
+    v14 = v13[1]
+    v15 = aten.aminmax.default(arg0, dim=0)
+    v16 = v15[0]
+    v17 = v15[1]
+    return (v1, v2, v4, v5, v6, v7, v8, v9, v12, v14, v16, v17)
+
+
 def softmaxes(arg0: "f32[4, 6, 33]", arg1: "bf16[4, 6, 33]", arg2: "f16[4, 33]", arg3: "i32[4, 33]", arg4: "f64[4, 33]"):
     v0 = aten._softmax.default(arg0, -1, False)
     v1 = aten._softmax.default(arg0, 1, False)

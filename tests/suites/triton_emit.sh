@@ -153,6 +153,11 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     softmax:softmax|softmax_schedule:softmax) echo "--arg x=f32[7,1031]"; echo "--arg x=f32[7,1031] --gpu-sms 2"
       echo "--arg x=f32[7,1031] --gpu-sms 2 --gpu-tile 2,256,0,4" ;;
     tails:*) echo "--npu-ub-kb 16" ;;
+    # arg-reductions: split rows (a forced GPU split; the NPU splits from
+    # 32768 points a row), and a GPU chain of a row's absmax and its use
+    argred:long_rows) echo "--arg x=f32[2,3001]~uniform(0,1000) --arg t=i32[2,6007]~uniform(0,50) --gpu-tile 1,256,4,2"
+      echo "--arg x=f32[1,32800]~uniform(0,1000) --arg t=i32[2,301]~uniform(0,50)" ;;
+    argred:absmax_scale) echo ""; echo "--gpu-sms 2" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;
     *) echo "" ;;

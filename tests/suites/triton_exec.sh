@@ -79,4 +79,16 @@ if [ "$TX" = "$COIL" ]; then
 else
   echo "FAIL run_emitted: $COIL does not run triton-run"
 fi
+# Arg-reductions (tests/run/argred.py, and aten.py's ATen spellings) in
+# both dialects through the executor at their annotated sizes, where the
+# plans split the long rows: coil run checks them against its reference
+# (the ops suite checks that against PyTorch).
+python3 tests/torch/list_fns.py tests/run/argred.py >"$tmp/argred" || echo "FAIL argred/list: cannot list the functions"
+echo "tests/run/aten.py argreductions" >>"$tmp/argred"
+while read -r f fn; do
+  for t in triton-npu triton-gpu; do
+    if "$COIL" run "$f" --fn "$fn" --target $t >"$tmp/argred.log" 2>&1; then echo "ok argred/$fn/$t"
+    else echo "FAIL argred/$fn/$t: $(grep -m 1 -i 'error\|differ' "$tmp/argred.log" | cut -c1-300)"; fi
+  done
+done <"$tmp/argred"
 exit 0

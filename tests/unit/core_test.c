@@ -175,11 +175,40 @@ static void test_verifier(void) {
   arena_free(&a);
 }
 
+/* An arg-reduction's positions must number its r points in [0, n): the
+ * verifier rejects an index value that leaves that range (ties would go to
+ * no element) or that depends on the output point. */
+static void test_verifier_argred(void) {
+  Arena a = {0};
+  Module m;
+  Graph g;
+  Fusion f;
+  Program p;
+  CoilErr *e = build(&a, "def f(x: \"f32[4, 8]\"):\n    return x.max(1)\n", &m, &g);
+  if (!e) e = fuse_graph(&a, &g, NULL, &f);
+  if (!e) e = lower_program(&a, &f, &p);
+  Kernel *k = e ? NULL : &p.kernels[0];
+  CHECK("verify_argred_accepts_lowered", k && k->nreds == 1 && op_is_argred(k->reds[0].op) && !kernel_verify(&p, k));
+  if (!k) return;
+  KVal *pos = &k->vals[k->reds[0].idx];
+  IExpr *saved = pos->index;
+  pos->index = ix_add(&a, saved, ix_const(&a, 1));
+  e = kernel_verify(&p, k);
+  CHECK("verify_argred_rejects_positions_off_range", e && strstr(e->msg, "positions span [1, 8], not [0, 8)"));
+  coil_err_free(e);
+  pos->index = ix_add(&a, saved, ix_axis(&a, k->x[0]));
+  e = kernel_verify(&p, k);
+  CHECK("verify_argred_rejects_positions_of_x", e && strstr(e->msg, "depend on the output point"));
+  coil_err_free(e);
+  arena_free(&a);
+}
+
 int main(void) {
   test_iexpr();
   test_dtypes();
   test_graph();
   test_fusion();
   test_verifier();
+  test_verifier_argred();
   return failures != 0;
 }
