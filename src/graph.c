@@ -329,7 +329,8 @@ static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
       }
   if (op == OP_DIV && !dtype_is_float(dt)) dt = DT_F32; /* true division */
   if ((op == OP_AND || op == OP_OR || op == OP_XOR) && dt != DT_BOOL && !dtype_is_int(dt))
-    return fail(B, loc, "'%s' needs bool or integer tensors, got %s", op == OP_AND ? "&" : op == OP_OR ? "|" : "^", dtype_name(dt));
+    return fail(B, loc, "'%s' (bitwise_%s) needs bool or integer tensors, got %s (as in PyTorch)", op == OP_AND ? "&" : op == OP_OR ? "|" : "^",
+                op == OP_AND ? "and" : op == OP_OR ? "or" : "xor", dtype_name(dt));
   if ((op == OP_SUB || op == OP_NEG) && dt == DT_BOOL)
     return fail(B, loc, "subtracting bool tensors is not supported (as in PyTorch); use ~ or logical ops");
   if (op == OP_POW && dt == DT_BOOL) dt = DT_I64;
@@ -412,18 +413,43 @@ static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLo
   return n;
 }
 
-/* A box of x: output index i of dim d reads x at start[d] + i.  The caller
- * checks that the box is inside x. */
-static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+/* A strided box of x: output index i of dim d reads x at start[d] +
+ * step[d] * i (step NULL: 1 in every dim; a step may be negative).  The
+ * caller checks that every point read is inside x.  A slice of a slice is
+ * one slice (the steps multiply), so x[::2][::-1] is one index map. */
+static GNode *slice_step(Builder *B, GNode *x, const int64_t *start, const int64_t *step, const int64_t *shape, SrcLoc loc) {
   if (!x) return NULL; /* an error is already reported */
+  int64_t st[COIL_MAX_DIMS], sp[COIL_MAX_DIMS];
   bool whole = true;
-  for (int d = 0; d < x->ndim; d++) whole &= start[d] == 0 && shape[d] == x->shape[d];
+  for (int d = 0; d < x->ndim; d++) {
+    st[d] = start[d];
+    sp[d] = step ? step[d] : 1;
+    if (shape[d] <= 1) sp[d] = 1; /* one point (or none) reads no step */
+    whole &= st[d] == 0 && sp[d] == 1 && shape[d] == x->shape[d];
+  }
   if (whole) return x;
+  if (x->op == OP_SLICE) {
+    for (int d = 0; d < x->ndim; d++) {
+      st[d] = x->start[d] + x->sstep[d] * st[d];
+      sp[d] = shape[d] <= 1 ? 1 : x->sstep[d] * sp[d];
+    }
+    x = x->in[0];
+    bool same = true;
+    for (int d = 0; d < x->ndim; d++) same &= st[d] == 0 && sp[d] == 1 && shape[d] == x->shape[d];
+    if (same) return x; /* x.flip(0).flip(0) */
+  }
   GNode *n = new_node(B, OP_SLICE, x->dtype, x->ndim, shape, loc);
-  memcpy(n->start, start, sizeof(int64_t) * (size_t)x->ndim);
+  memcpy(n->start, st, sizeof(int64_t) * (size_t)x->ndim);
+  memcpy(n->sstep, sp, sizeof(int64_t) * (size_t)x->ndim);
   n->in[0] = x;
   n->nin = 1;
   return n;
+}
+
+/* A box of x: output index i of dim d reads x at start[d] + i.  The caller
+ * checks that the box is inside x. */
+static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+  return slice_step(B, x, start, NULL, shape, loc);
 }
 
 /* ------------------------------------------------------------ reductions */
@@ -1889,6 +1915,20 @@ static GNode *narrow_dim(Builder *B, GNode *x, int dim, int64_t start, int64_t l
   return slice(B, x, st, shape, loc);
 }
 
+static GNode *cat_nodes(Builder *B, GNode **xs, int n, int64_t dim_arg, const char *fname, SrcLoc dloc, SrcLoc loc);
+
+/* x[..., start::step, ...] along dim, count points (step may be
+ * negative), a view. */
+static GNode *step_dim(Builder *B, GNode *x, int dim, int64_t start, int64_t step, int64_t count, SrcLoc loc) {
+  int64_t st[COIL_MAX_DIMS] = {0}, sp[COIL_MAX_DIMS], shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  for (int d = 0; d < x->ndim; d++) sp[d] = 1;
+  st[dim] = start;
+  sp[dim] = step;
+  shape[dim] = count;
+  return slice_step(B, x, st, sp, shape, loc);
+}
+
 /* x with dim (of size 1) dropped. */
 static GNode *drop_dim(Builder *B, GNode *x, int dim, SrcLoc loc) {
   int64_t shape[COIL_MAX_DIMS];
@@ -1954,11 +1994,108 @@ static Val *b_slice(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc
     if (a && a->kind != V_NONE && !(given[i] = get_int(B, a, arg_loc(A, i + 1, names[i]), names[i], &v[i]))) return NULL;
   }
   if (!check_args(B, A, s->name, 4)) return NULL;
-  if (v[2] != 1)
-    return fail(B, arg_loc(A, 3, "step"), v[2] < 1 ? "slice step must be positive (as in PyTorch)"
-                                                   : "a slice with a step other than 1 is a strided view, which is not in coil's subset");
+  if (v[2] < 1) return fail(B, arg_loc(A, 3, "step"), "slice step must be positive (as in PyTorch)");
   clamp_slice(x->shape[dim], 1, given[0], given[1], &v[0], &v[1]);
-  return mktensor(B, narrow_dim(B, x, dim, v[0], v[1] - v[0], loc));
+  return mktensor(B, step_dim(B, x, dim, v[0], v[2], (v[1] - v[0] + v[2] - 1) / v[2], loc));
+}
+
+/* The dims argument of flip: an int or a tuple of ints, each once, into
+ * dims[0..*n). */
+static bool dims_list(Builder *B, Val *v, SrcLoc loc, GNode *x, const char *fname, int *dims, int *n) {
+  Val **items = &v;
+  *n = 1;
+  if (v->kind == V_TUPLE) items = v->items, *n = v->n;
+  if (*n > COIL_MAX_DIMS) return fail(B, loc, "%s: at most %d dims", fname, COIL_MAX_DIMS), false;
+  for (int i = 0; i < *n; i++) {
+    int64_t d;
+    if (!get_int(B, items[i], loc, "dim", &d)) return false;
+    if ((dims[i] = norm_dim(B, d, x->ndim, loc)) < 0) return false;
+    for (int j = 0; j < i; j++)
+      if (dims[j] == dims[i]) return fail(B, loc, "dim %d appears multiple times in the list of dims", dims[i]), false;
+  }
+  return true;
+}
+
+/* flip(dims), fliplr (dim 1 of >= 2 dims), flipud (dim 0 of >= 1): a
+ * slice with step -1 in each dim, a view (PyTorch copies). */
+static Val *b_flip(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dims[COIL_MAX_DIMS], n = 1;
+  if (!strcmp(s->name, "fliplr") || !strcmp(s->name, "flipud")) {
+    bool lr = s->name[4] == 'l';
+    if (!check_args(B, A, s->name, 0)) return NULL;
+    if (x->ndim < (lr ? 2 : 1)) return fail(B, loc, "Input must be >= %d-d.", lr ? 2 : 1);
+    dims[0] = lr ? 1 : 0;
+  } else {
+    Val *dv = arg(A, 0, "dims");
+    SrcLoc dl = arg_loc(A, 0, "dims");
+    if (!dv) return fail(B, loc, "flip needs dims");
+    if (dv->kind != V_TUPLE && A->npos > 1) { /* x.flip(0, 1) */
+      Val *t = tuple_of(B, A->npos);
+      for (int i = 0; i < A->npos; i++) t->items[i] = A->pos[i];
+      dv = t;
+    }
+    if (!check_args(B, A, s->name, A->npos > 1 ? A->npos : 1) || !dims_list(B, dv, dl, x, "flip", dims, &n)) return NULL;
+    if (x->ndim == 0) return mktensor(B, x);
+  }
+  int64_t start[COIL_MAX_DIMS] = {0}, step[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) step[d] = 1;
+  for (int i = 0; i < n; i++) {
+    start[dims[i]] = x->shape[dims[i]] ? x->shape[dims[i]] - 1 : 0;
+    step[dims[i]] = -1;
+  }
+  return mktensor(B, slice_step(B, x, start, step, x->shape, loc));
+}
+
+/* roll(shifts, dims=None): along each dim, out[i] = x[(i - shift) mod n],
+ * the cat of two slices (x[n-s:], x[:n-s]): one kernel of two guarded
+ * affine loads where x is in memory, where a modulo in the index would
+ * make the load's index non-affine (no vector loads, no merged axes).
+ * Without dims, x is flattened, rolled and reshaped back. */
+static Val *b_roll(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "shifts"), *dv = arg(A, 1, "dims");
+  SrcLoc sl = arg_loc(A, 0, "shifts"), dl = arg_loc(A, 1, "dims");
+  if (!sv) return fail(B, loc, "roll needs shifts");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  int64_t shifts[COIL_MAX_DIMS];
+  int ns = 1, nd = 0, dims[COIL_MAX_DIMS];
+  Val **items = &sv;
+  if (sv->kind == V_TUPLE) items = sv->items, ns = sv->n;
+  if (ns > COIL_MAX_DIMS) return fail(B, sl, "roll: at most %d shifts", COIL_MAX_DIMS);
+  for (int i = 0; i < ns; i++)
+    if (!get_int(B, items[i], sl, "shifts", &shifts[i])) return NULL;
+  bool flat = !dv || dv->kind == V_NONE || (dv->kind == V_TUPLE && dv->n == 0);
+  if (flat) {
+    if (ns != 1) return fail(B, sl, "shifts and dimensions must align. shifts: %d, dims:0", ns);
+  } else {
+    Val **ditems = &dv;
+    nd = 1;
+    if (dv->kind == V_TUPLE) ditems = dv->items, nd = dv->n;
+    if (nd != ns) return fail(B, dl, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
+    for (int i = 0; i < nd; i++) {
+      int64_t d;
+      if (!get_int(B, ditems[i], dl, "dims", &d)) return NULL;
+      if ((dims[i] = norm_dim(B, d, x->ndim, dl)) < 0) return NULL;
+    }
+  }
+  GNode *r = x;
+  if (flat) {
+    int64_t n = shape_numel(x->ndim, x->shape);
+    r = reshape(B, x, 1, &n, loc);
+    dims[0] = 0;
+    nd = 1;
+  }
+  /* a dim named twice rolls twice, as PyTorch's roll does */
+  for (int i = 0; i < nd && r; i++) {
+    int d = dims[i];
+    int64_t n = r->shape[d];
+    if (n == 0) continue;
+    int64_t k = ((shifts[i] % n) + n) % n;
+    if (k == 0) continue;
+    GNode *pieces[2] = {narrow_dim(B, r, d, n - k, k, loc), narrow_dim(B, r, d, 0, n - k, loc)};
+    r = cat_nodes(B, pieces, 2, d, "roll", loc, loc);
+  }
+  if (flat) r = reshape(B, r, x->ndim, x->shape, loc);
+  return r ? mktensor(B, r) : NULL;
 }
 
 /* unbind(dim=0): every index of dim, as select gives it. */
@@ -2335,19 +2472,22 @@ static GNode *cat_nodes(Builder *B, GNode **xs, int n, int64_t dim_arg, const ch
 }
 
 /* torch.cat(tensors, dim=0) (concat, concatenate), torch.stack(tensors,
- * dim=0) (unsqueeze and cat), torch.hstack, torch.vstack. */
+ * dim=0) (unsqueeze and cat), torch.hstack, torch.vstack (row_stack),
+ * torch.dstack, torch.column_stack. */
 static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   (void)x;
   const char *name = s->name;
-  bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack");
+  bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack") || !strcmp(name, "row_stack");
+  bool dstack = !strcmp(name, "dstack"), cstack = !strcmp(name, "column_stack");
   const char *fname = arena_printf(B->a, "%s.%s", s->forms & SP_ATEN ? "aten" : "torch", name);
   GNode **ts;
   int n = tensor_list(B, arg(A, 0, "tensors"), arg_loc(A, 0, "tensors"), fname, &ts);
   if (n < 0) return NULL;
   int64_t dim = 0;
-  Val *dv = hstack || vstack ? NULL : arg(A, 1, "dim");
+  bool nodim = hstack || vstack || dstack || cstack;
+  Val *dv = nodim ? NULL : arg(A, 1, "dim");
   if (dv && !get_int(B, dv, arg_loc(A, 1, "dim"), "dim", &dim)) return NULL;
-  if (!check_args(B, A, name, hstack || vstack ? 1 : 2)) return NULL;
+  if (!check_args(B, A, name, nodim ? 1 : 2)) return NULL;
   if (stack) {
     for (int i = 1; i < n; i++)
       if (ts[i]->ndim != ts[0]->ndim || memcmp(ts[i]->shape, ts[0]->shape, sizeof(int64_t) * (size_t)ts[0]->ndim))
@@ -2376,6 +2516,24 @@ static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
       all1 &= ts[i]->ndim == 1;
     }
     dim = vstack || all1 ? 0 : 1;
+  }
+  if (dstack) { /* atleast_3d of each ([n] -> [1, n, 1], [a, b] -> [a, b, 1]), then cat along dim 2 */
+    for (int i = 0; i < n; i++) {
+      const GNode *t = ts[i];
+      int64_t sh[3] = {1, 1, 1};
+      if (t->ndim == 1) sh[1] = t->shape[0];
+      if (t->ndim == 2) sh[0] = t->shape[0], sh[1] = t->shape[1];
+      if (t->ndim < 3) ts[i] = reshape(B, ts[i], 3, sh, loc);
+    }
+    dim = 2;
+  }
+  if (cstack) { /* 0-d and 1-D tensors as columns ([n] -> [n, 1]), then cat along dim 1 */
+    for (int i = 0; i < n; i++) {
+      const GNode *t = ts[i];
+      int64_t sh[2] = {t->ndim ? t->shape[0] : 1, 1};
+      if (t->ndim < 2) ts[i] = reshape(B, ts[i], 2, sh, loc);
+    }
+    dim = 1;
   }
   return mktensor(B, cat_nodes(B, ts, n, dim, fname, arg_loc(A, 1, "dim"), loc));
 }
@@ -2468,6 +2626,74 @@ static Val *b_iota(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return mktensor(B, cast(B, iota(B, 1, &len, 0, start, step, loc), dt, loc));
 }
 
+/* F.pad's other modes, along each padded dim (the last first) with n its
+ * size and j = o - before the input index that output index o stands
+ * for: reflect reads |j| folded back at both ends (-j below 0, 2(n-1) - j
+ * from n), replicate reads j clamped to [0, n), circular reads j mod m of
+ * the input cropped by its negative pads (PyTorch crops first), m its
+ * size.  Each is a cat of at most three views of the input along the dim:
+ * reflect's ends are slices with step -1, replicate's ends an element
+ * expanded, circular's ends the other end's slice.  So the loads stay
+ * affine in every piece (one guarded load per piece where the input is in
+ * memory, all in one kernel), where the index maps as written (an
+ * absolute value, a min/max clamp, a modulo) would need atoms the index
+ * expressions lack (abs, min, max) or a modulo that makes every load's
+ * index non-affine (no merged axes, no vector loads).  Padding k dims
+ * takes an input of k + 1 or k + 2 dims, as PyTorch. */
+enum { PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR };
+static GNode *pad_mode(Builder *B, GNode *x, int mode, const int64_t *p, int k, const char *mname, SrcLoc pl, SrcLoc loc) {
+  if (k < 1 || k > 3 || (x->ndim != k + 1 && x->ndim != k + 2))
+    return fail(B, pl, "Padding size %d is not supported for %dD input tensor.", 2 * k, x->ndim);
+  GNode *r = x;
+  for (int i = 0; i < k && r; i++) {
+    int d = x->ndim - 1 - i;
+    int64_t n = r->shape[d], lo = p[2 * i], hi = p[2 * i + 1], N = n + lo + hi;
+    if (N < 0)
+      return fail(B, pl, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output size, which is invalid. Check dimension %d of your input",
+                  (long long)n, (long long)lo, (long long)hi, d);
+    if (mode == PAD_REFLECT && (lo >= n || hi >= n))
+      return fail(B, pl, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (%lld, %lld) at dimension %d of input %s",
+                  (long long)lo, (long long)hi, d, shape_fmt(B->a, x->ndim, x->shape));
+    if (mode != PAD_CIRCULAR && n == 0 && N > 0)
+      return fail(B, pl, "pad: mode='%s' of an empty dimension (%d) has nothing to %s", mname, d, mode == PAD_REFLECT ? "reflect" : "replicate");
+    GNode *pieces[3];
+    int np = 0;
+    if (mode == PAD_CIRCULAR) {
+      if (lo > n || hi > n) return fail(B, pl, "Padding value causes wrapping around more than once.");
+      int64_t c0 = lo < 0 ? -lo : 0, m = n - c0 - (hi < 0 ? -hi : 0);
+      if (lo > m || hi > m)
+        return fail(B, pl, "pad: mode='circular' wraps around more than once after the negative padding crops dimension %d to %lld", d, (long long)m);
+      GNode *c = narrow_dim(B, r, d, c0, m, loc);
+      if (lo > 0) pieces[np++] = narrow_dim(B, c, d, m - lo, lo, loc);
+      pieces[np++] = c;
+      if (hi > 0) pieces[np++] = narrow_dim(B, c, d, 0, hi, loc);
+    } else {
+      /* j runs over [-lo, n + hi): below 0, inside, from n */
+      int64_t j0 = -lo, j1 = n + hi;
+      int64_t a0 = j0, a1 = j1 < 0 ? j1 : 0;           /* j < 0 */
+      int64_t b0 = j0 > 0 ? j0 : 0, b1 = j1 < n ? j1 : n; /* 0 <= j < n */
+      int64_t c0 = j0 > n ? j0 : n, c1 = j1;           /* j >= n */
+      int64_t shape[COIL_MAX_DIMS];
+      memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
+      if (a1 > a0) {
+        if (mode == PAD_REFLECT) pieces[np++] = step_dim(B, r, d, -a0, -1, a1 - a0, loc);
+        else shape[d] = a1 - a0, pieces[np++] = expand(B, narrow_dim(B, r, d, 0, 1, loc), r->ndim, shape, loc);
+      }
+      if (b1 > b0) pieces[np++] = narrow_dim(B, r, d, b0, b1 - b0, loc);
+      if (c1 > c0) {
+        if (mode == PAD_REFLECT) pieces[np++] = step_dim(B, r, d, 2 * (n - 1) - c0, -1, c1 - c0, loc);
+        else shape[d] = c1 - c0, pieces[np++] = expand(B, narrow_dim(B, r, d, n - 1, 1, loc), r->ndim, shape, loc);
+      }
+    }
+    if (np == 0) { /* an empty result along d */
+      r = narrow_dim(B, r, d, 0, 0, loc);
+      continue;
+    }
+    r = np == 1 ? pieces[0] : cat_nodes(B, pieces, np, d, "pad", loc, loc);
+  }
+  return r;
+}
+
 /* F.pad(x, pad, mode="constant", value=None) and aten.constant_pad_nd(x,
  * pad, value=0): pad pairs (before, after) from the last dim backwards;
  * a negative pad crops.  The value is converted to x's dtype. */
@@ -2483,9 +2709,18 @@ static Val *b_pad(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
   Val *mode = f ? arg(A, 1, "mode") : NULL, *value = arg(A, f ? 2 : 1, "value");
   if (!check_args(B, A, s->name, f ? 3 : 2)) return NULL;
   if (mode && mode->kind != V_NONE) {
-    if (mode->kind != V_STR) return fail(B, arg_loc(A, 1, "mode"), "pad: mode must be a string, got %s", kind_name(mode));
-    if (strcmp(mode->name, "constant"))
-      return fail(B, arg_loc(A, 1, "mode"), "pad: mode='%s' is not in coil's subset (only mode='constant')", mode->name);
+    SrcLoc ml = arg_loc(A, 1, "mode");
+    if (mode->kind != V_STR) return fail(B, ml, "pad: mode must be a string, got %s", kind_name(mode));
+    if (strcmp(mode->name, "constant")) {
+      int m = !strcmp(mode->name, "reflect") ? PAD_REFLECT : !strcmp(mode->name, "replicate") ? PAD_REPLICATE
+            : !strcmp(mode->name, "circular") ? PAD_CIRCULAR : -1;
+      if (m < 0) return fail(B, ml, "pad: mode must be 'constant', 'reflect', 'replicate' or 'circular', got '%s'", mode->name);
+      if (value && value->kind != V_NONE)
+        return fail(B, arg_loc(A, 2, "value"), "Padding mode \"%s\" doesn't take in value argument.", mode->name);
+      if (pv->n % 2) return fail(B, pl, "Padding length must be divisible by 2");
+      GNode *r = pad_mode(B, x, m, p, pv->n / 2, mode->name, pl, loc);
+      return r ? mktensor(B, r) : NULL;
+    }
   }
   if (pv->n % 2) return fail(B, pl, "Padding length must be divisible by 2");
   if (pv->n / 2 > x->ndim)
@@ -2672,7 +2907,7 @@ static const Spelling spellings[] = {
     {"threshold", FUNC, b_activation, 0, 0, "floats, ints"},
     {"glu", FUNC, b_glu, 0, 0, "floats"},
     {"logical_not", BOTH, b_not, 0, 0, "bool"},
-    {"bitwise_not", BOTH, b_not, 0, 0, "bool"},
+    {"bitwise_not", BOTH, b_not, 0, 0, "bool, ints"},
     {"clamp", BOTH, b_clamp, 0, 0, "floats, ints"},
     {"clip", BOTH, b_clamp, 0, 0, "floats, ints"},
     {"clamp_min", BOTH, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
@@ -2694,8 +2929,9 @@ static const Spelling spellings[] = {
     {"logical_and", BOTH, b_binary, OP_AND, 0, "all"},
     {"logical_or", BOTH, b_binary, OP_OR, 0, "all"},
     {"logical_xor", BOTH, b_binary, OP_XOR, 0, "all"},
-    {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool"},
-    {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
+    {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_xor", BOTH, b_binary, OP_XOR, 0, "bool, ints"},
     {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
     {"where", SP_TORCH, b_where, 0, 0, "all (condition: bool)"},
     /* the rest of model code's math */
@@ -2751,6 +2987,10 @@ static const Spelling spellings[] = {
     {"tile", BOTH, b_repeat, 0, 0, "all"},
     {"movedim", BOTH, b_movedim, 0, 0, "all"},
     {"moveaxis", BOTH, b_movedim, 0, 0, "all"},
+    {"flip", BOTH, b_flip, 0, 0, "all"},
+    {"fliplr", BOTH, b_flip, 0, 0, "all (>= 2 dims)"},
+    {"flipud", BOTH, b_flip, 0, 0, "all (>= 1 dim)"},
+    {"roll", BOTH, b_roll, 0, 0, "all"},
     {"view_as", METHOD, b_view_as, 0, 0, "all"},
     {"reshape_as", METHOD, b_view_as, 0, 0, "all"},
     {"cat", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
@@ -2759,7 +2999,10 @@ static const Spelling spellings[] = {
     {"stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
     {"hstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
     {"vstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
-    {"pad", FUNC, b_pad, 0, 0, "all (mode='constant')"},
+    {"row_stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"dstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"column_stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"pad", FUNC, b_pad, 0, 0, "all (mode: 'constant', 'reflect', 'replicate', 'circular')"},
     {"slice_scatter", BOTH, b_slice_scatter, 0, 0, "all (src in self's dtype)"},
     {"select_scatter", BOTH, b_select_scatter, 0, 0, "all (src in self's dtype)"},
     {"contiguous", METHOD, b_identity, 0, 0, "all"},
@@ -2979,7 +3222,9 @@ static const Spelling spellings[] = {
     {"squeeze.dim(Tensor self, int dim)", ATEN, b_squeeze, 0, 0, "all"},
     {"squeeze.dims(Tensor self, int[] dim)", ATEN, b_squeeze, 0, 0, "all"},
     {"select.int(Tensor self, int dim, SymInt index)", ATEN, b_select, 0, 0, "all"},
-    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
+    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
+    {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
+    {"roll.default(Tensor self, SymInt[1] shifts, int[1] dims=[])", ATEN, b_roll, 0, 0, "all"},
     {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
     {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
     {"split_with_sizes.default(Tensor self, SymInt[] split_sizes, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
@@ -3047,7 +3292,8 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     Args rest = after_first(A);
     return b_where(B, find_spelling(name, SP_TORCH), c->t, &rest, loc);
   }
-  static const char *const creators[] = {"zeros", "ones", "full", "arange", "cat", "concat", "concatenate", "stack", "hstack", "vstack", NULL};
+  static const char *const creators[] = {"zeros", "ones", "full", "arange", "cat", "concat", "concatenate", "stack", "hstack", "vstack",
+                                         "row_stack", "dstack", "column_stack", NULL};
   if (name_in(name, creators)) {
     const Spelling *s = find_spelling(name, SP_TORCH);
     return s->build(B, s, NULL, A, loc);
@@ -3672,8 +3918,8 @@ static bool shares_memory(const Val *v, const Val *t) {
 }
 
 /* The bounds of lo:hi:step over a sequence of len items, clamped as Python
- * clamps them.  Tensors take only step 1 (a strided view is not in the
- * subset); tuples take any nonzero step. */
+ * clamps them.  Tensors take a positive step (as PyTorch's); tuples any
+ * nonzero step. */
 static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64_t *lo, int64_t *hi, int64_t *step) {
   Val *v[3] = {NULL, NULL, NULL};
   Node *part[3] = {sl->lhs, sl->rhs, sl->nitems ? sl->items[0] : NULL};
@@ -3687,9 +3933,8 @@ static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64
   }
   *step = v[2] ? x[2] : 1;
   if (*step == 0) { fail(B, part[2]->loc, "slice step cannot be zero"); return false; }
-  if (!any_step && *step != 1) {
-    fail(B, part[2]->loc, *step < 0 ? "step must be greater than zero (as in PyTorch)"
-                                    : "slices of tensors with a step other than 1 are not supported");
+  if (!any_step && *step < 0) {
+    fail(B, part[2]->loc, "step must be greater than zero (as in PyTorch; x.flip(dim) reverses)");
     return false;
   }
   *lo = x[0];
@@ -3718,8 +3963,9 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   }
   if (consumed > x->ndim)
     return fail(B, loc, "too many indices for a tensor of dimension %d (%d given)", x->ndim, consumed);
-  int64_t start[COIL_MAX_DIMS] = {0}, box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
+  int64_t start[COIL_MAX_DIMS] = {0}, steps[COIL_MAX_DIMS], box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
   memcpy(box, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  for (int d = 0; d < x->ndim; d++) steps[d] = 1;
   int d = 0, nd = 0;
   for (int i = 0; i < nitems; i++) {
     Node *it = items[i];
@@ -3731,7 +3977,8 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
       int64_t lo, hi, step;
       if (!slice_bounds(B, it, x->shape[d], false, &lo, &hi, &step)) return NULL;
       start[d] = lo;
-      box[d] = hi - lo;
+      steps[d] = step;
+      box[d] = (hi - lo + step - 1) / step; /* lo:hi:step, a strided view */
       shape[nd++] = box[d];
       d++;
       continue;
@@ -3753,7 +4000,7 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   }
   for (; d < x->ndim; d++) shape[nd++] = x->shape[d];
   if (nd > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
-  GNode *t = slice(B, x, start, box, loc);
+  GNode *t = slice_step(B, x, start, steps, box, loc);
   return mktensor(B, reshape(B, t, nd, shape, loc));
 }
 
@@ -4064,9 +4311,11 @@ static Val *eval(Builder *B, Node *n) {
     }
     if (x->kind != V_TENSOR) return fail(B, n->loc, "unary '%s' is not supported on %s", n->op, kind_name(x));
     Val *vs[1] = {x};
-    if (!strcmp(n->op, "~")) {
-      if (x->t->dtype != DT_BOOL) return fail(B, n->loc, "'~' is supported on bool tensors only, got %s", dtype_name(x->t->dtype));
-      return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, n->loc));
+    if (!strcmp(n->op, "~")) { /* bitwise_not: a bool's logical not, an int's -x - 1 */
+      if (x->t->dtype == DT_BOOL) return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, n->loc));
+      if (!dtype_is_int(x->t->dtype))
+        return fail(B, n->loc, "'~' (bitwise_not) needs a bool or integer tensor, got %s (as in PyTorch)", dtype_name(x->t->dtype));
+      return mktensor(B, tci(B, OP_XOR, x->t, -1, n->loc));
     }
     if (x->t->dtype == DT_BOOL) return fail(B, n->loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
     return mktensor(B, pointwise(B, OP_NEG, vs, 1, x->t->dtype, opmath(x->t->dtype), n->loc));
@@ -4122,10 +4371,6 @@ static Val *eval(Builder *B, Node *n) {
       return mktensor(B, shift_op(B, n->op[0] == '<' ? OP_SHL : OP_SHR, a, b, n->loc, n->op[0] == '<' ? "<<" : ">>"));
     Op op = binary_op(n->op);
     if (op == OP_COUNT) return fail(B, n->loc, "operator '%s' is not supported", n->op);
-    if ((op == OP_AND || op == OP_OR || op == OP_XOR) &&
-        ((a->kind == V_TENSOR && a->t->dtype != DT_BOOL) || (b->kind == V_TENSOR && b->t->dtype != DT_BOOL) ||
-         a->kind == V_FLOAT || b->kind == V_FLOAT))
-      return fail(B, n->loc, "'%s' is supported on bool tensors only", n->op);
     GNode *r = arith(B, op, a, b, n->loc);
     return r ? mktensor(B, r) : NULL;
   }
@@ -4741,9 +4986,15 @@ CoilErr *graph_verify(const Graph *g) {
       if (n->op == OP_SLICE) {
         const GNode *x = n->in[0];
         if (x->ndim != n->ndim) return coil_err("graph verifier: %%%d slice changes rank", i);
-        for (int d = 0; d < n->ndim; d++)
-          if (n->start[d] < 0 || n->shape[d] < 0 || n->start[d] > x->shape[d] - n->shape[d])
+        for (int d = 0; d < n->ndim; d++) {
+          if (n->sstep[d] == 0) return coil_err("graph verifier: %%%d slice has step 0 in dim %d", i, d);
+          if (n->shape[d] < 0) return coil_err("graph verifier: %%%d slice has a negative size", i);
+          if (n->shape[d] == 0) continue;
+          /* the first and the last point read, both inside x */
+          int64_t last = n->start[d] + n->sstep[d] * (n->shape[d] - 1);
+          if (n->start[d] < 0 || n->start[d] >= x->shape[d] || last < 0 || last >= x->shape[d])
             return coil_err("graph verifier: %%%d slice leaves its input in dim %d", i, d);
+        }
       }
       if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
         return coil_err("graph verifier: %%%d reshape changes numel", i);
@@ -4809,6 +5060,13 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       sb_puts(sb, " start=(");
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->start[d]);
       sb_puts(sb, ")");
+      bool stepped = false;
+      for (int d = 0; d < n->ndim; d++) stepped |= n->op == OP_SLICE && n->sstep[d] != 1;
+      if (stepped) {
+        sb_puts(sb, " step=(");
+        for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->sstep[d]);
+        sb_puts(sb, ")");
+      }
     }
     if (op_info[n->op].kind == OK_REDUCE) {
       sb_puts(sb, " dims=(");
