@@ -1628,6 +1628,360 @@ static Val *b_loss(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return loss_reduce(B, rv, arg_loc(A, rpos, "reduction"), l, loc);
 }
 
+/* ------------------------------------------------------------ channel norms, more losses */
+
+/* Optional arguments by name, after x: v[i] is positional i or the keyword
+ * names[i] (NULL when absent or None); refuses any other argument. */
+static bool take_args(Builder *B, Args *A, const char *fname, const char *const *names, Val **v, SrcLoc *locs) {
+  int n = 0;
+  for (; names[n]; n++) {
+    v[n] = arg(A, n, names[n]);
+    locs[n] = arg_loc(A, n, names[n]);
+    if (v[n] && v[n]->kind == V_NONE) v[n] = NULL;
+  }
+  return check_args(B, A, fname, n);
+}
+
+/* The deprecated size_average and reduce of the losses: reduction is what
+ * they became. */
+static bool no_legacy(Builder *B, const char *fname, Val *size_average, Val *reduce_, SrcLoc at) {
+  if (size_average || reduce_)
+    return fail(B, at, "%s: size_average and reduce are deprecated; give reduction='mean', 'sum' or 'none'", fname), false;
+  return true;
+}
+
+/* A per-channel statistic or parameter s of shape [C] (or [N, C] for
+ * per-sample ones), as a tensor broadcasting against x of shape
+ * [N, C, *]: [C, 1, ...] ([N, C, 1, ...]). */
+static GNode *per_channel(Builder *B, GNode *s, int ndim, SrcLoc loc) {
+  int64_t shape[COIL_MAX_DIMS];
+  int k = s->ndim, out = ndim - 1 + (k == 2);
+  for (int d = 0; d < out; d++) shape[d] = d < k ? s->shape[d] : 1;
+  return reshape(B, s, out, shape, loc);
+}
+
+/* A [C] parameter of a channel norm (weight, bias, running stats): a
+ * floating-point tensor of C elements, in the compute dtype cd. */
+static bool channel_arg(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, int64_t c, DType cd, GNode **out) {
+  *out = NULL;
+  if (!v) return true;
+  if (v->kind != V_TENSOR) return fail(B, loc, "%s: %s must be a tensor or None, got %s", fname, what, kind_name(v)), false;
+  if (!dtype_is_float(v->t->dtype)) return fail(B, loc, "%s: %s must be a floating-point tensor, got %s", fname, what, dtype_name(v->t->dtype)), false;
+  if (v->t->ndim != 1 || v->t->shape[0] != c)
+    return fail(B, loc, "%s: %s should contain %lld elements not %lld", fname, what, (long long)c,
+                (long long)shape_numel(v->t->ndim, v->t->shape)), false;
+  *out = cast(B, v->t, cd, loc);
+  return true;
+}
+
+/* x * alpha + beta with alpha = rstd * w and beta = b - mean * alpha
+ * (rstd, mean: per channel or per sample and channel; w, b: [C] or NULL),
+ * as PyTorch's CPU batch, group and instance norm kernels compute their
+ * output, in the compute dtype, rounded once to x0's dtype. */
+static Val *channel_affine(Builder *B, GNode *x0, GNode *x, GNode *mean, GNode *rstd, GNode *w, GNode *b, SrcLoc loc) {
+  int nd = x->ndim;
+  GNode *alpha = rstd, *beta; /* [C] or [N, C]: a [C] weight broadcasts over either */
+  if (w) alpha = tt(B, OP_MUL, alpha, w, loc);
+  beta = tneg(B, tt(B, OP_MUL, mean, alpha, loc), loc);
+  if (b) beta = tt(B, OP_ADD, beta, b, loc);
+  GNode *r = tt(B, OP_ADD, tt(B, OP_MUL, x, per_channel(B, alpha, nd, loc), loc), per_channel(B, beta, nd, loc), loc);
+  return act_done(B, r, x0, loc);
+}
+
+/* The mean and 1 / sqrt(var + eps) of x over the dims in mask (biased
+ * var), with the reduced dims dropped. */
+static bool batch_stats(Builder *B, GNode *x, uint32_t mask, double eps, GNode **mean, GNode **rstd, SrcLoc loc) {
+  *mean = tc(B, OP_DIV, reduce(B, OP_SUM, x, mask, false, loc), (double)mask_count(x, mask), loc);
+  GNode *var = variance(B, x, mask, 0, false, false, loc);
+  *rstd = float_unary(B, OP_RSQRT, tc(B, OP_ADD, var, eps, loc), loc);
+  return *mean && *rstd;
+}
+
+/* Normalisation's input: a float tensor of at least 2 dims (N, C, *). */
+static GNode *norm_input(Builder *B, const Spelling *s, GNode *x0, SrcLoc loc) {
+  if (x0->ndim < 2) return fail(B, loc, "%s expects an input of at least 2 dimensions (N, C, *), got %d", s->name, x0->ndim);
+  return act_in(B, s, x0, loc);
+}
+
+/* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
+ * training=False, momentum=0.1, eps=1e-5) and F.instance_norm(input,
+ * running_mean=None, running_var=None, weight=None, bias=None,
+ * use_input_stats=True, momentum=0.1, eps=1e-5).  With batch statistics
+ * (training, use_input_stats) the mean and biased variance are over every
+ * dim but C (instance_norm: but N and C); otherwise the running stats are
+ * used.  PyTorch updates running stats in place when it computes batch
+ * statistics; coil's functions are pure and return what they compute, so
+ * running stats given together with batch statistics are an error rather
+ * than an update silently skipped (pass None for both, or compute the
+ * update, (1 - momentum) * running + momentum * batch stat, and return
+ * it). */
+static Val *b_batch_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  bool inst = !strcmp(s->name, "instance_norm");
+  static const char *const names[] = {"running_mean", "running_var", "weight", "bias", "training", "momentum", "eps", NULL};
+  static const char *const inames[] = {"running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps", NULL};
+  Val *v[8];
+  SrcLoc l[8];
+  if (!take_args(B, A, s->name, inst ? inames : names, v, l)) return NULL;
+  bool batch = get_bool(B, v[4], l[4], inst ? "use_input_stats" : "training", inst);
+  double eps = 1e-5, momentum;
+  if ((v[6] && !num_value(B, v[6], l[6], "eps", &eps)) || (v[5] && !num_value(B, v[5], l[5], "momentum", &momentum))) return NULL;
+  GNode *x = norm_input(B, s, x0, loc);
+  if (!x || B->err) return NULL;
+  int64_t c = x->shape[1];
+  DType cd = x->dtype;
+  GNode *rm, *rv, *w, *b;
+  if (!channel_arg(B, v[0], l[0], s->name, "running_mean", c, cd, &rm) || !channel_arg(B, v[1], l[1], s->name, "running_var", c, cd, &rv) ||
+      !channel_arg(B, v[2], l[2], s->name, "weight", c, cd, &w) || !channel_arg(B, v[3], l[3], s->name, "bias", c, cd, &b))
+    return NULL;
+  if (batch && (rm || rv))
+    return fail(B, l[rm ? 0 : 1], "%s: running stats are updated in place when %s, which coil's pure functions do not do; pass "
+                "running_mean=None and running_var=None (batch statistics only), or compute the update and return it",
+                s->name, inst ? "use_input_stats=True" : "training=True");
+  if (!batch && (!rm || !rv))
+    return fail(B, loc, "%s: running_mean and running_var must be given when %s", s->name, inst ? "use_input_stats=False" : "training=False");
+  GNode *mean, *rstd;
+  if (batch) {
+    uint32_t mask = 0;
+    for (int d = inst ? 2 : 0; d < x->ndim; d++)
+      if (d != 1) mask |= 1u << d;
+    int64_t count = mask_count(x, mask);
+    if (count <= 1)
+      return fail(B, loc, "Expected more than 1 %s when training, got input size %s", inst ? "spatial element" : "value per channel",
+                  shape_fmt(B->a, x->ndim, x->shape));
+    if (!batch_stats(B, x, mask, eps, &mean, &rstd, loc)) return NULL;
+  } else {
+    mean = rm;
+    rstd = float_unary(B, OP_RSQRT, tc(B, OP_ADD, rv, eps, loc), loc);
+  }
+  return channel_affine(B, x0, x, mean, rstd, w, b, loc);
+}
+
+/* F.group_norm(input, num_groups, weight=None, bias=None, eps=1e-5): the
+ * mean and biased variance of each (sample, group of C / G channels),
+ * then x * alpha + beta per (sample, channel), as PyTorch's CPU kernel. */
+static Val *b_group_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  static const char *const names[] = {"num_groups", "weight", "bias", "eps", NULL};
+  Val *v[4];
+  SrcLoc l[4];
+  if (!take_args(B, A, s->name, names, v, l)) return NULL;
+  int64_t g;
+  double eps = 1e-5;
+  if (!get_int(B, v[0], v[0] ? l[0] : loc, "num_groups", &g) || (v[3] && !num_value(B, v[3], l[3], "eps", &eps))) return NULL;
+  GNode *x = norm_input(B, s, x0, loc);
+  if (!x) return NULL;
+  int64_t n = x->shape[0], c = x->shape[1];
+  if (g <= 0 || c % g)
+    return fail(B, l[0], "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
+                shape_fmt(B->a, x->ndim, x->shape), (long long)g);
+  GNode *w, *b;
+  if (!channel_arg(B, v[1], l[1], s->name, "weight", c, x->dtype, &w) || !channel_arg(B, v[2], l[2], s->name, "bias", c, x->dtype, &b)) return NULL;
+  int64_t shape[3] = {n, g, shape_numel(x->ndim, x->shape) / (n ? n : 1) / g};
+  GNode *xg = reshape(B, x, 3, shape, loc), *mean, *rstd;
+  if (shape[2] == 0) return act_done(B, x, x0, loc);
+  if (!batch_stats(B, xg, 4, eps, &mean, &rstd, loc)) return NULL;
+  /* [N, G] -> [N, G, C / G] -> [N, C] */
+  int64_t one[3] = {n, g, 1}, wide[3] = {n, g, c / g}, nc[2] = {n, c};
+  mean = reshape(B, expand(B, reshape(B, mean, 3, one, loc), 3, wide, loc), 2, nc, loc);
+  rstd = reshape(B, expand(B, reshape(B, rstd, 3, one, loc), 3, wide, loc), 2, nc, loc);
+  return channel_affine(B, x0, x, mean, rstd, w, b, loc);
+}
+
+/* The float operands of a loss: x and the target (and a third), promoted
+ * as result_type, in the compute dtype (bf16 and f16 in f32, as PyTorch's
+ * decompositions compute them); *dt the promoted dtype.  same: the target
+ * must have x's shape (binary_cross_entropy*). */
+static bool loss_operands(Builder *B, const char *fname, GNode *x, Val *tv, SrcLoc tl, bool same, GNode **xf, GNode **tf, DType *dt) {
+  if (!tv || tv->kind != V_TENSOR) return fail(B, tl, "%s needs a target tensor, got %s", fname, tv ? kind_name(tv) : "nothing"), false;
+  GNode *t = tv->t;
+  if (same && (t->ndim != x->ndim || memcmp(t->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
+    return fail(B, tl, "%s: target size %s must be the same as input size %s", fname, shape_fmt(B->a, t->ndim, t->shape),
+                shape_fmt(B->a, x->ndim, x->shape)), false;
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[2] = {&vx, tv};
+  *dt = result_type(vs, 2);
+  if (!dtype_is_float(*dt)) return fail(B, tl, "%s needs floating-point tensors, got %s", fname, dtype_name(*dt)), false;
+  *xf = cast(B, x, opmath(*dt), tl);
+  *tf = cast(B, t, opmath(*dt), tl);
+  return true;
+}
+
+/* An optional weight tensor of a loss, in the compute dtype cd. */
+static bool loss_weight(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, DType cd, GNode **out) {
+  *out = NULL;
+  if (!v) return true;
+  if (v->kind != V_TENSOR) return fail(B, loc, "%s: %s must be a tensor or None, got %s", fname, what, kind_name(v)), false;
+  *out = cast(B, v->t, cd, loc);
+  return true;
+}
+
+/* log(sigmoid(x)) as PyTorch's decomposition: min(x, 0) - log1p(exp(-|x|)). */
+static GNode *log_sigmoid(Builder *B, GNode *x, SrcLoc loc) {
+  GNode *e = float_unary(B, OP_EXP, tneg(B, tabs(B, x, loc), loc), loc);
+  return tt(B, OP_SUB, tc(B, OP_MINIMUM, x, 0, loc), float_unary(B, OP_LOG1P, e, loc), loc);
+}
+
+/* The losses of torch.nn.functional beyond the regression ones, each as
+ * PyTorch's decomposition (torch._decomp) writes it, in the compute dtype,
+ * the loss rounded to the promoted dtype before it is reduced:
+ *   binary_cross_entropy(input, target, weight, ..., reduction):
+ *     (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100), times weight;
+ *   binary_cross_entropy_with_logits(input, target, weight, ..., reduction, pos_weight):
+ *     (1 - t) * x - lw * logsigmoid(x), lw = (pos_weight - 1) * t + 1;
+ *   kl_div(input, target, ..., reduction, log_target): t * log(t) - t * x
+ *     (0 where t is 0: xlogy), or exp(t) * (t - x); 'batchmean' divides
+ *     the sum by the batch size;
+ *   poisson_nll_loss(input, target, log_input, full, ..., eps, ..., reduction):
+ *     exp(x) - t * x, or x - t * log(x + eps); full adds Stirling's
+ *     t log t - t + log(2 pi t) / 2 where t > 1;
+ *   soft_margin_loss(input, target, ..., reduction): log1p(exp(-x * t));
+ *   hinge_embedding_loss(input, target, margin, ..., reduction):
+ *     where(t != 1, max(margin - x, 0), 0) + where(t != -1, x, 0);
+ *   margin_ranking_loss(input1, input2, target, margin, ..., reduction):
+ *     max(-t * (x1 - x2) + margin, 0). */
+static Val *b_loss2(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  Val *v[8] = {0};
+  SrcLoc l[8];
+  GNode *xf, *tf, *lo = NULL;
+  DType dt;
+  int red; /* the index of reduction in v */
+  if (!strcmp(n, "binary_cross_entropy") || !strcmp(n, "binary_cross_entropy_with_logits")) {
+    bool logits = n[20] == '_';
+    static const char *const names[] = {"target", "weight", "size_average", "reduce", "reduction", "pos_weight", NULL};
+    static const char *const bnames[] = {"target", "weight", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, logits ? names : bnames, v, l) || !no_legacy(B, n, v[2], v[3], l[2])) return NULL;
+    red = 4;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, true, &xf, &tf, &dt)) return NULL;
+    GNode *w, *pw;
+    if (!loss_weight(B, v[1], l[1], n, "weight", xf->dtype, &w) || !loss_weight(B, v[5], l[5], n, "pos_weight", xf->dtype, &pw)) return NULL;
+    if (logits) {
+      GNode *ls = log_sigmoid(B, xf, loc);
+      if (pw) ls = tt(B, OP_MUL, tc(B, OP_ADD, tt(B, OP_MUL, tc(B, OP_SUB, pw, 1, loc), tf, loc), 1, loc), ls, loc);
+      lo = tt(B, OP_SUB, tt(B, OP_MUL, ct(B, OP_SUB, 1, tf, loc), xf, loc), ls, loc);
+    } else {
+      GNode *l1 = tc(B, OP_MAXIMUM, float_unary(B, OP_LOG1P, tneg(B, xf, loc), loc), -100, loc);
+      GNode *l0 = tc(B, OP_MAXIMUM, float_unary(B, OP_LOG, xf, loc), -100, loc);
+      lo = tt(B, OP_SUB, tt(B, OP_MUL, tc(B, OP_SUB, tf, 1, loc), l1, loc), tt(B, OP_MUL, tf, l0, loc), loc);
+    }
+    if (w) lo = tt(B, OP_MUL, lo, w, loc);
+  } else if (!strcmp(n, "kl_div")) {
+    static const char *const names[] = {"target", "size_average", "reduce", "reduction", "log_target", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[1], v[2], l[1])) return NULL;
+    red = 3;
+    bool log_target = get_bool(B, v[4], l[4], "log_target", false);
+    if (B->err || !loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    if (log_target) {
+      lo = tt(B, OP_MUL, float_unary(B, OP_EXP, tf, loc), tt(B, OP_SUB, tf, xf, loc), loc);
+    } else { /* xlogy(t, t): NaN where t is, 0 where t is 0 */
+      GNode *xlogy = twhere(B, tc(B, OP_EQ, tf, 0, loc), mkconst(B, tf->dtype, 0, 0, loc), tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tf, loc), loc), loc);
+      lo = tt(B, OP_SUB, xlogy, tt(B, OP_MUL, tf, xf, loc), loc);
+    }
+  } else if (!strcmp(n, "poisson_nll_loss")) {
+    static const char *const names[] = {"target", "log_input", "full", "size_average", "eps", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[3], v[5], l[3])) return NULL;
+    red = 6;
+    bool log_input = get_bool(B, v[1], l[1], "log_input", true), full = get_bool(B, v[2], l[2], "full", false);
+    double eps = 1e-8;
+    if (B->err || (v[4] && !num_value(B, v[4], l[4], "eps", &eps))) return NULL;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    if (log_input) lo = tt(B, OP_SUB, float_unary(B, OP_EXP, xf, loc), tt(B, OP_MUL, tf, xf, loc), loc);
+    else lo = tt(B, OP_SUB, xf, tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tc(B, OP_ADD, xf, eps, loc), loc), loc), loc);
+    if (full) {
+      GNode *st = tt(B, OP_SUB, tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tf, loc), loc), tf, loc);
+      st = tt(B, OP_ADD, st, tc(B, OP_MUL, float_unary(B, OP_LOG, ct(B, OP_MUL, 6.283185307179586, tf, loc), loc), 0.5, loc), loc);
+      lo = tt(B, OP_ADD, lo, twhere(B, tc(B, OP_LE, tf, 1, loc), mkconst(B, tf->dtype, 0, 0, loc), st, loc), loc);
+    }
+  } else if (!strcmp(n, "soft_margin_loss")) {
+    static const char *const names[] = {"target", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[1], v[2], l[1])) return NULL;
+    red = 3;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    lo = float_unary(B, OP_LOG1P, float_unary(B, OP_EXP, tt(B, OP_MUL, tneg(B, xf, loc), tf, loc), loc), loc);
+  } else if (!strcmp(n, "hinge_embedding_loss")) {
+    static const char *const names[] = {"target", "margin", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[2], v[3], l[2])) return NULL;
+    red = 4;
+    double margin = 1.0;
+    if ((v[1] && !num_value(B, v[1], l[1], "margin", &margin)) || !loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    GNode *zero = mkconst(B, xf->dtype, 0, 0, loc);
+    GNode *mc = tc(B, OP_MAXIMUM, ct(B, OP_SUB, margin, xf, loc), 0, loc);
+    lo = tt(B, OP_ADD, twhere(B, tc(B, OP_NE, tf, 1, loc), mc, zero, loc), twhere(B, tc(B, OP_NE, tf, -1, loc), xf, zero, loc), loc);
+  } else if (!strcmp(n, "margin_ranking_loss")) {
+    static const char *const names[] = {"input2", "target", "margin", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[3], v[4], l[3])) return NULL;
+    red = 5;
+    double margin = 0;
+    if (v[2] && !num_value(B, v[2], l[2], "margin", &margin)) return NULL;
+    GNode *x2f;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &x2f, &dt)) return NULL;
+    if (!v[1] || v[1]->kind != V_TENSOR) return fail(B, v[1] ? l[1] : loc, "%s needs a target tensor", n);
+    Val vx = {.kind = V_TENSOR, .t = x}, vx2 = {.kind = V_TENSOR, .t = v[0]->t};
+    Val *vs[3] = {&vx, &vx2, v[1]};
+    dt = result_type(vs, 3);
+    if (!dtype_is_float(dt)) return fail(B, l[1], "%s needs floating-point tensors, got %s", n, dtype_name(dt));
+    xf = cast(B, x, opmath(dt), loc), x2f = cast(B, v[0]->t, opmath(dt), loc), tf = cast(B, v[1]->t, opmath(dt), loc);
+    lo = tc(B, OP_MAXIMUM, tc(B, OP_ADD, tt(B, OP_MUL, tneg(B, tf, loc), tt(B, OP_SUB, xf, x2f, loc), loc), margin, loc), 0, loc);
+  } else {
+    coil_unreachable("b_loss2: a row without a formula");
+  }
+  if (!lo) return NULL;
+  lo = cast(B, lo, dt, loc);
+  const char *r = v[red] ? (v[red]->kind == V_STR ? v[red]->name : "") : "mean";
+  if (!strcmp(n, "kl_div") && !strcmp(r, "batchmean")) {
+    Val sum = {.kind = V_STR, .name = "sum"};
+    Val *sv = loss_reduce(B, &sum, l[red], lo, loc);
+    if (!sv || x->ndim == 0) return sv;
+    return mktensor(B, cast(B, tc(B, OP_DIV, cast(B, sv->t, opmath(dt), loc), (double)x->shape[0], loc), dt, loc));
+  }
+  return loss_reduce(B, v[red], l[red], lo, loc);
+}
+
+/* F.cosine_similarity(x1, x2, dim=1, eps=1e-8): sum over dim of (x1 /
+ * max(||x1||, eps)) * (x2 / max(||x2||, eps)), x1 and x2 broadcast first,
+ * each norm clamped on its own (PyTorch 2's formula, measured: x1 =
+ * [1e-10, 0], x2 = [100, 0] give 0.01, where a clamp of the product of
+ * the norms would give 1).
+ * F.pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False): ||x1 - x2
+ * + eps||_p over the last dim (ints as float32). */
+static Val *b_similarity(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool cos = !strcmp(s->name, "cosine_similarity");
+  static const char *const cnames[] = {"x2", "dim", "eps", NULL};
+  static const char *const pnames[] = {"x2", "p", "eps", "keepdim", NULL};
+  Val *v[4] = {0};
+  SrcLoc l[4];
+  if (!take_args(B, A, s->name, cos ? cnames : pnames, v, l)) return NULL;
+  if (!v[0] || v[0]->kind != V_TENSOR) return fail(B, v[0] ? l[0] : loc, "%s needs a tensor x2", s->name);
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[2] = {&vx, v[0]};
+  DType dt = result_type(vs, 2);
+  if (cos && !dtype_is_float(dt))
+    return fail(B, loc, "expected common dtype to be floating point, yet common dtype is %s (as in PyTorch)", dtype_name(dt));
+  if (!dtype_is_float(dt)) dt = DT_F32;
+  int nd;
+  int64_t shape[COIL_MAX_DIMS];
+  if (!broadcast(B, x->ndim, x->shape, v[0]->t->ndim, v[0]->t->shape, &nd, shape, loc)) return NULL;
+  GNode *a = expand(B, cast(B, x, dt, loc), nd, shape, loc), *b = expand(B, cast(B, v[0]->t, dt, loc), nd, shape, loc);
+  if (cos) {
+    int64_t d = 1;
+    double eps = 1e-8;
+    if ((v[1] && !get_int(B, v[1], l[1], "dim", &d)) || (v[2] && !num_value(B, v[2], l[2], "eps", &eps))) return NULL;
+    int dim = norm_dim(B, d, nd, v[1] ? l[1] : loc);
+    if (dim < 0) return NULL;
+    uint32_t mask = nd ? 1u << dim : 0;
+    GNode *na = tc(B, OP_MAXIMUM, vector_norm(B, a, 2, mask, true, loc), eps, loc);
+    GNode *nb = tc(B, OP_MAXIMUM, vector_norm(B, b, 2, mask, true, loc), eps, loc);
+    GNode *r = reduce(B, OP_SUM, tt(B, OP_MUL, tt(B, OP_DIV, a, na, loc), tt(B, OP_DIV, b, nb, loc), loc), mask, false, loc);
+    return r ? mktensor(B, cast(B, r, dt, loc)) : NULL;
+  }
+  double p = 2, eps = 1e-6;
+  if ((v[1] && !num_value(B, v[1], l[1], "p", &p)) || (v[2] && !num_value(B, v[2], l[2], "eps", &eps))) return NULL;
+  bool keep = get_bool(B, v[3], l[3], "keepdim", false);
+  if (B->err) return NULL;
+  GNode *diff = tc(B, OP_ADD, tt(B, OP_SUB, a, b, loc), eps, loc);
+  GNode *r = vector_norm(B, diff, p, nd ? 1u << (nd - 1) : 0, keep, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
 /* var_mean and std_mean: (var, mean) from one pass over x where fusion
  * lets them share it. */
 static Val *b_var_mean(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
@@ -3033,6 +3387,18 @@ static const Spelling spellings[] = {
     {"l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"smooth_l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"huber_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"group_norm", FUNC, b_group_norm, 0, 0, "floats"},
+    {"batch_norm", FUNC, b_batch_norm, 0, 0, "floats (training=True: batch statistics, no running stats: coil does not update them in place)"},
+    {"instance_norm", FUNC, b_batch_norm, 0, 0, "floats (use_input_stats=True: no running stats, as batch_norm)"},
+    {"cosine_similarity", SP_TORCH | FUNC, b_similarity, 0, 0, "floats"},
+    {"pairwise_distance", SP_TORCH | FUNC, b_similarity, 0, 0, "all (ints and bool: float32)"},
+    {"binary_cross_entropy", FUNC, b_loss2, 0, 0, "floats"},
+    {"binary_cross_entropy_with_logits", FUNC, b_loss2, 0, 0, "floats"},
+    {"kl_div", FUNC, b_loss2, 0, 0, "floats (reduction: also 'batchmean')"},
+    {"poisson_nll_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"soft_margin_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"hinge_embedding_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"margin_ranking_loss", FUNC, b_loss2, 0, 0, "floats"},
     {"softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"log_softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"softmax", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
