@@ -2334,6 +2334,37 @@ static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int
   }
 }
 
+/* aten.as_strided(x, size, stride, storage_offset=None), where it is a
+ * reshape: stride the contiguous strides of size (a dim of size 1 may
+ * have any), x's elements read in row-major order from storage_offset on
+ * (Inductor's group_norm decomposition views its [N, G, C/G, 1] scale as
+ * [N, C] this way).  x is read as the contiguous tensor it is in coil's
+ * graph; the torch.compile backend hands coil an as_strided only of a
+ * contiguous tensor.  Any other layout is refused. */
+static Val *b_as_strided(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "size"), *tv = arg(A, 1, "stride"), *ov = arg(A, 2, "storage_offset");
+  SrcLoc sl = arg_loc(A, 0, "size"), tl = arg_loc(A, 1, "stride");
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  if (!sv || sv->kind != V_TUPLE || !tv || tv->kind != V_TUPLE || sv->n != tv->n || sv->n > COIL_MAX_DIMS)
+    return fail(B, loc, "as_strided needs size and stride, lists of as many ints");
+  int64_t size[COIL_MAX_DIMS], stride[COIL_MAX_DIMS], off = 0, want = 1;
+  for (int i = 0; i < sv->n; i++)
+    if (!get_int(B, sv->items[i], sl, "size", &size[i]) || !get_int(B, tv->items[i], tl, "stride", &stride[i])) return NULL;
+  if (ov && ov->kind != V_NONE && !get_int(B, ov, arg_loc(A, 2, "storage_offset"), "storage_offset", &off)) return NULL;
+  for (int i = sv->n - 1; i >= 0; i--) {
+    if (size[i] < 0) return fail(B, sl, "as_strided: negative size %lld", (long long)size[i]);
+    if (size[i] != 1 && stride[i] != want)
+      return fail(B, tl, "as_strided with strides %s for size %s is not a reshape of the tensor's elements, which is all coil's subset has of it",
+                  shape_fmt(B->a, sv->n, stride), shape_fmt(B->a, sv->n, size));
+    want *= size[i];
+  }
+  int64_t total = shape_numel(x->ndim, x->shape);
+  if (off < 0 || off + want > total)
+    return fail(B, loc, "as_strided: %lld elements from offset %lld leave the tensor's %lld", (long long)want, (long long)off, (long long)total);
+  GNode *flat = reshape(B, x, 1, &total, loc);
+  return mktensor(B, reshape(B, narrow_dim(B, flat, 0, off, want, loc), sv->n, size, loc));
+}
+
 /* aten.slice(x, dim=0, start=None, end=None, step=1): x[..., start:end]
  * along dim, clamped as a Python slice is (end is often INT64_MAX).  A
  * step other than 1 is a strided view, which coil's views are not. */
@@ -3048,6 +3079,23 @@ static GNode *pad_mode(Builder *B, GNode *x, int mode, const int64_t *p, int k, 
   return r;
 }
 
+/* aten.reflection_padNd(x, padding) and aten.replication_padNd: F.pad's
+ * modes. */
+static Val *b_pad_mode(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *pv = arg(A, 0, "padding");
+  SrcLoc pl = arg_loc(A, 0, "padding");
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  if (!pv || pv->kind != V_TUPLE || pv->n % 2 || pv->n > 6) return fail(B, pl, "%s needs padding, a list of 2, 4 or 6 ints", s->name);
+  int64_t p[6];
+  for (int i = 0; i < pv->n; i++)
+    if (!get_int(B, pv->items[i], pl, "a pad", &p[i])) return NULL;
+  int k = s->name[strlen(s->name) - 2] - '0'; /* "reflection_pad2d" */
+  if (pv->n != 2 * k) return fail(B, pl, "%s needs %d pads, got %d", s->name, 2 * k, pv->n);
+  bool reflect = s->name[2] == 'f';
+  GNode *r = pad_mode(B, x, reflect ? PAD_REFLECT : PAD_REPLICATE, p, k, reflect ? "reflect" : "replicate", pl, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
 /* F.pad(x, pad, mode="constant", value=None) and aten.constant_pad_nd(x,
  * pad, value=0): pad pairs (before, after) from the last dim backwards;
  * a negative pad crops.  The value is converted to x's dtype. */
@@ -3545,6 +3593,8 @@ static const Spelling spellings[] = {
     {"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
     {"clamp_min.default(Tensor self, Scalar min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
     {"clamp_max.default(Tensor self, Scalar max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
+    {"clamp_min.Tensor(Tensor self, Tensor min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
+    {"clamp_max.Tensor(Tensor self, Tensor max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
     {"where.self(Tensor condition, Tensor self, Tensor other)", ATEN, b_where, 0, 0, "all (condition: bool)"},
     {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool)"},
     {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool; value: 0-d)"},
@@ -3558,6 +3608,7 @@ static const Spelling spellings[] = {
     {"copy.default(Tensor self, Tensor src, bool non_blocking=False)", ATEN, b_copy, 0, 0, "all"},
     {"clone.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"alias.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"lift_fresh_copy.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"detach.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"full.default(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size and a number)"},
     {"zeros.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
@@ -3572,6 +3623,8 @@ static const Spelling spellings[] = {
     {"new_ones.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size)"},
     {"new_full.default(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size and a number)"},
     {"new_empty.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size; values: zeros)"},
+    {"new_empty_strided.default(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0,
+     "all (a size; values: zeros; stride: the layout of an empty result)"},
     {"arange.default(Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(a number)"},
     {"arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
     {"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
@@ -3591,6 +3644,15 @@ static const Spelling spellings[] = {
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
     {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
     {"roll.default(Tensor self, SymInt[1] shifts, int[1] dims=[])", ATEN, b_roll, 0, 0, "all"},
+    {"rev.default(Tensor a, int[] dims)", PRIMS, b_flip, 0, 0, "all"},
+    {"as_strided.default(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN, b_as_strided, 0, 0,
+     "all (a contiguous layout of size: a reshape of self's elements in order)"},
+    {"reflection_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"reflection_pad2d.default(Tensor self, SymInt[4] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"reflection_pad3d.default(Tensor self, SymInt[6] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad2d.default(Tensor self, SymInt[4] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad3d.default(Tensor self, SymInt[6] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
     {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
     {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
     {"split_with_sizes.default(Tensor self, SymInt[] split_sizes, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
