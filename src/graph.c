@@ -1660,17 +1660,22 @@ static GNode *per_channel(Builder *B, GNode *s, int ndim, SrcLoc loc) {
   return reshape(B, s, out, shape, loc);
 }
 
-/* A [C] parameter of a channel norm (weight, bias, running stats): a
- * floating-point tensor of C elements, in the compute dtype cd. */
-static bool channel_arg(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, int64_t c, DType cd, GNode **out) {
+/* A [C] parameter of a channel norm (weight, bias, running stats) of an
+ * input of dtype xdt: C elements, in the compute dtype. */
+static bool channel_arg(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, int64_t c, DType xdt, GNode **out) {
   *out = NULL;
   if (!v) return true;
   if (v->kind != V_TENSOR) return fail(B, loc, "%s: %s must be a tensor or None, got %s", fname, what, kind_name(v)), false;
-  if (!dtype_is_float(v->t->dtype)) return fail(B, loc, "%s: %s must be a floating-point tensor, got %s", fname, what, dtype_name(v->t->dtype)), false;
+  DType pd = v->t->dtype;
+  /* PyTorch's CPU kernels take parameters of the input's dtype, or f32
+   * ones for a bf16 or f16 input (mixed dtype) */
+  if (pd != xdt && !(pd == DT_F32 && (xdt == DT_BF16 || xdt == DT_F16)))
+    return fail(B, loc, "%s: %s is %s for a %s input; a parameter has the input's dtype, or float32 for a bfloat16 or float16 input "
+                "(as PyTorch's CPU kernels)", fname, what, dtype_name(pd), dtype_name(xdt)), false;
   if (v->t->ndim != 1 || v->t->shape[0] != c)
     return fail(B, loc, "%s: %s should contain %lld elements not %lld", fname, what, (long long)c,
                 (long long)shape_numel(v->t->ndim, v->t->shape)), false;
-  *out = cast(B, v->t, cd, loc);
+  *out = cast(B, v->t, opmath(xdt), loc);
   return true;
 }
 
@@ -1728,10 +1733,10 @@ static Val *b_batch_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcL
   GNode *x = norm_input(B, s, x0, loc);
   if (!x || B->err) return NULL;
   int64_t c = x->shape[1];
-  DType cd = x->dtype;
+  DType xd = x0->dtype;
   GNode *rm, *rv, *w, *b;
-  if (!channel_arg(B, v[0], l[0], s->name, "running_mean", c, cd, &rm) || !channel_arg(B, v[1], l[1], s->name, "running_var", c, cd, &rv) ||
-      !channel_arg(B, v[2], l[2], s->name, "weight", c, cd, &w) || !channel_arg(B, v[3], l[3], s->name, "bias", c, cd, &b))
+  if (!channel_arg(B, v[0], l[0], s->name, "running_mean", c, xd, &rm) || !channel_arg(B, v[1], l[1], s->name, "running_var", c, xd, &rv) ||
+      !channel_arg(B, v[2], l[2], s->name, "weight", c, xd, &w) || !channel_arg(B, v[3], l[3], s->name, "bias", c, xd, &b))
     return NULL;
   if (batch && (rm || rv))
     return fail(B, l[rm ? 0 : 1], "%s: running stats are updated in place when %s, which coil's pure functions do not do; pass "
@@ -1774,7 +1779,7 @@ static Val *b_group_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcL
     return fail(B, l[0], "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
                 shape_fmt(B->a, x->ndim, x->shape), (long long)g);
   GNode *w, *b;
-  if (!channel_arg(B, v[1], l[1], s->name, "weight", c, x->dtype, &w) || !channel_arg(B, v[2], l[2], s->name, "bias", c, x->dtype, &b)) return NULL;
+  if (!channel_arg(B, v[1], l[1], s->name, "weight", c, x0->dtype, &w) || !channel_arg(B, v[2], l[2], s->name, "bias", c, x0->dtype, &b)) return NULL;
   int64_t shape[3] = {n, g, shape_numel(x->ndim, x->shape) / (n ? n : 1) / g};
   GNode *xg = reshape(B, x, 3, shape, loc), *mean, *rstd;
   if (shape[2] == 0) return act_done(B, x, x0, loc);
