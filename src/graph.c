@@ -2464,6 +2464,7 @@ static Val *b_roll(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
     for (int i = 0; i < nd; i++) {
       int64_t d;
       if (!get_int(B, ditems[i], dl, "dims", &d)) return NULL;
+      if (x->ndim == 0) return fail(B, dl, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
       if ((dims[i] = norm_dim(B, d, x->ndim, dl)) < 0) return NULL;
     }
   }

@@ -136,3 +136,7 @@ def aten_views(arg0: "f32[4, 6, 5]", arg1: "i32[4, 6]", arg2: "f32[2, 3, 8]", ar
     v19 = aten.clamp_max.Tensor(arg0, v3)
     v20 = aten.lift_fresh_copy.default(arg1)
     return (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20)
+
+
+def zero_dim(s: "f32[]", e: "f32[0, 3]"):
+    return torch.roll(s, 2), s.flip(0), torch.roll(e, 1, 1), e.flip(0, 1), e[:, ::2], torch.roll(s + e.sum(), 5)
