@@ -192,6 +192,11 @@ struct GNode {
    * or ival in its dtype, instead of memory: constant_pad_nd, and the
    * pieces of cat, slice_scatter and select_scatter. */
   int64_t start[COIL_MAX_DIMS];
+  /* OP_SLICE: output index i of dim d reads input index start[d] +
+   * sstep[d] * i (never 0; negative for a flip, x[::-1]; 1 for a box):
+   * x[lo:hi:step], flip, and the pieces of roll and of the reflect and
+   * circular pads.  A pad's step is 1. */
+  int64_t sstep[COIL_MAX_DIMS];
   /* OP_IOTA (int64): the value at a point is ival + step * (its index
    * along dim): arange, prims.iota, and the index cat compares.
    * OP_GATHER: out[p] = in[0][q], q[dim] = in[1][p] (in[1] has the

@@ -330,7 +330,8 @@ static GNode *arith(Builder *B, Op op, Val *a, Val *b, SrcLoc loc) {
       }
   if (op == OP_DIV && !dtype_is_float(dt)) dt = DT_F32; /* true division */
   if ((op == OP_AND || op == OP_OR || op == OP_XOR) && dt != DT_BOOL && !dtype_is_int(dt))
-    return fail(B, loc, "'%s' needs bool or integer tensors, got %s", op == OP_AND ? "&" : op == OP_OR ? "|" : "^", dtype_name(dt));
+    return fail(B, loc, "'%s' (bitwise_%s) needs bool or integer tensors, got %s (as in PyTorch)", op == OP_AND ? "&" : op == OP_OR ? "|" : "^",
+                op == OP_AND ? "and" : op == OP_OR ? "or" : "xor", dtype_name(dt));
   if ((op == OP_SUB || op == OP_NEG) && dt == DT_BOOL)
     return fail(B, loc, "subtracting bool tensors is not supported (as in PyTorch); use ~ or logical ops");
   if (op == OP_POW && dt == DT_BOOL) dt = DT_I64;
@@ -413,18 +414,43 @@ static GNode *expand(Builder *B, GNode *x, int ndim, const int64_t *shape, SrcLo
   return n;
 }
 
-/* A box of x: output index i of dim d reads x at start[d] + i.  The caller
- * checks that the box is inside x. */
-static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+/* A strided box of x: output index i of dim d reads x at start[d] +
+ * step[d] * i (step NULL: 1 in every dim; a step may be negative).  The
+ * caller checks that every point read is inside x.  A slice of a slice is
+ * one slice (the steps multiply), so x[::2][::-1] is one index map. */
+static GNode *slice_step(Builder *B, GNode *x, const int64_t *start, const int64_t *step, const int64_t *shape, SrcLoc loc) {
   if (!x) return NULL; /* an error is already reported */
+  int64_t st[COIL_MAX_DIMS], sp[COIL_MAX_DIMS];
   bool whole = true;
-  for (int d = 0; d < x->ndim; d++) whole &= start[d] == 0 && shape[d] == x->shape[d];
+  for (int d = 0; d < x->ndim; d++) {
+    st[d] = start[d];
+    sp[d] = step ? step[d] : 1;
+    if (shape[d] <= 1) sp[d] = 1; /* one point (or none) reads no step */
+    whole &= st[d] == 0 && sp[d] == 1 && shape[d] == x->shape[d];
+  }
   if (whole) return x;
+  if (x->op == OP_SLICE) {
+    for (int d = 0; d < x->ndim; d++) {
+      st[d] = x->start[d] + x->sstep[d] * st[d];
+      sp[d] = shape[d] <= 1 ? 1 : x->sstep[d] * sp[d];
+    }
+    x = x->in[0];
+    bool same = true;
+    for (int d = 0; d < x->ndim; d++) same &= st[d] == 0 && sp[d] == 1 && shape[d] == x->shape[d];
+    if (same) return x; /* x.flip(0).flip(0) */
+  }
   GNode *n = new_node(B, OP_SLICE, x->dtype, x->ndim, shape, loc);
-  memcpy(n->start, start, sizeof(int64_t) * (size_t)x->ndim);
+  memcpy(n->start, st, sizeof(int64_t) * (size_t)x->ndim);
+  memcpy(n->sstep, sp, sizeof(int64_t) * (size_t)x->ndim);
   n->in[0] = x;
   n->nin = 1;
   return n;
+}
+
+/* A box of x: output index i of dim d reads x at start[d] + i.  The caller
+ * checks that the box is inside x. */
+static GNode *slice(Builder *B, GNode *x, const int64_t *start, const int64_t *shape, SrcLoc loc) {
+  return slice_step(B, x, start, NULL, shape, loc);
 }
 
 /* ------------------------------------------------------------ reductions */
@@ -1603,6 +1629,365 @@ static Val *b_loss(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return loss_reduce(B, rv, arg_loc(A, rpos, "reduction"), l, loc);
 }
 
+/* ------------------------------------------------------------ channel norms, more losses */
+
+/* Optional arguments by name, after x: v[i] is positional i or the keyword
+ * names[i] (NULL when absent or None); refuses any other argument. */
+static bool take_args(Builder *B, Args *A, const char *fname, const char *const *names, Val **v, SrcLoc *locs) {
+  int n = 0;
+  for (; names[n]; n++) {
+    v[n] = arg(A, n, names[n]);
+    locs[n] = arg_loc(A, n, names[n]);
+    if (v[n] && v[n]->kind == V_NONE) v[n] = NULL;
+  }
+  return check_args(B, A, fname, n);
+}
+
+/* The deprecated size_average and reduce of the losses: reduction is what
+ * they became. */
+static bool no_legacy(Builder *B, const char *fname, Val *size_average, Val *reduce_, SrcLoc at) {
+  if (size_average || reduce_)
+    return fail(B, at, "%s: size_average and reduce are deprecated; give reduction='mean', 'sum' or 'none'", fname), false;
+  return true;
+}
+
+/* A per-channel statistic or parameter s of shape [C] (or [N, C] for
+ * per-sample ones), as a tensor broadcasting against x of shape
+ * [N, C, *]: [C, 1, ...] ([N, C, 1, ...]). */
+static GNode *per_channel(Builder *B, GNode *s, int ndim, SrcLoc loc) {
+  int64_t shape[COIL_MAX_DIMS];
+  int k = s->ndim, out = ndim - 1 + (k == 2);
+  for (int d = 0; d < out; d++) shape[d] = d < k ? s->shape[d] : 1;
+  return reshape(B, s, out, shape, loc);
+}
+
+/* A [C] parameter of a channel norm (weight, bias, running stats) of an
+ * input of dtype xdt: C elements, in the compute dtype. */
+static bool channel_arg(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, int64_t c, DType xdt, GNode **out) {
+  *out = NULL;
+  if (!v) return true;
+  if (v->kind != V_TENSOR) return fail(B, loc, "%s: %s must be a tensor or None, got %s", fname, what, kind_name(v)), false;
+  DType pd = v->t->dtype;
+  /* PyTorch's CPU kernels take parameters of the input's dtype, or f32
+   * ones for a bf16 or f16 input (mixed dtype) */
+  if (pd != xdt && !(pd == DT_F32 && (xdt == DT_BF16 || xdt == DT_F16)))
+    return fail(B, loc, "%s: %s is %s for a %s input; a parameter has the input's dtype, or float32 for a bfloat16 or float16 input "
+                "(as PyTorch's CPU kernels)", fname, what, dtype_name(pd), dtype_name(xdt)), false;
+  if (v->t->ndim != 1 || v->t->shape[0] != c)
+    return fail(B, loc, "%s: %s should contain %lld elements not %lld", fname, what, (long long)c,
+                (long long)shape_numel(v->t->ndim, v->t->shape)), false;
+  *out = cast(B, v->t, opmath(xdt), loc);
+  return true;
+}
+
+/* x * alpha + beta with alpha = rstd * w and beta = b - mean * alpha
+ * (rstd, mean: per channel or per sample and channel; w, b: [C] or NULL),
+ * as PyTorch's CPU batch, group and instance norm kernels compute their
+ * output, in the compute dtype, rounded once to x0's dtype. */
+static Val *channel_affine(Builder *B, GNode *x0, GNode *x, GNode *mean, GNode *rstd, GNode *w, GNode *b, SrcLoc loc) {
+  int nd = x->ndim;
+  GNode *alpha = rstd, *beta; /* [C] or [N, C]: a [C] weight broadcasts over either */
+  if (w) alpha = tt(B, OP_MUL, alpha, w, loc);
+  beta = tneg(B, tt(B, OP_MUL, mean, alpha, loc), loc);
+  if (b) beta = tt(B, OP_ADD, beta, b, loc);
+  GNode *r = tt(B, OP_ADD, tt(B, OP_MUL, x, per_channel(B, alpha, nd, loc), loc), per_channel(B, beta, nd, loc), loc);
+  return act_done(B, r, x0, loc);
+}
+
+/* The mean and 1 / sqrt(var + eps) of x over the dims in mask (biased
+ * var), with the reduced dims dropped. */
+static bool batch_stats(Builder *B, GNode *x, uint32_t mask, double eps, GNode **mean, GNode **rstd, SrcLoc loc) {
+  *mean = tc(B, OP_DIV, reduce(B, OP_SUM, x, mask, false, loc), (double)mask_count(x, mask), loc);
+  GNode *var = variance(B, x, mask, 0, false, false, loc);
+  *rstd = float_unary(B, OP_RSQRT, tc(B, OP_ADD, var, eps, loc), loc);
+  return *mean && *rstd;
+}
+
+/* Normalisation's input: a float tensor of at least 2 dims (N, C, *). */
+static GNode *norm_input(Builder *B, const Spelling *s, GNode *x0, SrcLoc loc) {
+  if (x0->ndim < 2) return fail(B, loc, "%s expects an input of at least 2 dimensions (N, C, *), got %d", s->name, x0->ndim);
+  return act_in(B, s, x0, loc);
+}
+
+/* F.batch_norm(input, running_mean, running_var, weight=None, bias=None,
+ * training=False, momentum=0.1, eps=1e-5) and F.instance_norm(input,
+ * running_mean=None, running_var=None, weight=None, bias=None,
+ * use_input_stats=True, momentum=0.1, eps=1e-5).  With batch statistics
+ * (training, use_input_stats) the mean and biased variance are over every
+ * dim but C (instance_norm: but N and C); otherwise the running stats are
+ * used.  PyTorch updates running stats in place when it computes batch
+ * statistics; coil's functions are pure and return what they compute, so
+ * running stats given together with batch statistics are an error rather
+ * than an update silently skipped (pass None for both, or compute the
+ * update, (1 - momentum) * running + momentum * batch stat, and return
+ * it). */
+static Val *b_batch_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  bool inst = !strcmp(s->name, "instance_norm");
+  static const char *const names[] = {"running_mean", "running_var", "weight", "bias", "training", "momentum", "eps", NULL};
+  static const char *const inames[] = {"running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps", NULL};
+  Val *v[8];
+  SrcLoc l[8];
+  if (!take_args(B, A, s->name, inst ? inames : names, v, l)) return NULL;
+  bool batch = get_bool(B, v[4], l[4], inst ? "use_input_stats" : "training", inst);
+  double eps = 1e-5, momentum;
+  if ((v[6] && !num_value(B, v[6], l[6], "eps", &eps)) || (v[5] && !num_value(B, v[5], l[5], "momentum", &momentum))) return NULL;
+  GNode *x = norm_input(B, s, x0, loc);
+  if (!x || B->err) return NULL;
+  int64_t c = x->shape[1];
+  DType xd = x0->dtype;
+  GNode *rm, *rv, *w, *b;
+  if (!channel_arg(B, v[0], l[0], s->name, "running_mean", c, xd, &rm) || !channel_arg(B, v[1], l[1], s->name, "running_var", c, xd, &rv) ||
+      !channel_arg(B, v[2], l[2], s->name, "weight", c, xd, &w) || !channel_arg(B, v[3], l[3], s->name, "bias", c, xd, &b))
+    return NULL;
+  if (batch && (rm || rv))
+    return fail(B, l[rm ? 0 : 1], "%s: running stats are updated in place when %s, which coil's pure functions do not do; pass "
+                "running_mean=None and running_var=None (batch statistics only), or compute the update and return it",
+                s->name, inst ? "use_input_stats=True" : "training=True");
+  if (!batch && (!rm || !rv))
+    return fail(B, loc, "%s: running_mean and running_var must be given when %s", s->name, inst ? "use_input_stats=False" : "training=False");
+  GNode *mean, *rstd;
+  if (batch) {
+    uint32_t mask = 0;
+    for (int d = inst ? 2 : 0; d < x->ndim; d++)
+      if (d != 1) mask |= 1u << d;
+    int64_t count = mask_count(x, mask);
+    if (count <= 1)
+      return fail(B, loc, "Expected more than 1 %s when training, got input size %s", inst ? "spatial element" : "value per channel",
+                  shape_fmt(B->a, x->ndim, x->shape));
+    if (!batch_stats(B, x, mask, eps, &mean, &rstd, loc)) return NULL;
+  } else {
+    mean = rm;
+    rstd = float_unary(B, OP_RSQRT, tc(B, OP_ADD, rv, eps, loc), loc);
+  }
+  return channel_affine(B, x0, x, mean, rstd, w, b, loc);
+}
+
+/* F.group_norm(input, num_groups, weight=None, bias=None, eps=1e-5): the
+ * mean and biased variance of each (sample, group of C / G channels),
+ * then x * alpha + beta per (sample, channel), as PyTorch's CPU kernel. */
+static Val *b_group_norm(Builder *B, const Spelling *s, GNode *x0, Args *A, SrcLoc loc) {
+  static const char *const names[] = {"num_groups", "weight", "bias", "eps", NULL};
+  Val *v[4];
+  SrcLoc l[4];
+  if (!take_args(B, A, s->name, names, v, l)) return NULL;
+  int64_t g;
+  double eps = 1e-5;
+  if (!get_int(B, v[0], v[0] ? l[0] : loc, "num_groups", &g) || (v[3] && !num_value(B, v[3], l[3], "eps", &eps))) return NULL;
+  GNode *x = norm_input(B, s, x0, loc);
+  if (!x) return NULL;
+  int64_t n = x->shape[0], c = x->shape[1];
+  if (g <= 0 || c % g)
+    return fail(B, l[0], "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
+                shape_fmt(B->a, x->ndim, x->shape), (long long)g);
+  GNode *w, *b;
+  if (!channel_arg(B, v[1], l[1], s->name, "weight", c, x0->dtype, &w) || !channel_arg(B, v[2], l[2], s->name, "bias", c, x0->dtype, &b)) return NULL;
+  int64_t shape[3] = {n, g, shape_numel(x->ndim, x->shape) / (n ? n : 1) / g};
+  GNode *xg = reshape(B, x, 3, shape, loc), *mean, *rstd;
+  if (shape[2] == 0) return act_done(B, x, x0, loc);
+  if (!batch_stats(B, xg, 4, eps, &mean, &rstd, loc)) return NULL;
+  /* [N, G] -> [N, G, C / G] -> [N, C] */
+  int64_t one[3] = {n, g, 1}, wide[3] = {n, g, c / g}, nc[2] = {n, c};
+  mean = reshape(B, expand(B, reshape(B, mean, 3, one, loc), 3, wide, loc), 2, nc, loc);
+  rstd = reshape(B, expand(B, reshape(B, rstd, 3, one, loc), 3, wide, loc), 2, nc, loc);
+  return channel_affine(B, x0, x, mean, rstd, w, b, loc);
+}
+
+/* The float operands of a loss: x and the target (and a third), promoted
+ * as result_type, in the compute dtype (bf16 and f16 in f32, as PyTorch's
+ * decompositions compute them); *dt the promoted dtype.  same: the target
+ * must have x's shape (binary_cross_entropy*). */
+static bool loss_operands(Builder *B, const char *fname, GNode *x, Val *tv, SrcLoc tl, bool same, GNode **xf, GNode **tf, DType *dt) {
+  if (!tv || tv->kind != V_TENSOR) return fail(B, tl, "%s needs a target tensor, got %s", fname, tv ? kind_name(tv) : "nothing"), false;
+  GNode *t = tv->t;
+  if (same && (t->ndim != x->ndim || memcmp(t->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
+    return fail(B, tl, "%s: target size %s must be the same as input size %s", fname, shape_fmt(B->a, t->ndim, t->shape),
+                shape_fmt(B->a, x->ndim, x->shape)), false;
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[2] = {&vx, tv};
+  *dt = result_type(vs, 2);
+  if (!dtype_is_float(*dt)) return fail(B, tl, "%s needs floating-point tensors, got %s", fname, dtype_name(*dt)), false;
+  *xf = cast(B, x, opmath(*dt), tl);
+  *tf = cast(B, t, opmath(*dt), tl);
+  return true;
+}
+
+/* An optional weight tensor of a loss, in the compute dtype cd. */
+static bool loss_weight(Builder *B, Val *v, SrcLoc loc, const char *fname, const char *what, DType cd, GNode **out) {
+  *out = NULL;
+  if (!v) return true;
+  if (v->kind != V_TENSOR) return fail(B, loc, "%s: %s must be a tensor or None, got %s", fname, what, kind_name(v)), false;
+  *out = cast(B, v->t, cd, loc);
+  return true;
+}
+
+/* log(sigmoid(x)) as PyTorch's decomposition: min(x, 0) - log1p(exp(-|x|)). */
+static GNode *log_sigmoid(Builder *B, GNode *x, SrcLoc loc) {
+  GNode *e = float_unary(B, OP_EXP, tneg(B, tabs(B, x, loc), loc), loc);
+  return tt(B, OP_SUB, tc(B, OP_MINIMUM, x, 0, loc), float_unary(B, OP_LOG1P, e, loc), loc);
+}
+
+/* The losses of torch.nn.functional beyond the regression ones, each as
+ * PyTorch's decomposition (torch._decomp) writes it, in the compute dtype,
+ * the loss rounded to the promoted dtype before it is reduced:
+ *   binary_cross_entropy(input, target, weight, ..., reduction):
+ *     (t - 1) * max(log1p(-x), -100) - t * max(log(x), -100), times weight;
+ *   binary_cross_entropy_with_logits(input, target, weight, ..., reduction, pos_weight):
+ *     (1 - t) * x - lw * logsigmoid(x), lw = (pos_weight - 1) * t + 1;
+ *   kl_div(input, target, ..., reduction, log_target): t * log(t) - t * x
+ *     (0 where t is 0: xlogy), or exp(t) * (t - x); 'batchmean' divides
+ *     the sum by the batch size;
+ *   poisson_nll_loss(input, target, log_input, full, ..., eps, ..., reduction):
+ *     exp(x) - t * x, or x - t * log(x + eps); full adds Stirling's
+ *     t log t - t + log(2 pi t) / 2 where t > 1;
+ *   soft_margin_loss(input, target, ..., reduction): log1p(exp(-x * t));
+ *   hinge_embedding_loss(input, target, margin, ..., reduction):
+ *     where(t != 1, max(margin - x, 0), 0) + where(t != -1, x, 0);
+ *   margin_ranking_loss(input1, input2, target, margin, ..., reduction):
+ *     max(-t * (x1 - x2) + margin, 0). */
+static Val *b_loss2(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *n = s->name;
+  Val *v[8] = {0};
+  SrcLoc l[8];
+  GNode *xf, *tf, *lo = NULL;
+  DType dt;
+  int red; /* the index of reduction in v */
+  if (!strcmp(n, "binary_cross_entropy") || !strcmp(n, "binary_cross_entropy_with_logits")) {
+    bool logits = n[20] == '_';
+    static const char *const names[] = {"target", "weight", "size_average", "reduce", "reduction", "pos_weight", NULL};
+    static const char *const bnames[] = {"target", "weight", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, logits ? names : bnames, v, l) || !no_legacy(B, n, v[2], v[3], l[2])) return NULL;
+    red = 4;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, true, &xf, &tf, &dt)) return NULL;
+    GNode *w, *pw;
+    if (!loss_weight(B, v[1], l[1], n, "weight", xf->dtype, &w) || !loss_weight(B, v[5], l[5], n, "pos_weight", xf->dtype, &pw)) return NULL;
+    if (logits) {
+      GNode *ls = log_sigmoid(B, xf, loc);
+      if (pw) ls = tt(B, OP_MUL, tc(B, OP_ADD, tt(B, OP_MUL, tc(B, OP_SUB, pw, 1, loc), tf, loc), 1, loc), ls, loc);
+      lo = tt(B, OP_SUB, tt(B, OP_MUL, ct(B, OP_SUB, 1, tf, loc), xf, loc), ls, loc);
+    } else {
+      GNode *l1 = tc(B, OP_MAXIMUM, float_unary(B, OP_LOG1P, tneg(B, xf, loc), loc), -100, loc);
+      GNode *l0 = tc(B, OP_MAXIMUM, float_unary(B, OP_LOG, xf, loc), -100, loc);
+      lo = tt(B, OP_SUB, tt(B, OP_MUL, tc(B, OP_SUB, tf, 1, loc), l1, loc), tt(B, OP_MUL, tf, l0, loc), loc);
+    }
+    if (w) lo = tt(B, OP_MUL, lo, w, loc);
+  } else if (!strcmp(n, "kl_div")) {
+    static const char *const names[] = {"target", "size_average", "reduce", "reduction", "log_target", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[1], v[2], l[1])) return NULL;
+    red = 3;
+    bool log_target = get_bool(B, v[4], l[4], "log_target", false);
+    if (B->err || !loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    if (log_target) {
+      lo = tt(B, OP_MUL, float_unary(B, OP_EXP, tf, loc), tt(B, OP_SUB, tf, xf, loc), loc);
+    } else { /* xlogy(t, t): NaN where t is, 0 where t is 0 */
+      GNode *xlogy = twhere(B, tc(B, OP_EQ, tf, 0, loc), mkconst(B, tf->dtype, 0, 0, loc), tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tf, loc), loc), loc);
+      lo = tt(B, OP_SUB, xlogy, tt(B, OP_MUL, tf, xf, loc), loc);
+    }
+  } else if (!strcmp(n, "poisson_nll_loss")) {
+    static const char *const names[] = {"target", "log_input", "full", "size_average", "eps", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[3], v[5], l[3])) return NULL;
+    red = 6;
+    bool log_input = get_bool(B, v[1], l[1], "log_input", true), full = get_bool(B, v[2], l[2], "full", false);
+    double eps = 1e-8;
+    if (B->err || (v[4] && !num_value(B, v[4], l[4], "eps", &eps))) return NULL;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    if (log_input) lo = tt(B, OP_SUB, float_unary(B, OP_EXP, xf, loc), tt(B, OP_MUL, tf, xf, loc), loc);
+    else lo = tt(B, OP_SUB, xf, tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tc(B, OP_ADD, xf, eps, loc), loc), loc), loc);
+    if (full) {
+      GNode *st = tt(B, OP_SUB, tt(B, OP_MUL, tf, float_unary(B, OP_LOG, tf, loc), loc), tf, loc);
+      st = tt(B, OP_ADD, st, tc(B, OP_MUL, float_unary(B, OP_LOG, ct(B, OP_MUL, 6.283185307179586, tf, loc), loc), 0.5, loc), loc);
+      lo = tt(B, OP_ADD, lo, twhere(B, tc(B, OP_LE, tf, 1, loc), mkconst(B, tf->dtype, 0, 0, loc), st, loc), loc);
+    }
+  } else if (!strcmp(n, "soft_margin_loss")) {
+    static const char *const names[] = {"target", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[1], v[2], l[1])) return NULL;
+    red = 3;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    lo = float_unary(B, OP_LOG1P, float_unary(B, OP_EXP, tt(B, OP_MUL, tneg(B, xf, loc), tf, loc), loc), loc);
+  } else if (!strcmp(n, "hinge_embedding_loss")) {
+    static const char *const names[] = {"target", "margin", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[2], v[3], l[2])) return NULL;
+    red = 4;
+    double margin = 1.0;
+    if ((v[1] && !num_value(B, v[1], l[1], "margin", &margin)) || !loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &tf, &dt)) return NULL;
+    GNode *zero = mkconst(B, xf->dtype, 0, 0, loc);
+    GNode *mc = tc(B, OP_MAXIMUM, ct(B, OP_SUB, margin, xf, loc), 0, loc);
+    lo = tt(B, OP_ADD, twhere(B, tc(B, OP_NE, tf, 1, loc), mc, zero, loc), twhere(B, tc(B, OP_NE, tf, -1, loc), xf, zero, loc), loc);
+  } else if (!strcmp(n, "margin_ranking_loss")) {
+    static const char *const names[] = {"input2", "target", "margin", "size_average", "reduce", "reduction", NULL};
+    if (!take_args(B, A, n, names, v, l) || !no_legacy(B, n, v[3], v[4], l[3])) return NULL;
+    red = 5;
+    double margin = 0;
+    if (v[2] && !num_value(B, v[2], l[2], "margin", &margin)) return NULL;
+    GNode *x2f;
+    if (!loss_operands(B, n, x, v[0], v[0] ? l[0] : loc, false, &xf, &x2f, &dt)) return NULL;
+    if (!v[1] || v[1]->kind != V_TENSOR) return fail(B, v[1] ? l[1] : loc, "%s needs a target tensor", n);
+    Val vx = {.kind = V_TENSOR, .t = x}, vx2 = {.kind = V_TENSOR, .t = v[0]->t};
+    Val *vs[3] = {&vx, &vx2, v[1]};
+    dt = result_type(vs, 3);
+    if (!dtype_is_float(dt)) return fail(B, l[1], "%s needs floating-point tensors, got %s", n, dtype_name(dt));
+    xf = cast(B, x, opmath(dt), loc), x2f = cast(B, v[0]->t, opmath(dt), loc), tf = cast(B, v[1]->t, opmath(dt), loc);
+    lo = tc(B, OP_MAXIMUM, tc(B, OP_ADD, tt(B, OP_MUL, tneg(B, tf, loc), tt(B, OP_SUB, xf, x2f, loc), loc), margin, loc), 0, loc);
+  } else {
+    coil_unreachable("b_loss2: a row without a formula");
+  }
+  if (!lo) return NULL;
+  lo = cast(B, lo, dt, loc);
+  const char *r = v[red] ? (v[red]->kind == V_STR ? v[red]->name : "") : "mean";
+  if (!strcmp(n, "kl_div") && !strcmp(r, "batchmean")) {
+    Val sum = {.kind = V_STR, .name = "sum"};
+    Val *sv = loss_reduce(B, &sum, l[red], lo, loc);
+    if (!sv || x->ndim == 0) return sv;
+    return mktensor(B, cast(B, tc(B, OP_DIV, cast(B, sv->t, opmath(dt), loc), (double)x->shape[0], loc), dt, loc));
+  }
+  return loss_reduce(B, v[red], l[red], lo, loc);
+}
+
+/* F.cosine_similarity(x1, x2, dim=1, eps=1e-8): sum over dim of (x1 /
+ * max(||x1||, eps)) * (x2 / max(||x2||, eps)), x1 and x2 broadcast first,
+ * each norm clamped on its own (PyTorch 2's formula, measured: x1 =
+ * [1e-10, 0], x2 = [100, 0] give 0.01, where a clamp of the product of
+ * the norms would give 1).
+ * F.pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False): ||x1 - x2
+ * + eps||_p over the last dim (ints as float32). */
+static Val *b_similarity(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool cos = !strcmp(s->name, "cosine_similarity");
+  static const char *const cnames[] = {"x2", "dim", "eps", NULL};
+  static const char *const pnames[] = {"x2", "p", "eps", "keepdim", NULL};
+  Val *v[4] = {0};
+  SrcLoc l[4];
+  if (!take_args(B, A, s->name, cos ? cnames : pnames, v, l)) return NULL;
+  if (!v[0] || v[0]->kind != V_TENSOR) return fail(B, v[0] ? l[0] : loc, "%s needs a tensor x2", s->name);
+  Val vx = {.kind = V_TENSOR, .t = x};
+  Val *vs[2] = {&vx, v[0]};
+  DType dt = result_type(vs, 2);
+  if (cos && !dtype_is_float(dt))
+    return fail(B, loc, "expected common dtype to be floating point, yet common dtype is %s (as in PyTorch)", dtype_name(dt));
+  if (!dtype_is_float(dt)) dt = DT_F32;
+  int nd;
+  int64_t shape[COIL_MAX_DIMS];
+  if (!broadcast(B, x->ndim, x->shape, v[0]->t->ndim, v[0]->t->shape, &nd, shape, loc)) return NULL;
+  GNode *a = expand(B, cast(B, x, dt, loc), nd, shape, loc), *b = expand(B, cast(B, v[0]->t, dt, loc), nd, shape, loc);
+  if (cos) {
+    int64_t d = 1;
+    double eps = 1e-8;
+    if ((v[1] && !get_int(B, v[1], l[1], "dim", &d)) || (v[2] && !num_value(B, v[2], l[2], "eps", &eps))) return NULL;
+    int dim = norm_dim(B, d, nd, v[1] ? l[1] : loc);
+    if (dim < 0) return NULL;
+    uint32_t mask = nd ? 1u << dim : 0;
+    GNode *na = tc(B, OP_MAXIMUM, vector_norm(B, a, 2, mask, true, loc), eps, loc);
+    GNode *nb = tc(B, OP_MAXIMUM, vector_norm(B, b, 2, mask, true, loc), eps, loc);
+    GNode *r = reduce(B, OP_SUM, tt(B, OP_MUL, tt(B, OP_DIV, a, na, loc), tt(B, OP_DIV, b, nb, loc), loc), mask, false, loc);
+    return r ? mktensor(B, cast(B, r, dt, loc)) : NULL;
+  }
+  double p = 2, eps = 1e-6;
+  if ((v[1] && !num_value(B, v[1], l[1], "p", &p)) || (v[2] && !num_value(B, v[2], l[2], "eps", &eps))) return NULL;
+  bool keep = get_bool(B, v[3], l[3], "keepdim", false);
+  if (B->err) return NULL;
+  GNode *diff = tc(B, OP_ADD, tt(B, OP_SUB, a, b, loc), eps, loc);
+  GNode *r = vector_norm(B, diff, p, nd ? 1u << (nd - 1) : 0, keep, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
 /* var_mean and std_mean: (var, mean) from one pass over x where fusion
  * lets them share it. */
 static Val *b_var_mean(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
@@ -2005,6 +2390,20 @@ static GNode *narrow_dim(Builder *B, GNode *x, int dim, int64_t start, int64_t l
   return slice(B, x, st, shape, loc);
 }
 
+static GNode *cat_nodes(Builder *B, GNode **xs, int n, int64_t dim_arg, const char *fname, SrcLoc dloc, SrcLoc loc);
+
+/* x[..., start::step, ...] along dim, count points (step may be
+ * negative), a view. */
+static GNode *step_dim(Builder *B, GNode *x, int dim, int64_t start, int64_t step, int64_t count, SrcLoc loc) {
+  int64_t st[COIL_MAX_DIMS] = {0}, sp[COIL_MAX_DIMS], shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  for (int d = 0; d < x->ndim; d++) sp[d] = 1;
+  st[dim] = start;
+  sp[dim] = step;
+  shape[dim] = count;
+  return slice_step(B, x, st, sp, shape, loc);
+}
+
 /* x with dim (of size 1) dropped. */
 static GNode *drop_dim(Builder *B, GNode *x, int dim, SrcLoc loc) {
   int64_t shape[COIL_MAX_DIMS];
@@ -2056,6 +2455,37 @@ static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int
   }
 }
 
+/* aten.as_strided(x, size, stride, storage_offset=None), where it is a
+ * reshape: stride the contiguous strides of size (a dim of size 1 may
+ * have any), x's elements read in row-major order from storage_offset on
+ * (Inductor's group_norm decomposition views its [N, G, C/G, 1] scale as
+ * [N, C] this way).  x is read as the contiguous tensor it is in coil's
+ * graph; the torch.compile backend hands coil an as_strided only of a
+ * contiguous tensor.  Any other layout is refused. */
+static Val *b_as_strided(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "size"), *tv = arg(A, 1, "stride"), *ov = arg(A, 2, "storage_offset");
+  SrcLoc sl = arg_loc(A, 0, "size"), tl = arg_loc(A, 1, "stride");
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  if (!sv || sv->kind != V_TUPLE || !tv || tv->kind != V_TUPLE || sv->n != tv->n || sv->n > COIL_MAX_DIMS)
+    return fail(B, loc, "as_strided needs size and stride, lists of as many ints");
+  int64_t size[COIL_MAX_DIMS], stride[COIL_MAX_DIMS], off = 0, want = 1;
+  for (int i = 0; i < sv->n; i++)
+    if (!get_int(B, sv->items[i], sl, "size", &size[i]) || !get_int(B, tv->items[i], tl, "stride", &stride[i])) return NULL;
+  if (ov && ov->kind != V_NONE && !get_int(B, ov, arg_loc(A, 2, "storage_offset"), "storage_offset", &off)) return NULL;
+  for (int i = sv->n - 1; i >= 0; i--) {
+    if (size[i] < 0) return fail(B, sl, "as_strided: negative size %lld", (long long)size[i]);
+    if (size[i] != 1 && stride[i] != want)
+      return fail(B, tl, "as_strided with strides %s for size %s is not a reshape of the tensor's elements, which is all coil's subset has of it",
+                  shape_fmt(B->a, sv->n, stride), shape_fmt(B->a, sv->n, size));
+    want *= size[i];
+  }
+  int64_t total = shape_numel(x->ndim, x->shape);
+  if (off < 0 || off + want > total)
+    return fail(B, loc, "as_strided: %lld elements from offset %lld leave the tensor's %lld", (long long)want, (long long)off, (long long)total);
+  GNode *flat = reshape(B, x, 1, &total, loc);
+  return mktensor(B, reshape(B, narrow_dim(B, flat, 0, off, want, loc), sv->n, size, loc));
+}
+
 /* aten.slice(x, dim=0, start=None, end=None, step=1): x[..., start:end]
  * along dim, clamped as a Python slice is (end is often INT64_MAX).  A
  * step other than 1 is a strided view, which coil's views are not. */
@@ -2070,11 +2500,109 @@ static Val *b_slice(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc
     if (a && a->kind != V_NONE && !(given[i] = get_int(B, a, arg_loc(A, i + 1, names[i]), names[i], &v[i]))) return NULL;
   }
   if (!check_args(B, A, s->name, 4)) return NULL;
-  if (v[2] != 1)
-    return fail(B, arg_loc(A, 3, "step"), v[2] < 1 ? "slice step must be positive (as in PyTorch)"
-                                                   : "a slice with a step other than 1 is a strided view, which is not in coil's subset");
+  if (v[2] < 1) return fail(B, arg_loc(A, 3, "step"), "slice step must be positive (as in PyTorch)");
   clamp_slice(x->shape[dim], 1, given[0], given[1], &v[0], &v[1]);
-  return mktensor(B, narrow_dim(B, x, dim, v[0], v[1] - v[0], loc));
+  return mktensor(B, step_dim(B, x, dim, v[0], v[2], (v[1] - v[0] + v[2] - 1) / v[2], loc));
+}
+
+/* The dims argument of flip: an int or a tuple of ints, each once, into
+ * dims[0..*n). */
+static bool dims_list(Builder *B, Val *v, SrcLoc loc, GNode *x, const char *fname, int *dims, int *n) {
+  Val **items = &v;
+  *n = 1;
+  if (v->kind == V_TUPLE) items = v->items, *n = v->n;
+  if (*n > COIL_MAX_DIMS) return fail(B, loc, "%s: at most %d dims", fname, COIL_MAX_DIMS), false;
+  for (int i = 0; i < *n; i++) {
+    int64_t d;
+    if (!get_int(B, items[i], loc, "dim", &d)) return false;
+    if ((dims[i] = norm_dim(B, d, x->ndim, loc)) < 0) return false;
+    for (int j = 0; j < i; j++)
+      if (dims[j] == dims[i]) return fail(B, loc, "dim %d appears multiple times in the list of dims", dims[i]), false;
+  }
+  return true;
+}
+
+/* flip(dims), fliplr (dim 1 of >= 2 dims), flipud (dim 0 of >= 1): a
+ * slice with step -1 in each dim, a view (PyTorch copies). */
+static Val *b_flip(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int dims[COIL_MAX_DIMS], n = 1;
+  if (!strcmp(s->name, "fliplr") || !strcmp(s->name, "flipud")) {
+    bool lr = s->name[4] == 'l';
+    if (!check_args(B, A, s->name, 0)) return NULL;
+    if (x->ndim < (lr ? 2 : 1)) return fail(B, loc, "Input must be >= %d-d.", lr ? 2 : 1);
+    dims[0] = lr ? 1 : 0;
+  } else {
+    Val *dv = arg(A, 0, "dims");
+    SrcLoc dl = arg_loc(A, 0, "dims");
+    if (!dv) return fail(B, loc, "flip needs dims");
+    if (dv->kind != V_TUPLE && A->npos > 1) { /* x.flip(0, 1) */
+      Val *t = tuple_of(B, A->npos);
+      for (int i = 0; i < A->npos; i++) t->items[i] = A->pos[i];
+      dv = t;
+    }
+    if (!check_args(B, A, s->name, A->npos > 1 ? A->npos : 1) || !dims_list(B, dv, dl, x, "flip", dims, &n)) return NULL;
+    if (x->ndim == 0) return mktensor(B, x);
+  }
+  int64_t start[COIL_MAX_DIMS] = {0}, step[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) step[d] = 1;
+  for (int i = 0; i < n; i++) {
+    start[dims[i]] = x->shape[dims[i]] ? x->shape[dims[i]] - 1 : 0;
+    step[dims[i]] = -1;
+  }
+  return mktensor(B, slice_step(B, x, start, step, x->shape, loc));
+}
+
+/* roll(shifts, dims=None): along each dim, out[i] = x[(i - shift) mod n],
+ * the cat of two slices (x[n-s:], x[:n-s]): one kernel of two guarded
+ * affine loads where x is in memory, where a modulo in the index would
+ * make the load's index non-affine (no vector loads, no merged axes).
+ * Without dims, x is flattened, rolled and reshaped back. */
+static Val *b_roll(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "shifts"), *dv = arg(A, 1, "dims");
+  SrcLoc sl = arg_loc(A, 0, "shifts"), dl = arg_loc(A, 1, "dims");
+  if (!sv) return fail(B, loc, "roll needs shifts");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  int64_t shifts[COIL_MAX_DIMS];
+  int ns = 1, nd = 0, dims[COIL_MAX_DIMS];
+  Val **items = &sv;
+  if (sv->kind == V_TUPLE) items = sv->items, ns = sv->n;
+  if (ns > COIL_MAX_DIMS) return fail(B, sl, "roll: at most %d shifts", COIL_MAX_DIMS);
+  for (int i = 0; i < ns; i++)
+    if (!get_int(B, items[i], sl, "shifts", &shifts[i])) return NULL;
+  bool flat = !dv || dv->kind == V_NONE || (dv->kind == V_TUPLE && dv->n == 0);
+  if (flat) {
+    if (ns != 1) return fail(B, sl, "shifts and dimensions must align. shifts: %d, dims:0", ns);
+  } else {
+    Val **ditems = &dv;
+    nd = 1;
+    if (dv->kind == V_TUPLE) ditems = dv->items, nd = dv->n;
+    if (nd != ns) return fail(B, dl, "shifts and dimensions must align. shifts: %d, dims:%d", ns, nd);
+    for (int i = 0; i < nd; i++) {
+      int64_t d;
+      if (!get_int(B, ditems[i], dl, "dims", &d)) return NULL;
+      if (x->ndim == 0) return fail(B, dl, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
+      if ((dims[i] = norm_dim(B, d, x->ndim, dl)) < 0) return NULL;
+    }
+  }
+  GNode *r = x;
+  if (flat) {
+    int64_t n = shape_numel(x->ndim, x->shape);
+    r = reshape(B, x, 1, &n, loc);
+    dims[0] = 0;
+    nd = 1;
+  }
+  /* a dim named twice rolls twice, as PyTorch's roll does */
+  for (int i = 0; i < nd && r; i++) {
+    int d = dims[i];
+    int64_t n = r->shape[d];
+    if (n == 0) continue;
+    int64_t k = ((shifts[i] % n) + n) % n;
+    if (k == 0) continue;
+    GNode *pieces[2] = {narrow_dim(B, r, d, n - k, k, loc), narrow_dim(B, r, d, 0, n - k, loc)};
+    r = cat_nodes(B, pieces, 2, d, "roll", loc, loc);
+  }
+  if (flat) r = reshape(B, r, x->ndim, x->shape, loc);
+  return r ? mktensor(B, r) : NULL;
 }
 
 /* unbind(dim=0): every index of dim, as select gives it. */
@@ -2451,19 +2979,22 @@ static GNode *cat_nodes(Builder *B, GNode **xs, int n, int64_t dim_arg, const ch
 }
 
 /* torch.cat(tensors, dim=0) (concat, concatenate), torch.stack(tensors,
- * dim=0) (unsqueeze and cat), torch.hstack, torch.vstack. */
+ * dim=0) (unsqueeze and cat), torch.hstack, torch.vstack (row_stack),
+ * torch.dstack, torch.column_stack. */
 static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   (void)x;
   const char *name = s->name;
-  bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack");
+  bool stack = !strcmp(name, "stack"), hstack = !strcmp(name, "hstack"), vstack = !strcmp(name, "vstack") || !strcmp(name, "row_stack");
+  bool dstack = !strcmp(name, "dstack"), cstack = !strcmp(name, "column_stack");
   const char *fname = arena_printf(B->a, "%s.%s", s->forms & SP_ATEN ? "aten" : "torch", name);
   GNode **ts;
   int n = tensor_list(B, arg(A, 0, "tensors"), arg_loc(A, 0, "tensors"), fname, &ts);
   if (n < 0) return NULL;
   int64_t dim = 0;
-  Val *dv = hstack || vstack ? NULL : arg(A, 1, "dim");
+  bool nodim = hstack || vstack || dstack || cstack;
+  Val *dv = nodim ? NULL : arg(A, 1, "dim");
   if (dv && !get_int(B, dv, arg_loc(A, 1, "dim"), "dim", &dim)) return NULL;
-  if (!check_args(B, A, name, hstack || vstack ? 1 : 2)) return NULL;
+  if (!check_args(B, A, name, nodim ? 1 : 2)) return NULL;
   if (stack) {
     for (int i = 1; i < n; i++)
       if (ts[i]->ndim != ts[0]->ndim || memcmp(ts[i]->shape, ts[0]->shape, sizeof(int64_t) * (size_t)ts[0]->ndim))
@@ -2492,6 +3023,24 @@ static Val *b_cat(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
       all1 &= ts[i]->ndim == 1;
     }
     dim = vstack || all1 ? 0 : 1;
+  }
+  if (dstack) { /* atleast_3d of each ([n] -> [1, n, 1], [a, b] -> [a, b, 1]), then cat along dim 2 */
+    for (int i = 0; i < n; i++) {
+      const GNode *t = ts[i];
+      int64_t sh[3] = {1, 1, 1};
+      if (t->ndim == 1) sh[1] = t->shape[0];
+      if (t->ndim == 2) sh[0] = t->shape[0], sh[1] = t->shape[1];
+      if (t->ndim < 3) ts[i] = reshape(B, ts[i], 3, sh, loc);
+    }
+    dim = 2;
+  }
+  if (cstack) { /* 0-d and 1-D tensors as columns ([n] -> [n, 1]), then cat along dim 1 */
+    for (int i = 0; i < n; i++) {
+      const GNode *t = ts[i];
+      int64_t sh[2] = {t->ndim ? t->shape[0] : 1, 1};
+      if (t->ndim < 2) ts[i] = reshape(B, ts[i], 2, sh, loc);
+    }
+    dim = 1;
   }
   return mktensor(B, cat_nodes(B, ts, n, dim, fname, arg_loc(A, 1, "dim"), loc));
 }
@@ -2584,6 +3133,91 @@ static Val *b_iota(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc)
   return mktensor(B, cast(B, iota(B, 1, &len, 0, start, step, loc), dt, loc));
 }
 
+/* F.pad's other modes, along each padded dim (the last first) with n its
+ * size and j = o - before the input index that output index o stands
+ * for: reflect reads |j| folded back at both ends (-j below 0, 2(n-1) - j
+ * from n), replicate reads j clamped to [0, n), circular reads j mod m of
+ * the input cropped by its negative pads (PyTorch crops first), m its
+ * size.  Each is a cat of at most three views of the input along the dim:
+ * reflect's ends are slices with step -1, replicate's ends an element
+ * expanded, circular's ends the other end's slice.  So the loads stay
+ * affine in every piece (one guarded load per piece where the input is in
+ * memory, all in one kernel), where the index maps as written (an
+ * absolute value, a min/max clamp, a modulo) would need atoms the index
+ * expressions lack (abs, min, max) or a modulo that makes every load's
+ * index non-affine (no merged axes, no vector loads).  Padding k dims
+ * takes an input of k + 1 or k + 2 dims, as PyTorch. */
+enum { PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR };
+static GNode *pad_mode(Builder *B, GNode *x, int mode, const int64_t *p, int k, const char *mname, SrcLoc pl, SrcLoc loc) {
+  if (k < 1 || k > 3 || (x->ndim != k + 1 && x->ndim != k + 2))
+    return fail(B, pl, "Padding size %d is not supported for %dD input tensor.", 2 * k, x->ndim);
+  GNode *r = x;
+  for (int i = 0; i < k && r; i++) {
+    int d = x->ndim - 1 - i;
+    int64_t n = r->shape[d], lo = p[2 * i], hi = p[2 * i + 1], N = n + lo + hi;
+    if (N < 0)
+      return fail(B, pl, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output size, which is invalid. Check dimension %d of your input",
+                  (long long)n, (long long)lo, (long long)hi, d);
+    if (mode == PAD_REFLECT && (lo >= n || hi >= n))
+      return fail(B, pl, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (%lld, %lld) at dimension %d of input %s",
+                  (long long)lo, (long long)hi, d, shape_fmt(B->a, x->ndim, x->shape));
+    if (mode != PAD_CIRCULAR && n == 0 && N > 0)
+      return fail(B, pl, "pad: mode='%s' of an empty dimension (%d) has nothing to %s", mname, d, mode == PAD_REFLECT ? "reflect" : "replicate");
+    GNode *pieces[3];
+    int np = 0;
+    if (mode == PAD_CIRCULAR) {
+      if (lo > n || hi > n) return fail(B, pl, "Padding value causes wrapping around more than once.");
+      int64_t c0 = lo < 0 ? -lo : 0, m = n - c0 - (hi < 0 ? -hi : 0);
+      if (lo > m || hi > m)
+        return fail(B, pl, "pad: mode='circular' wraps around more than once after the negative padding crops dimension %d to %lld", d, (long long)m);
+      GNode *c = narrow_dim(B, r, d, c0, m, loc);
+      if (lo > 0) pieces[np++] = narrow_dim(B, c, d, m - lo, lo, loc);
+      pieces[np++] = c;
+      if (hi > 0) pieces[np++] = narrow_dim(B, c, d, 0, hi, loc);
+    } else {
+      /* j runs over [-lo, n + hi): below 0, inside, from n */
+      int64_t j0 = -lo, j1 = n + hi;
+      int64_t a0 = j0, a1 = j1 < 0 ? j1 : 0;           /* j < 0 */
+      int64_t b0 = j0 > 0 ? j0 : 0, b1 = j1 < n ? j1 : n; /* 0 <= j < n */
+      int64_t c0 = j0 > n ? j0 : n, c1 = j1;           /* j >= n */
+      int64_t shape[COIL_MAX_DIMS];
+      memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
+      if (a1 > a0) {
+        if (mode == PAD_REFLECT) pieces[np++] = step_dim(B, r, d, -a0, -1, a1 - a0, loc);
+        else shape[d] = a1 - a0, pieces[np++] = expand(B, narrow_dim(B, r, d, 0, 1, loc), r->ndim, shape, loc);
+      }
+      if (b1 > b0) pieces[np++] = narrow_dim(B, r, d, b0, b1 - b0, loc);
+      if (c1 > c0) {
+        if (mode == PAD_REFLECT) pieces[np++] = step_dim(B, r, d, 2 * (n - 1) - c0, -1, c1 - c0, loc);
+        else shape[d] = c1 - c0, pieces[np++] = expand(B, narrow_dim(B, r, d, n - 1, 1, loc), r->ndim, shape, loc);
+      }
+    }
+    if (np == 0) { /* an empty result along d */
+      r = narrow_dim(B, r, d, 0, 0, loc);
+      continue;
+    }
+    r = np == 1 ? pieces[0] : cat_nodes(B, pieces, np, d, "pad", loc, loc);
+  }
+  return r;
+}
+
+/* aten.reflection_padNd(x, padding) and aten.replication_padNd: F.pad's
+ * modes. */
+static Val *b_pad_mode(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *pv = arg(A, 0, "padding");
+  SrcLoc pl = arg_loc(A, 0, "padding");
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  if (!pv || pv->kind != V_TUPLE || pv->n % 2 || pv->n > 6) return fail(B, pl, "%s needs padding, a list of 2, 4 or 6 ints", s->name);
+  int64_t p[6];
+  for (int i = 0; i < pv->n; i++)
+    if (!get_int(B, pv->items[i], pl, "a pad", &p[i])) return NULL;
+  int k = s->name[strlen(s->name) - 2] - '0'; /* "reflection_pad2d" */
+  if (pv->n != 2 * k) return fail(B, pl, "%s needs %d pads, got %d", s->name, 2 * k, pv->n);
+  bool reflect = s->name[2] == 'f';
+  GNode *r = pad_mode(B, x, reflect ? PAD_REFLECT : PAD_REPLICATE, p, k, reflect ? "reflect" : "replicate", pl, loc);
+  return r ? mktensor(B, r) : NULL;
+}
+
 /* F.pad(x, pad, mode="constant", value=None) and aten.constant_pad_nd(x,
  * pad, value=0): pad pairs (before, after) from the last dim backwards;
  * a negative pad crops.  The value is converted to x's dtype. */
@@ -2599,9 +3233,18 @@ static Val *b_pad(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
   Val *mode = f ? arg(A, 1, "mode") : NULL, *value = arg(A, f ? 2 : 1, "value");
   if (!check_args(B, A, s->name, f ? 3 : 2)) return NULL;
   if (mode && mode->kind != V_NONE) {
-    if (mode->kind != V_STR) return fail(B, arg_loc(A, 1, "mode"), "pad: mode must be a string, got %s", kind_name(mode));
-    if (strcmp(mode->name, "constant"))
-      return fail(B, arg_loc(A, 1, "mode"), "pad: mode='%s' is not in coil's subset (only mode='constant')", mode->name);
+    SrcLoc ml = arg_loc(A, 1, "mode");
+    if (mode->kind != V_STR) return fail(B, ml, "pad: mode must be a string, got %s", kind_name(mode));
+    if (strcmp(mode->name, "constant")) {
+      int m = !strcmp(mode->name, "reflect") ? PAD_REFLECT : !strcmp(mode->name, "replicate") ? PAD_REPLICATE
+            : !strcmp(mode->name, "circular") ? PAD_CIRCULAR : -1;
+      if (m < 0) return fail(B, ml, "pad: mode must be 'constant', 'reflect', 'replicate' or 'circular', got '%s'", mode->name);
+      if (value && value->kind != V_NONE)
+        return fail(B, arg_loc(A, 2, "value"), "Padding mode \"%s\" doesn't take in value argument.", mode->name);
+      if (pv->n % 2) return fail(B, pl, "Padding length must be divisible by 2");
+      GNode *r = pad_mode(B, x, m, p, pv->n / 2, mode->name, pl, loc);
+      return r ? mktensor(B, r) : NULL;
+    }
   }
   if (pv->n % 2) return fail(B, pl, "Padding length must be divisible by 2");
   if (pv->n / 2 > x->ndim)
@@ -3286,7 +3929,7 @@ static const Spelling spellings[] = {
     {"threshold", FUNC, b_activation, 0, 0, "floats, ints"},
     {"glu", FUNC, b_glu, 0, 0, "floats"},
     {"logical_not", BOTH, b_not, 0, 0, "bool"},
-    {"bitwise_not", BOTH, b_not, 0, 0, "bool"},
+    {"bitwise_not", BOTH, b_not, 0, 0, "bool, ints"},
     {"clamp", BOTH, b_clamp, 0, 0, "floats, ints"},
     {"clip", BOTH, b_clamp, 0, 0, "floats, ints"},
     {"clamp_min", BOTH, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
@@ -3308,8 +3951,9 @@ static const Spelling spellings[] = {
     {"logical_and", BOTH, b_binary, OP_AND, 0, "all"},
     {"logical_or", BOTH, b_binary, OP_OR, 0, "all"},
     {"logical_xor", BOTH, b_binary, OP_XOR, 0, "all"},
-    {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool"},
-    {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool"},
+    {"bitwise_and", BOTH, b_binary, OP_AND, 0, "bool, ints"},
+    {"bitwise_or", BOTH, b_binary, OP_OR, 0, "bool, ints"},
+    {"bitwise_xor", BOTH, b_binary, OP_XOR, 0, "bool, ints"},
     {"where", METHOD, b_where_method, 0, 0, "all (condition: bool)"},
     {"where", SP_TORCH, b_where, 0, 0, "all (condition: bool)"},
     /* the rest of model code's math */
@@ -3377,6 +4021,10 @@ static const Spelling spellings[] = {
     {"tile", BOTH, b_repeat, 0, 0, "all"},
     {"movedim", BOTH, b_movedim, 0, 0, "all"},
     {"moveaxis", BOTH, b_movedim, 0, 0, "all"},
+    {"flip", BOTH, b_flip, 0, 0, "all"},
+    {"fliplr", BOTH, b_flip, 0, 0, "all (>= 2 dims)"},
+    {"flipud", BOTH, b_flip, 0, 0, "all (>= 1 dim)"},
+    {"roll", BOTH, b_roll, 0, 0, "all"},
     {"view_as", METHOD, b_view_as, 0, 0, "all"},
     {"reshape_as", METHOD, b_view_as, 0, 0, "all"},
     {"cat", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
@@ -3385,7 +4033,10 @@ static const Spelling spellings[] = {
     {"stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
     {"hstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
     {"vstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
-    {"pad", FUNC, b_pad, 0, 0, "all (mode='constant')"},
+    {"row_stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"dstack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"column_stack", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
+    {"pad", FUNC, b_pad, 0, 0, "all (mode: 'constant', 'reflect', 'replicate', 'circular')"},
     {"slice_scatter", BOTH, b_slice_scatter, 0, 0, "all (src in self's dtype)"},
     {"select_scatter", BOTH, b_select_scatter, 0, 0, "all (src in self's dtype)"},
     {"contiguous", METHOD, b_identity, 0, 0, "all"},
@@ -3423,6 +4074,18 @@ static const Spelling spellings[] = {
     {"l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"smooth_l1_loss", FUNC, b_loss, 0, 0, "floats"},
     {"huber_loss", FUNC, b_loss, 0, 0, "floats"},
+    {"group_norm", FUNC, b_group_norm, 0, 0, "floats"},
+    {"batch_norm", FUNC, b_batch_norm, 0, 0, "floats (training=True: batch statistics, no running stats: coil does not update them in place)"},
+    {"instance_norm", FUNC, b_batch_norm, 0, 0, "floats (use_input_stats=True: no running stats, as batch_norm)"},
+    {"cosine_similarity", SP_TORCH | FUNC, b_similarity, 0, 0, "floats"},
+    {"pairwise_distance", SP_TORCH | FUNC, b_similarity, 0, 0, "all (ints and bool: float32)"},
+    {"binary_cross_entropy", FUNC, b_loss2, 0, 0, "floats"},
+    {"binary_cross_entropy_with_logits", FUNC, b_loss2, 0, 0, "floats"},
+    {"kl_div", FUNC, b_loss2, 0, 0, "floats (reduction: also 'batchmean')"},
+    {"poisson_nll_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"soft_margin_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"hinge_embedding_loss", FUNC, b_loss2, 0, 0, "floats"},
+    {"margin_ranking_loss", FUNC, b_loss2, 0, 0, "floats"},
     {"softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"log_softmax", BOTH, b_softmax, 0, 0, "floats (or dtype=)"},
     {"softmax", FUNC, b_f_softmax, 0, 0, "floats (or dtype=)"},
@@ -3569,6 +4232,8 @@ static const Spelling spellings[] = {
     {"clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None)", ATEN, b_clamp, 0, 0, "floats, ints"},
     {"clamp_min.default(Tensor self, Scalar min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
     {"clamp_max.default(Tensor self, Scalar max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
+    {"clamp_min.Tensor(Tensor self, Tensor min)", ATEN, b_clamp_one, OP_MAXIMUM, 0, "floats, ints"},
+    {"clamp_max.Tensor(Tensor self, Tensor max)", ATEN, b_clamp_one, OP_MINIMUM, 0, "floats, ints"},
     {"where.self(Tensor condition, Tensor self, Tensor other)", ATEN, b_where, 0, 0, "all (condition: bool)"},
     {"masked_fill.Scalar(Tensor self, Tensor mask, Scalar value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool)"},
     {"masked_fill.Tensor(Tensor self, Tensor mask, Tensor value)", ATEN, b_masked_fill, 0, 0, "all (mask: bool; value: 0-d)"},
@@ -3582,6 +4247,7 @@ static const Spelling spellings[] = {
     {"copy.default(Tensor self, Tensor src, bool non_blocking=False)", ATEN, b_copy, 0, 0, "all"},
     {"clone.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"alias.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
+    {"lift_fresh_copy.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"detach.default(Tensor self)", ATEN, b_identity, 0, 0, "all"},
     {"full.default(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size and a number)"},
     {"zeros.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
@@ -3596,6 +4262,8 @@ static const Spelling spellings[] = {
     {"new_ones.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size)"},
     {"new_full.default(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size and a number)"},
     {"new_empty.default(Tensor self, SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (a size; values: zeros)"},
+    {"new_empty_strided.default(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0,
+     "all (a size; values: zeros; stride: the layout of an empty result)"},
     {"arange.default(Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(a number)"},
     {"arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
     {"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None)", ATEN, b_arange, 0, 0, "(numbers)"},
@@ -3628,7 +4296,18 @@ static const Spelling spellings[] = {
      "all but bool (index: int32, int64)"},
     {"scatter.value(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
     {"scatter_add.default(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all but bool (index: int64)"},
-    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: 1)"},
+    {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
+    {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
+    {"roll.default(Tensor self, SymInt[1] shifts, int[1] dims=[])", ATEN, b_roll, 0, 0, "all"},
+    {"rev.default(Tensor a, int[] dims)", PRIMS, b_flip, 0, 0, "all"},
+    {"as_strided.default(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN, b_as_strided, 0, 0,
+     "all (a contiguous layout of size: a reshape of self's elements in order)"},
+    {"reflection_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"reflection_pad2d.default(Tensor self, SymInt[4] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"reflection_pad3d.default(Tensor self, SymInt[6] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad2d.default(Tensor self, SymInt[4] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
+    {"replication_pad3d.default(Tensor self, SymInt[6] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
     {"narrow.default(Tensor self, int dim, SymInt start, SymInt length)", ATEN, b_narrow, 0, 0, "all"},
     {"split.Tensor(Tensor self, SymInt split_size, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
     {"split_with_sizes.default(Tensor self, SymInt[] split_sizes, int dim=0)", ATEN, b_pieces, 0, 0, "all"},
@@ -3701,7 +4380,8 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     Args rest = after_first(A);
     return b_where(B, find_spelling(name, SP_TORCH), c->t, &rest, loc);
   }
-  static const char *const creators[] = {"zeros", "ones", "full", "arange", "cat", "concat", "concatenate", "stack", "hstack", "vstack", NULL};
+  static const char *const creators[] = {"zeros", "ones", "full", "arange", "cat", "concat", "concatenate", "stack", "hstack", "vstack",
+                                         "row_stack", "dstack", "column_stack", NULL};
   if (name_in(name, creators)) {
     const Spelling *s = find_spelling(name, SP_TORCH);
     return s->build(B, s, NULL, A, loc);
@@ -4331,8 +5011,8 @@ static bool shares_memory(const Val *v, const Val *t) {
 }
 
 /* The bounds of lo:hi:step over a sequence of len items, clamped as Python
- * clamps them.  Tensors take only step 1 (a strided view is not in the
- * subset); tuples take any nonzero step. */
+ * clamps them.  Tensors take a positive step (as PyTorch's); tuples any
+ * nonzero step. */
 static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64_t *lo, int64_t *hi, int64_t *step) {
   Val *v[3] = {NULL, NULL, NULL};
   Node *part[3] = {sl->lhs, sl->rhs, sl->nitems ? sl->items[0] : NULL};
@@ -4346,9 +5026,8 @@ static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64
   }
   *step = v[2] ? x[2] : 1;
   if (*step == 0) { fail(B, part[2]->loc, "slice step cannot be zero"); return false; }
-  if (!any_step && *step != 1) {
-    fail(B, part[2]->loc, *step < 0 ? "step must be greater than zero (as in PyTorch)"
-                                    : "slices of tensors with a step other than 1 are not supported");
+  if (!any_step && *step < 0) {
+    fail(B, part[2]->loc, "step must be greater than zero (as in PyTorch; x.flip(dim) reverses)");
     return false;
   }
   *lo = x[0];
@@ -4377,8 +5056,9 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   }
   if (consumed > x->ndim)
     return fail(B, loc, "too many indices for a tensor of dimension %d (%d given)", x->ndim, consumed);
-  int64_t start[COIL_MAX_DIMS] = {0}, box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
+  int64_t start[COIL_MAX_DIMS] = {0}, steps[COIL_MAX_DIMS], box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
   memcpy(box, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  for (int d = 0; d < x->ndim; d++) steps[d] = 1;
   int d = 0, nd = 0, tensor_dim = -1, ints = 0, nones = 0;
   GNode *tensor = NULL;
   SrcLoc tensor_loc = loc;
@@ -4392,7 +5072,8 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
       int64_t lo, hi, step;
       if (!slice_bounds(B, it, x->shape[d], false, &lo, &hi, &step)) return NULL;
       start[d] = lo;
-      box[d] = hi - lo;
+      steps[d] = step;
+      box[d] = (hi - lo + step - 1) / step; /* lo:hi:step, a strided view */
       shape[nd++] = box[d];
       d++;
       continue;
@@ -4424,7 +5105,7 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   }
   for (; d < x->ndim; d++) shape[nd++] = x->shape[d];
   if (nd > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
-  GNode *t = slice(B, x, start, box, loc);
+  GNode *t = slice_step(B, x, start, steps, box, loc);
   if (tensor) {
     /* PyTorch moves an index tensor's dims where an int or None beside it
      * would put them; coil takes the plain forms: slices and ... around one
@@ -4745,9 +5426,11 @@ static Val *eval(Builder *B, Node *n) {
     }
     if (x->kind != V_TENSOR) return fail(B, n->loc, "unary '%s' is not supported on %s", n->op, kind_name(x));
     Val *vs[1] = {x};
-    if (!strcmp(n->op, "~")) {
-      if (x->t->dtype != DT_BOOL) return fail(B, n->loc, "'~' is supported on bool tensors only, got %s", dtype_name(x->t->dtype));
-      return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, n->loc));
+    if (!strcmp(n->op, "~")) { /* bitwise_not: a bool's logical not, an int's -x - 1 */
+      if (x->t->dtype == DT_BOOL) return mktensor(B, pointwise(B, OP_NOT, vs, 1, DT_BOOL, DT_BOOL, n->loc));
+      if (!dtype_is_int(x->t->dtype))
+        return fail(B, n->loc, "'~' (bitwise_not) needs a bool or integer tensor, got %s (as in PyTorch)", dtype_name(x->t->dtype));
+      return mktensor(B, tci(B, OP_XOR, x->t, -1, n->loc));
     }
     if (x->t->dtype == DT_BOOL) return fail(B, n->loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
     return mktensor(B, pointwise(B, OP_NEG, vs, 1, x->t->dtype, opmath(x->t->dtype), n->loc));
@@ -4803,10 +5486,6 @@ static Val *eval(Builder *B, Node *n) {
       return mktensor(B, shift_op(B, n->op[0] == '<' ? OP_SHL : OP_SHR, a, b, n->loc, n->op[0] == '<' ? "<<" : ">>"));
     Op op = binary_op(n->op);
     if (op == OP_COUNT) return fail(B, n->loc, "operator '%s' is not supported", n->op);
-    if ((op == OP_AND || op == OP_OR || op == OP_XOR) &&
-        ((a->kind == V_TENSOR && a->t->dtype != DT_BOOL) || (b->kind == V_TENSOR && b->t->dtype != DT_BOOL) ||
-         a->kind == V_FLOAT || b->kind == V_FLOAT))
-      return fail(B, n->loc, "'%s' is supported on bool tensors only", n->op);
     GNode *r = arith(B, op, a, b, n->loc);
     return r ? mktensor(B, r) : NULL;
   }
@@ -5425,9 +6104,15 @@ CoilErr *graph_verify(const Graph *g) {
       if (n->op == OP_SLICE) {
         const GNode *x = n->in[0];
         if (x->ndim != n->ndim) return coil_err("graph verifier: %%%d slice changes rank", i);
-        for (int d = 0; d < n->ndim; d++)
-          if (n->start[d] < 0 || n->shape[d] < 0 || n->start[d] > x->shape[d] - n->shape[d])
+        for (int d = 0; d < n->ndim; d++) {
+          if (n->sstep[d] == 0) return coil_err("graph verifier: %%%d slice has step 0 in dim %d", i, d);
+          if (n->shape[d] < 0) return coil_err("graph verifier: %%%d slice has a negative size", i);
+          if (n->shape[d] == 0) continue;
+          /* the first and the last point read, both inside x */
+          int64_t last = n->start[d] + n->sstep[d] * (n->shape[d] - 1);
+          if (n->start[d] < 0 || n->start[d] >= x->shape[d] || last < 0 || last >= x->shape[d])
             return coil_err("graph verifier: %%%d slice leaves its input in dim %d", i, d);
+        }
       }
       if (n->op == OP_RESHAPE && shape_numel(n->ndim, n->shape) != shape_numel(n->in[0]->ndim, n->in[0]->shape))
         return coil_err("graph verifier: %%%d reshape changes numel", i);
@@ -5507,6 +6192,13 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       sb_puts(sb, " start=(");
       for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->start[d]);
       sb_puts(sb, ")");
+      bool stepped = false;
+      for (int d = 0; d < n->ndim; d++) stepped |= n->op == OP_SLICE && n->sstep[d] != 1;
+      if (stepped) {
+        sb_puts(sb, " step=(");
+        for (int d = 0; d < n->ndim; d++) sb_printf(sb, "%s%lld", d ? "," : "", (long long)n->sstep[d]);
+        sb_puts(sb, ")");
+      }
     }
     if (n->op == OP_GATHER) {
       sb_printf(sb, " dim=%d from=(", n->dim);

@@ -150,8 +150,12 @@ void ix_bounds(IRange r, const IExpr *x, int64_t *lo, int64_t *hi) {
 }
 
 /* Split x into the part whose coefficients (and constant) are multiples of
- * d, and the rest. */
-static void split_multiple(Arena *a, const IExpr *x, int64_t d, IExpr **mult, IExpr **rest) {
+ * d, and the rest, which keeps enough of the constant to be >= 0 wherever
+ * its terms allow: the printers spell a division or modulo with C's and
+ * Triton's operators, which truncate, so a dividend must never be
+ * negative (a flip's -x1 read through a reshape: (6 - x1) // 6 is
+ * (6 - x1) // 6 + 0, not (-x1) // 6 + 1). */
+static void split_multiple(Arena *a, IRange rg, const IExpr *x, int64_t d, IExpr **mult, IExpr **rest) {
   IExpr *m = alloc_expr(a, x->n), *r = alloc_expr(a, x->n);
   int64_t cm = x->c - (((x->c % d) + d) % d);
   m->c = cm;
@@ -159,6 +163,13 @@ static void split_multiple(Arena *a, const IExpr *x, int64_t d, IExpr **mult, IE
   for (int i = 0; i < x->n; i++) {
     if (x->t[i].coef % d == 0) m->t[m->n++] = x->t[i];
     else r->t[r->n++] = x->t[i];
+  }
+  int64_t lo, hi;
+  ix_bounds(rg, r, &lo, &hi);
+  if (lo < 0 && lo > INT64_MIN / 4) {
+    int64_t k = (-lo + d - 1) / d * d;
+    r->c += k;
+    m->c -= k;
   }
   *mult = m;
   *rest = r;
@@ -218,7 +229,7 @@ IExpr *ix_div(Arena *a, IRange rg, const IExpr *x, int64_t d) {
   coil_assert(d > 0);
   if (d == 1) return (IExpr *)x;
   IExpr *m, *rest;
-  split_multiple(a, x, d, &m, &rest);
+  split_multiple(a, rg, x, d, &m, &rest);
   IExpr *q = ix_scale(a, m, 1);
   for (int i = 0; i < q->n; i++) q->t[i].coef /= d;
   q->c /= d;
@@ -244,7 +255,7 @@ IExpr *ix_mod(Arena *a, IRange rg, const IExpr *x, int64_t m) {
   coil_assert(m > 0);
   if (m == 1) return ix_const(a, 0);
   IExpr *mult, *rest;
-  split_multiple(a, x, m, &mult, &rest);
+  split_multiple(a, rg, x, m, &mult, &rest);
   int64_t lo, hi;
   ix_bounds(rg, rest, &lo, &hi);
   if (lo >= 0 && hi < m) return rest;
@@ -456,6 +467,22 @@ void ix_bounds_where(IRange r, const IExpr *x, const IRangeCond *c, int nc, int6
   for (int i = 0; i < nc; i++) all[n++] = c[i];
   for (int i = 0; i < n && n < MAXC; i++) {
     const IExpr *e = all[i].e;
+    if (e->n == 1 && e->t[0].atom->kind == IA_MOD) {
+      /* A condition on a remainder bounds a dividend that is never
+       * negative: e >= e % d >= a, and e stays below its largest value
+       * whose remainder is at most b (a reshape of a cat or a roll along
+       * a merged dim hands conditions on e % d to loads that read e). */
+      const IAtom *at = e->t[0].atom;
+      int64_t alo = 0, ahi = at->d - 1, el, eh;
+      narrow_by(&all[i], e->t[0].coef, e->c, &alo, &ahi);
+      ix_bounds(r, at->e, &el, &eh);
+      if (el < 0 || at->d <= 0) continue;
+      IRangeCond d = {(IExpr *)at->e, INT64_MIN, INT64_MAX};
+      if (alo > el) d.lo = alo;
+      if (ahi < at->d - 1 && eh % at->d > ahi) d.hi = eh - (eh % at->d - ahi) + 1;
+      if (d.lo != INT64_MIN || d.hi != INT64_MAX) all[n++] = d;
+      continue;
+    }
     if (e->n != 1 || e->t[0].atom->kind != IA_DIV) continue;
     const IAtom *at = e->t[0].atom;
     int64_t alo = INT64_MIN / 4, ahi = INT64_MAX / 4;

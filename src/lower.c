@@ -599,8 +599,10 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
       int off = n->ndim - x->ndim;
       for (int d = 0; d < x->ndim; d++) sub[0][d] = x->shape[d] == 1 ? ix_const(L->a, 0) : idx[d + off];
     } else if (n->op == OP_SLICE) {
+      /* start + step * i: affine, the step negative for a flip */
       for (int d = 0; d < n->ndim; d++)
-        sub[0][d] = n->shape[d] == 1 ? ix_const(L->a, n->start[d]) : ix_add(L->a, idx[d], ix_const(L->a, n->start[d]));
+        sub[0][d] = n->shape[d] == 1 ? ix_const(L->a, n->start[d])
+                                     : ix_add(L->a, ix_scale(L->a, idx[d], n->sstep[d]), ix_const(L->a, n->start[d]));
     } else {
       IExpr *flat = flat_offset(L, n->ndim, n->shape, idx);
       int64_t stride = 1;

@@ -348,8 +348,20 @@ static Line eval_line_raw(Ref *R, Scratch *S, const GNode *n, const int64_t *idx
       return eval_line(R, S, x, sub, xd, len);
     }
     if (n->op == OP_SLICE) {
-      for (int d = 0; d < n->ndim; d++) sub[d] = idx[d] + n->start[d];
-      return eval_line(R, S, x, sub, dim, len);
+      for (int d = 0; d < n->ndim; d++) sub[d] = n->start[d] + n->sstep[d] * idx[d];
+      if (dim < 0 || n->sstep[dim] == 1) return eval_line(R, S, x, sub, dim, len);
+      /* A line with a step other than 1 (a strided or reversed slice):
+       * point by point, as a reshape's line that crosses dims. */
+      RV *out = scratch(S, len);
+      int64_t at = sub[dim];
+      for (int64_t t = 0; t < len; t++) {
+        sub[dim] = at + n->sstep[dim] * t;
+        size_t mark = S->used;
+        out[t] = eval_line(R, S, x, sub, -1, 1).p[0];
+        S->used = mark;
+        S->gen++; /* the memo's lines lived in the scratch just released */
+      }
+      return (Line){out, 1};
     }
     if (n->op == OP_PAD) {
       /* x's line where it is inside x, the fill elsewhere */

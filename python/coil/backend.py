@@ -196,6 +196,12 @@ class _Support(OperatorSupport):
         outs = _tensors(node.meta.get("val"))
         if not outs:
             return "no tensor result"
+        if op == "aten.as_strided.default":
+            # coil reads as_strided's input as the contiguous tensor it is in
+            # coil's graph; PyTorch reads its storage.
+            src = _tensors(node.args[0].meta.get("val")) if isinstance(node.args[0], torch.fx.Node) else []
+            if not src or not src[0].is_contiguous() or src[0].storage_offset() != 0:
+                return "as_strided of a tensor that is not contiguous from its storage's start"
         for a in node.all_input_nodes:
             outs += _tensors(a.meta.get("val"))
         for t in outs:
@@ -668,7 +674,20 @@ def coil_backend(gm, example_inputs, options=None, **kwargs):
         return compile_graph(g, inputs, "backward", options)
 
     return aot_autograd(fw_compiler=forward, bw_compiler=backward,
-                        decompositions=select_decomp_table())(gm, example_inputs)
+                        decompositions=_decompositions(select_decomp_table()))(gm, example_inputs)
+
+
+# Ops Inductor's table decomposes into indexed loads (aten.index,
+# _unsafe_index) that coil compiles better whole: roll as a cat of two
+# slices and the reflect and replicate pads as cats of slices, each one
+# kernel of affine loads (and roll's backward is a roll).
+_KEEP_WHOLE = ("roll", "reflection_pad1d", "reflection_pad2d", "reflection_pad3d",
+               "replication_pad1d", "replication_pad2d", "replication_pad3d")
+
+
+def _decompositions(table):
+    keep = {getattr(torch.ops.aten, name).default for name in _KEEP_WHOLE}
+    return {op: fn for op, fn in table.items() if op not in keep}
 
 
 # ------------------------------------------------------------ explain and emit

@@ -331,7 +331,38 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     new_var(c, a->dt, n, shape);
     return true;
   }
-  case 6: { /* narrow one dim (a box view), or reshape: merge two adjacent dims, or split one */
+  case 6: { /* narrow one dim (a box view), a strided slice, a flip or a roll; or reshape: merge two adjacent dims, or split one */
+    if (a->ndim >= 1 && rchance(r, 35)) {
+      /* the last dim half the time: the one loads walk contiguously */
+      int d = rchance(r, 50) ? a->ndim - 1 : rint_(r, a->ndim), kind = rint_(r, 3);
+      int64_t s = a->shape[d];
+      memcpy(shape, a->shape, sizeof shape);
+      if (kind == 0) { /* x[..., lo:hi:step], most often to the end */
+        if (s < 3) return false;
+        int64_t step = 2 + rint_(r, 3), lo = rint_(r, (int)(s < step ? s : step));
+        int64_t hi = rchance(r, 70) ? s : lo + 1 + rint_(r, (int)(s - lo));
+        shape[d] = (hi - lo + step - 1) / step;
+        char sub[96] = "";
+        size_t o = 0;
+        for (int i = 0; i < d; i++) o += (size_t)snprintf(sub + o, sizeof sub - o, ":, ");
+        if (hi == s && rchance(r, 50)) snprintf(sub + o, sizeof sub - o, "%lld::%lld", (long long)(rchance(r, 30) ? lo - s : lo), (long long)step);
+        else snprintf(sub + o, sizeof sub - o, "%lld:%lld:%lld", (long long)lo, (long long)hi, (long long)step);
+        add_stmt(c, id, fmt("%s = %s[%s]", name, a->name, sub));
+      } else if (kind == 1) { /* flip one dim or two */
+        int e = rint_(r, a->ndim);
+        if (e == d || rchance(r, 50)) add_stmt(c, id, fmt("%s = %s.flip(%d)", name, a->name, rchance(r, 30) ? d - a->ndim : d));
+        else add_stmt(c, id, fmt("%s = torch.flip(%s, (%d, %d))", name, a->name, d, e - a->ndim));
+      } else { /* roll along a dim, two dims or the flattened tensor */
+        int64_t k = (int64_t)rint_(r, (int)(4 * s + 1)) - 2 * s;
+        int e = rint_(r, a->ndim);
+        if (rchance(r, 25)) add_stmt(c, id, fmt("%s = torch.roll(%s, %lld)", name, a->name, (long long)(k * 3 + 1)));
+        else if (e != d && rchance(r, 40))
+          add_stmt(c, id, fmt("%s = %s.roll((%lld, %d), (%d, %d))", name, a->name, (long long)k, 1 + rint_(r, 3), d, e - a->ndim));
+        else add_stmt(c, id, fmt("%s = torch.roll(%s, %lld, %d)", name, a->name, (long long)k, rchance(r, 30) ? d - a->ndim : d));
+      }
+      new_var(c, a->dt, a->ndim, shape);
+      return true;
+    }
     if (a->ndim >= 1 && rchance(r, 25)) {
       int d = rint_(r, a->ndim);
       int64_t s = a->shape[d];

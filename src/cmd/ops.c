@@ -81,7 +81,15 @@ int ops_main(int argc, char **argv) {
          "PyTorch binds it, and `aten.NAME(...)` without an overload takes the first row of NAME\n"
          "that its arguments fit.  The arguments that say where and how a tensor lives (`device`,\n"
          "`layout`, `pin_memory`, `memory_format`, `requires_grad`, `non_blocking`) are taken and\n"
-         "ignored.\n\n",
+         "ignored.\n\n"
+         "Views are index maps, never copies: slices with a step (`x[1::2]`, `aten.slice` with a\n"
+         "step) and flips read `start + step * i`; `roll`, `F.pad`'s reflect, replicate and\n"
+         "circular modes, `dstack` and `column_stack` are cats of such views, one kernel of affine\n"
+         "loads.  coil's functions are pure: `F.batch_norm` with `training=True` (and\n"
+         "`F.instance_norm` with `use_input_stats=True`) computes batch statistics and refuses\n"
+         "running stats, which PyTorch would update in place; pass `None` for both and return the\n"
+         "update if it is wanted.  (Under torch.compile, `nn.BatchNorm` in train mode works: the\n"
+         "functionalized graph computes the update as ordinary ops and copies it back.)\n\n",
          target_names());
   printf("| spelling | forms | input dtypes |\n|---|---|---|\n");
   for (int i = 0; graph_spelling(i, &s); i++) {

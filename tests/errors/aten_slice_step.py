@@ -1,7 +1,7 @@
-# A slice with a step is a strided view, which coil does not have.
-# expect: FILE:7:42: error: a slice with a step other than 1 is a strided view, which is not in coil's subset
+# aten.slice with a step below 1 (PyTorch refuses it).
+# expect: FILE:7:42: error: slice step must be positive (as in PyTorch)
 import torch
 aten = torch.ops.aten
 
 def f(x: "f32[8, 8]"):
-    return aten.slice.Tensor(x, 1, 0, 8, 2)
+    return aten.slice.Tensor(x, 1, 0, 8, -2)
