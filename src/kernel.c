@@ -60,7 +60,10 @@ IExpr *kval_access_span(Arena *a, const Kernel *k, int i) {
   bool *varies = v->op == OP_GATHER ? ARENA_ARRAY(a, bool, k->nvals + 1) : NULL;
   for (int ax = 0; ax < k->naxes; ax++) {
     bool m = kval_mentions(v, ax);
-    if (!m && varies) {
+    /* the index value varies along x axes, and the r axes of its own
+     * group (a reduction's result counts as varying along every axis, but
+     * after its loop no r axis exists) */
+    if (!m && varies && (k->axes[ax].kind == AX_X || k->axes[ax].group == v->scope)) {
       kernel_varies_along(k, ax, varies);
       m = varies[v->arg[0]];
     }

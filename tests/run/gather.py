@@ -76,3 +76,9 @@ def aten_forms(x: "f32[5, 6]", i: "i64[5, 2] uniform(0, 6)", j: "i64[4] uniform(
                ids: "i64[2, 4] uniform(0, 9)"):
     return (aten.gather.default(x, 1, i), aten.index_select.default(x, 0, j), aten.embedding.default(w, ids),
             aten.index.Tensor(x, [None, j.clamp(0, 5)]), aten.index.Tensor(x, [j]), aten.take_along_dim.default(x, i, 1))
+
+
+def gather_at_reduced_index(x: "f32[6, 9]"):
+    # the index is a reduction's result: the read comes after the loop, masked by x's lanes only
+    i = (x.abs().sum(1, keepdim=True) * 3).long() % 9
+    return x.gather(1, i), x.gather(1, i).squeeze(1) + x.amax(1)
