@@ -260,7 +260,8 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
   StrBuf *sb = E->sb;
   const KVal *v = &E->k->vals[i];
   switch (v->op) {
-  case OP_INPUT: {
+  case OP_INPUT:
+  case OP_GATHER: {
     const char *pre = "", *post = "";
     if (v->dtype == DT_BF16) pre = "coil_bf16_to_f32(", post = ")";
     else if (v->dtype == DT_F16) pre = "coil_f16_to_f32(", post = ")";
@@ -272,29 +273,10 @@ static void value_expr(Emit *E, int i, const char *red_acc) {
     }
     sb_printf(sb, "%sb%d[", pre, v->buf);
     ix_print(sb, v->index, E->names, true);
+    if (v->op == OP_GATHER) /* the index checked first: one out of range is never read (coil_index) */
+      sb_printf(sb, " + INT64_C(%lld) * coil_index((int64_t)v%d, INT64_C(%lld), %d, &coil_bad_, %d)", (long long)v->gstride, v->arg[0],
+                (long long)v->gsize, v->gwrap, v->gnode + 1);
     sb_printf(sb, "]%s", post);
-    if (v->nguard) {
-      sb_puts(sb, " : ");
-      print_const(sb, v);
-      sb_puts(sb, ")");
-    }
-    return;
-  }
-  case OP_GATHER: {
-    /* the index checked first: one out of range is never read (coil_index) */
-    const char *pre = "", *post = "";
-    if (v->dtype == DT_BF16) pre = "coil_bf16_to_f32(", post = ")";
-    else if (v->dtype == DT_F16) pre = "coil_f16_to_f32(", post = ")";
-    else if (v->dtype == DT_BOOL) pre = "(int)(", post = ")";
-    if (v->nguard) {
-      sb_puts(sb, "(");
-      kval_print_guard(sb, v, E->names, GUARD_C);
-      sb_puts(sb, " ? ");
-    }
-    sb_printf(sb, "%sb%d[", pre, v->buf);
-    ix_print(sb, v->index, E->names, true);
-    sb_printf(sb, " + INT64_C(%lld) * coil_index((int64_t)v%d, INT64_C(%lld), %d, &coil_bad_, %d)]%s", (long long)v->gstride, v->arg[0],
-              (long long)v->gsize, v->gwrap, v->gnode + 1, post);
     if (v->nguard) {
       sb_puts(sb, " : ");
       print_const(sb, v);
