@@ -5,7 +5,8 @@ Checks, on CUDA tensors: the RMSNorm + MLP and LayerNorm + softmax blocks of
 tests/python/test_backend.py for three training steps (loss and every
 gradient against eager); transformers' Llama from a config, forward and
 backward; the seed case (the weight gradient of RMSNorm, a backward) against
-eager.  Times (triton.testing.do_bench medians, same process): the seed's
+eager; an embedding and a cross_entropy for three training steps.  Times
+(triton.testing.do_bench medians, same process): the seed's
 backward and a softmax under backend="coil", Inductor and eager.
 Prints one line per result; the caller saves the output."""
 import copy
@@ -93,6 +94,20 @@ def seed_case():
     torch.testing.assert_close(got, w.grad, rtol=1e-4, atol=1e-2)
 
 
+def tiny_lm():
+    """An embedding and a cross_entropy (tests/python/test_indexing.py's TinyLM) for three SGD steps on CUDA
+    against eager: the indexed reads, the embedding's backward (a sum at indices) and cross_entropy's scatter."""
+    from test_indexing import TinyLM, steps
+    torch.manual_seed(0)
+    eager = TinyLM().to(dev)
+    compiled = torch.compile(copy.deepcopy(eager), backend="coil")
+    batches = [(torch.randint(0, 40, (3, 9), device=dev), torch.randint(0, 40, (3, 9), device=dev)) for _ in range(3)]
+    for (wl, wg), (gl, gg) in zip(steps(eager, batches), steps(compiled, batches)):
+        torch.testing.assert_close(gl, wl, rtol=1e-5, atol=1e-6)
+        for w, g in zip(wg, gg):
+            torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-6)
+
+
 def times():
     x = torch.randn(2, 4096, 64, 128, device=dev)
     w = torch.rand(128, device=dev, requires_grad=True)
@@ -133,5 +148,6 @@ check("rms_mlp_block_training_cuda", training(RMSMLPBlock, (4, 64, 64)))
 check("layernorm_softmax_block_training_cuda", training(LayerNormSoftmaxBlock, (4, 32, 48)))
 check("llama_forward_backward_cuda", llama)
 check("seed_backward_cuda", seed_case)
+check("embedding_cross_entropy_training_cuda", tiny_lm)
 check("times", times)
 print(f"{failures} failed")
