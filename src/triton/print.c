@@ -204,7 +204,10 @@ static void print_int(StrBuf *sb, int64_t v) {
 }
 
 void tri_fill(StrBuf *sb, const KVal *v) {
-  if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
+  if (dtype_is_float(v->dtype) && v->fval == 0 && signbit(v->fval)) /* -0.0 by its bits, as for a constant (tri_value) */
+    sb_puts(sb, v->dtype == DT_F64 ? "tl.full([], (-9223372036854775807 - 1), tl.int64).to(tl.float64, bitcast=True)"
+                                   : "tl.full([], -2147483648, tl.int32).to(tl.float32, bitcast=True)");
+  else if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
   else print_int(sb, v->ival);
 }
 
@@ -280,8 +283,17 @@ void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b) {
   switch (r->op) {
   case OP_SUM: sb_printf(P->sb, "%s + %s", a, b); break;
   case OP_PROD: sb_printf(P->sb, "%s * %s", a, b); break;
-  case OP_AMAX: *P->helpers |= TH_MAXIMUM; sb_printf(P->sb, "coil_maximum(%s, %s)", a, b); break;
-  case OP_AMIN: *P->helpers |= TH_MINIMUM; sb_printf(P->sb, "coil_minimum(%s, %s)", a, b); break;
+  /* bools: or and and keep int1 (coil_maximum gives int32, and a loop's
+   * accumulator may not change its type: the NPU dialect failed to compile
+   * on the H200, 2026-12-02) */
+  case OP_AMAX:
+    if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s | %s)", a, b);
+    else *P->helpers |= TH_MAXIMUM, sb_printf(P->sb, "coil_maximum(%s, %s)", a, b);
+    break;
+  case OP_AMIN:
+    if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s & %s)", a, b);
+    else *P->helpers |= TH_MINIMUM, sb_printf(P->sb, "coil_minimum(%s, %s)", a, b);
+    break;
   default: coil_unreachable("not a reduction");
   }
 }

@@ -8,3 +8,4 @@ import torch
 
 def f(x: "f32[8]", y: "f64[8]"):
     return torch.where(x > 0, -0.0, x), torch.where(y > 0, -0.0, y)
+
