@@ -266,15 +266,18 @@ void tri_value(TPrint *P, int i, const char *indent) {
   sb_free(&e);
 }
 
+/* A bool's is False or True: a where of an int1 tile and 0 gives int32,
+ * and a loop's accumulator may not change its type (the NPU dialect's
+ * scatter of a number failed to compile on the H200 on 2026-12-02). */
 const char *tri_identity(const KRed *r) {
   bool fl = dtype_is_float(r->dtype);
   switch (r->op) {
   case OP_SUM: return fl ? "0.0" : "0";
   case OP_PROD: return fl ? "1.0" : "1";
   case OP_AMAX: case OP_ARGMAX: /* an arg-reduction's value identity; its position's is TRI_ARG_NONE */
-    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "0";
+    return fl ? "float(\"-inf\")" : r->dtype == DT_I64 ? "(-9223372036854775807 - 1)" : r->dtype == DT_I32 ? "-2147483648" : "False";
   case OP_AMIN: case OP_ARGMIN:
-    return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "1";
+    return fl ? "float(\"inf\")" : r->dtype == DT_I64 ? "9223372036854775807" : r->dtype == DT_I32 ? "2147483647" : "True";
   default: coil_unreachable("not a reduction");
   }
 }
