@@ -151,6 +151,14 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
         deps[join] = d;
       } else {
         for (int j = 0; j < nk; j++) deps[join][j] |= d[j];
+        /* what join now waits for, every kernel waiting for join waits for
+         * too: deps stay transitive, so a later root that reads such a
+         * kernel sees join among its dependencies and never joins it into
+         * a cycle (fuzz seed 1 case 98 did, once arg-reductions joined the
+         * generator: tests/regress/fuse_join_cycle.py) */
+        for (int kk = 0; kk < nk; kk++)
+          if (deps[kk][join])
+            for (int j = 0; j < nk; j++) deps[kk][j] |= d[j];
       }
       ks[join].roots[ks[join].nroots++] = (GNode *)n;
       kernel_of[i] = join;
