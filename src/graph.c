@@ -3860,6 +3860,311 @@ static Val *b_nll(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) 
   return mktensor(B, tt(B, OP_ADD, tc(B, OP_MUL, nll, 1 - eps, loc), tc(B, OP_MUL, ret, eps / (double)C, loc), loc));
 }
 
+/* ------------------------------------------------------------ scans */
+
+/* cumsum, cumprod, logcumsumexp, cummax and cummin along one dim.  A scan
+ * is built from the reductions coil already has, so every target (C, both
+ * Triton dialects, the executor) and the reference run it with no code of
+ * their own:
+ *   - a short axis (n <= 2 * SCAN_BLOCK) is dense: out[k] reduces x[j] over
+ *     j <= k (a triangular where, the identity elsewhere), n work a point;
+ *   - a longer one is cut into blocks of SCAN_BLOCK: each block's total
+ *     (a reduction), the scan of those totals (the same builder, over
+ *     n / SCAN_BLOCK: the recursion), shifted by one block (the totals
+ *     before each block), combined with the dense scan inside the block.
+ * That is about 2 * SCAN_BLOCK work a point however long the axis (the
+ * levels shrink 16-fold), and kernels coil fuses as it fuses any reduction:
+ * a block's totals get buffers, the dense scan and the combine are one
+ * kernel writing the result.  The order of the additions is the blocks',
+ * not PyTorch's left to right, so float sums round differently; f32 sums
+ * and products accumulate in f64 (as PyTorch's CPU scans do) and bf16/f16
+ * in f32, so that difference stays below the result's own rounding.
+ *
+ * cummax and cummin also give an index: the last position of the running
+ * maximum (ties go to the later element) or of the last NaN, as PyTorch's
+ * `x >= out || isnan(x)` loop does.  The scan carries (value, index) pairs:
+ * the later pair wins when its value is NaN, or neither is NaN and its
+ * value is >= (<=) the earlier one; that rule is associative, so blocks
+ * combine like any scan.  The float values returned are read back from x
+ * at the index, so a zero keeps the sign of the element PyTorch keeps. */
+
+enum { SCAN_BLOCK = 16 };
+
+typedef enum ScanKind { SCAN_SUM, SCAN_PROD, SCAN_MAX, SCAN_MIN, SCAN_LOGSUMEXP } ScanKind;
+
+/* The identity of a scan in dtype dt, as a fill (f for floats, i else). */
+static void scan_identity(ScanKind k, DType dt, double *f, int64_t *i) {
+  bool fl = dtype_is_float(dt);
+  int64_t lo = dt == DT_I32 ? INT32_MIN : dt == DT_BOOL ? 0 : INT64_MIN;
+  int64_t hi = dt == DT_I32 ? INT32_MAX : dt == DT_BOOL ? 1 : INT64_MAX;
+  *f = 0, *i = 0;
+  switch (k) {
+  case SCAN_SUM: break;
+  case SCAN_PROD: *f = 1, *i = 1; break;
+  case SCAN_MAX: case SCAN_LOGSUMEXP: if (fl) *f = -INFINITY; else *i = lo; break;
+  case SCAN_MIN: if (fl) *f = INFINITY; else *i = hi; break;
+  }
+}
+
+static GNode *scan_identity_const(Builder *B, ScanKind k, DType dt, SrcLoc loc) {
+  double f;
+  int64_t i;
+  scan_identity(k, dt, &f, &i);
+  return mkconst(B, dt, f, i, loc);
+}
+
+/* x's last dim n padded with the identity to nb * SCAN_BLOCK and split into
+ * [nb, SCAN_BLOCK]. */
+static GNode *scan_blocks(Builder *B, ScanKind k, GNode *x, int64_t nb, SrcLoc loc) {
+  int nd = x->ndim;
+  int64_t start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd - 1] = nb * SCAN_BLOCK;
+  double f;
+  int64_t i;
+  scan_identity(k, x->dtype, &f, &i);
+  GNode *p = pad(B, x, start, shape, f, i, loc);
+  shape[nd - 1] = nb;
+  shape[nd] = SCAN_BLOCK;
+  return reshape(B, p, nd + 1, shape, loc);
+}
+
+/* x's last dim shifted one place later, fill first: the exclusive form of
+ * an inclusive scan (the totals of the blocks before each block). */
+static GNode *scan_shift(Builder *B, GNode *x, double f, int64_t i, SrcLoc loc) {
+  int64_t start[COIL_MAX_DIMS] = {0};
+  start[x->ndim - 1] = -1;
+  return pad(B, x, start, x->shape, f, i, loc);
+}
+
+/* x [..., m] seen as [..., m (k), m (j)] at x[..., j], with the condition
+ * j <= k. */
+static GNode *scan_square(Builder *B, GNode *x, GNode **tri, SrcLoc loc) {
+  int nd = x->ndim;
+  int64_t m = x->shape[nd - 1], shape[COIL_MAX_DIMS];
+  if (nd + 1 > COIL_MAX_DIMS) return fail(B, loc, "a scan of a %d-dim tensor needs more than %d dims inside coil", nd, COIL_MAX_DIMS);
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd - 1] = 1;
+  shape[nd] = m;
+  GNode *row = reshape(B, x, nd + 1, shape, loc);
+  shape[nd - 1] = m;
+  *tri = tt(B, OP_LE, iota(B, nd + 1, shape, nd, 0, 1, loc), iota(B, nd + 1, shape, nd - 1, 0, 1, loc), loc);
+  return expand(B, row, nd + 1, shape, loc);
+}
+
+/* The inclusive scan of x along its last dim, dense: n work a point. */
+static GNode *scan_dense(Builder *B, ScanKind k, GNode *x, SrcLoc loc) {
+  GNode *tri, *sq = scan_square(B, x, &tri, loc);
+  if (!sq) return NULL;
+  GNode *w = twhere(B, tri, sq, scan_identity_const(B, k, x->dtype, loc), loc);
+  uint32_t last = 1u << x->ndim;
+  if (k == SCAN_LOGSUMEXP) return logsumexp(B, w, last, false, loc);
+  Op op = k == SCAN_SUM ? OP_SUM : k == SCAN_PROD ? OP_PROD : k == SCAN_MAX ? OP_AMAX : OP_AMIN;
+  return cast(B, reduce(B, op, w, last, false, loc), x->dtype, loc);
+}
+
+/* log(exp(a) + exp(b)) as PyTorch's scans combine it: the larger plus
+ * log1p(exp(smaller - larger)), and a or b itself where both are the same
+ * infinity (whose difference would be NaN); a NaN stays NaN. */
+static GNode *log_add_exp(Builder *B, GNode *a, GNode *b, SrcLoc loc) {
+  GNode *hi = tt(B, OP_MAXIMUM, a, b, loc), *lo = tt(B, OP_MINIMUM, a, b, loc);
+  GNode *r = tt(B, OP_ADD, hi, float_unary(B, OP_LOG1P, float_unary(B, OP_EXP, tt(B, OP_SUB, lo, hi, loc), loc), loc), loc);
+  GNode *same_inf = tt(B, OP_AND, tt(B, OP_EQ, lo, hi, loc), tc(B, OP_EQ, tabs(B, lo, loc), INFINITY, loc), loc);
+  return twhere(B, same_inf, hi, r, loc);
+}
+
+static GNode *scan_combine(Builder *B, ScanKind k, GNode *before, GNode *x, SrcLoc loc) {
+  switch (k) {
+  case SCAN_SUM: return cast(B, tt(B, OP_ADD, before, x, loc), x->dtype, loc);
+  case SCAN_PROD: return cast(B, tt(B, OP_MUL, before, x, loc), x->dtype, loc);
+  case SCAN_MAX: return tt(B, OP_MAXIMUM, before, x, loc);
+  case SCAN_MIN: return tt(B, OP_MINIMUM, before, x, loc);
+  case SCAN_LOGSUMEXP: return log_add_exp(B, before, x, loc);
+  }
+  return NULL;
+}
+
+/* x's last dim unsplit from [nb, SCAN_BLOCK] and cut back to n. */
+static GNode *scan_unblock(Builder *B, GNode *x, int64_t n, SrcLoc loc) {
+  int nd = x->ndim - 1;
+  int64_t shape[COIL_MAX_DIMS], start[COIL_MAX_DIMS] = {0};
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd - 1] = x->shape[nd - 1] * SCAN_BLOCK;
+  GNode *flat = reshape(B, x, nd, shape, loc);
+  shape[nd - 1] = n;
+  return slice(B, flat, start, shape, loc);
+}
+
+/* The inclusive scan of x (in its accumulation dtype) along its last dim. */
+static GNode *scan_last(Builder *B, ScanKind k, GNode *x, SrcLoc loc) {
+  if (!x) return NULL;
+  int nd = x->ndim;
+  int64_t n = x->shape[nd - 1];
+  if (n <= 2 * SCAN_BLOCK || shape_numel(nd, x->shape) == 0) return scan_dense(B, k, x, loc);
+  int64_t nb = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  GNode *blocks = scan_blocks(B, k, x, nb, loc); /* [..., nb, B] */
+  uint32_t last = 1u << nd;
+  GNode *totals;
+  if (k == SCAN_LOGSUMEXP) totals = logsumexp(B, blocks, last, false, loc);
+  else totals = cast(B, reduce(B, k == SCAN_SUM ? OP_SUM : k == SCAN_PROD ? OP_PROD : k == SCAN_MAX ? OP_AMAX : OP_AMIN,
+                               blocks, last, false, loc), x->dtype, loc);
+  double f;
+  int64_t i;
+  scan_identity(k, x->dtype, &f, &i);
+  GNode *before = scan_shift(B, scan_last(B, k, totals, loc), f, i, loc); /* [..., nb] */
+  if (!before) return NULL;
+  int64_t shape[COIL_MAX_DIMS];
+  memcpy(shape, before->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd] = 1;
+  GNode *r = scan_combine(B, k, reshape(B, before, nd + 1, shape, loc), scan_dense(B, k, blocks, loc), loc);
+  return scan_unblock(B, r, n, loc);
+}
+
+/* Does a match b, NaN matching NaN (floats)? */
+static GNode *scan_match(Builder *B, GNode *a, GNode *b, SrcLoc loc) {
+  GNode *eq = tt(B, OP_EQ, a, b, loc);
+  if (!dtype_is_float(a->dtype)) return eq;
+  return tt(B, OP_OR, eq, tt(B, OP_AND, tt(B, OP_NE, a, a, loc), tt(B, OP_NE, b, b, loc), loc), loc);
+}
+
+/* Does the later pair's value v win over the earlier one's, p? */
+static GNode *scan_later_wins(Builder *B, bool is_max, GNode *v, GNode *p, SrcLoc loc) {
+  GNode *cmp = tt(B, is_max ? OP_GE : OP_LE, v, p, loc);
+  if (!dtype_is_float(v->dtype)) return cmp;
+  GNode *vnan = tt(B, OP_NE, v, v, loc), *pnum = tt(B, OP_EQ, p, p, loc);
+  return tt(B, OP_OR, vnan, tt(B, OP_AND, pnum, cmp, loc), loc);
+}
+
+/* cummax (cummin) of x along its last dim: the values (*val, in x's dtype,
+ * compared as PyTorch compares them) and the index (*idx, int64) of the
+ * element each point's value came from. */
+static void scan_arg_last(Builder *B, bool is_max, GNode *x, GNode **val, GNode **idx, SrcLoc loc) {
+  *val = *idx = NULL;
+  if (!x) return;
+  ScanKind k = is_max ? SCAN_MAX : SCAN_MIN;
+  int nd = x->ndim;
+  int64_t n = x->shape[nd - 1], shape[COIL_MAX_DIMS];
+  uint32_t last = 1u << nd;
+  if (n <= 2 * SCAN_BLOCK || shape_numel(nd, x->shape) == 0) {
+    GNode *tri, *sq = scan_square(B, x, &tri, loc);
+    if (!sq) return;
+    GNode *v = reduce(B, is_max ? OP_AMAX : OP_AMIN, twhere(B, tri, sq, scan_identity_const(B, k, x->dtype, loc), loc), last, false, loc);
+    if (!v) return;
+    /* the last j <= k whose element matches the point's value */
+    memcpy(shape, v->shape, sizeof(int64_t) * (size_t)nd);
+    shape[nd] = 1;
+    GNode *hit = tt(B, OP_AND, tri, scan_match(B, sq, reshape(B, v, nd + 1, shape, loc), loc), loc);
+    GNode *j = iota(B, nd + 1, sq->shape, nd, 0, 1, loc);
+    *idx = reduce(B, OP_AMAX, twhere(B, hit, j, mkconst(B, DT_I64, 0, -1, loc), loc), last, false, loc);
+    *val = v;
+    return;
+  }
+  int64_t nb = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  GNode *blocks = scan_blocks(B, k, x, nb, loc); /* [..., nb, B] */
+  if (!blocks) return;
+  /* each block's value and the (global) position of its last match, padding excluded */
+  GNode *bv = reduce(B, is_max ? OP_AMAX : OP_AMIN, blocks, last, false, loc);
+  if (!bv) return;
+  memcpy(shape, bv->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd] = 1;
+  GNode *pos = tt(B, OP_ADD, iota(B, nd + 1, blocks->shape, nd - 1, 0, SCAN_BLOCK, loc), iota(B, nd + 1, blocks->shape, nd, 0, 1, loc), loc);
+  GNode *hit = tt(B, OP_AND, scan_match(B, blocks, reshape(B, bv, nd + 1, shape, loc), loc), ti(B, OP_LT, pos, n, loc), loc);
+  GNode *bi = reduce(B, OP_AMAX, twhere(B, hit, pos, mkconst(B, DT_I64, 0, -1, loc), loc), last, false, loc);
+  /* the running pairs of the blocks (their index is a block number) */
+  GNode *pv, *pc;
+  scan_arg_last(B, is_max, bv, &pv, &pc, loc);
+  if (!pv || !bi) return;
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d < nd; d++) from[d] = d;
+  GNode *pi = gather_node(B, bi, nd - 1, pc, from, false, loc);
+  double f;
+  int64_t fi;
+  scan_identity(k, x->dtype, &f, &fi);
+  GNode *before_v = reshape(B, scan_shift(B, pv, f, fi, loc), nd + 1, shape, loc);
+  GNode *before_i = reshape(B, scan_shift(B, pi, 0, -1, loc), nd + 1, shape, loc);
+  GNode *wv, *wi;
+  scan_arg_last(B, is_max, blocks, &wv, &wi, loc); /* dense inside each block */
+  if (!wv || !before_v || !before_i) return;
+  GNode *later = scan_later_wins(B, is_max, wv, before_v, loc);
+  GNode *base = iota(B, nd + 1, blocks->shape, nd - 1, 0, SCAN_BLOCK, loc);
+  *val = scan_unblock(B, twhere(B, later, wv, before_v, loc), n, loc);
+  *idx = scan_unblock(B, twhere(B, later, tt(B, OP_ADD, base, wi, loc), before_i, loc), n, loc);
+}
+
+/* x with dim moved last (back: the last dim moved back to dim). */
+static GNode *scan_move(Builder *B, GNode *x, int dim, bool back, SrcLoc loc) {
+  if (!x) return NULL;
+  int perm[COIL_MAX_DIMS], nd = x->ndim;
+  for (int d = 0; d < nd; d++) {
+    if (!back) perm[d] = d == nd - 1 ? dim : d < dim ? d : d + 1;
+    else perm[d] = d < dim ? d : d == dim ? nd - 1 : d - 1;
+  }
+  return permute(B, x, perm, loc);
+}
+
+/* The scan's dim (an int, normalised; a 0-d tensor scans as one element). */
+static bool scan_dim(Builder *B, const char *name, Args *A, GNode *x, int *dim) {
+  Val *dv = arg(A, 0, "dim");
+  SrcLoc dl = arg_loc(A, 0, "dim");
+  int64_t d;
+  if (!dv) return fail(B, A->at, "%s() missing required argument 'dim'", name), false;
+  if (!get_int(B, dv, dl, "dim", &d)) return false;
+  *dim = norm_dim(B, d, x->ndim, dl);
+  return *dim >= 0;
+}
+
+/* x as a tensor with at least one dim (a 0-d tensor as [1]). */
+static GNode *scan_input(Builder *B, GNode *x, SrcLoc loc) {
+  int64_t one = 1;
+  return x->ndim ? x : reshape(B, x, 1, &one, loc);
+}
+
+/* cumsum, cumprod (op OP_SUM, OP_PROD): torch.cumsum(x, dim, *, dtype=None);
+ * ints and bool give int64 unless dtype says otherwise; x is converted to
+ * dtype first, as PyTorch does.  logcumsumexp (op OP_EXP): floats only. */
+static Val *b_cumsum(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *name = s->name;
+  bool lse = s->op == OP_EXP;
+  Val *dtv = lse ? NULL : arg(A, -1, "dtype");
+  int dim;
+  if (!scan_dim(B, name, A, x, &dim) || !check_args(B, A, name, 1) || B->err) return NULL;
+  DType out = dtype_is_float(x->dtype) ? x->dtype : DT_I64;
+  if (dtv && dtv->kind != V_NONE && !get_dtype(B, dtv, arg_loc(A, -1, "dtype"), &out)) return NULL;
+  if (lse && !dtype_is_float(x->dtype))
+    return fail(B, loc, "logcumsumexp of a %s tensor is not supported (as in PyTorch): it needs a floating-point tensor",
+                dtype_name(x->dtype));
+  /* PyTorch's CPU scans accumulate f32 in double, bf16 and f16 in float */
+  if (shape_numel(x->ndim, x->shape) == 0) return mktensor(B, cast(B, x, out, loc));
+  DType acc = out == DT_F32 ? DT_F64 : opmath(out);
+  if (!dtype_is_float(out)) acc = DT_I64;
+  GNode *src = scan_move(B, scan_input(B, cast(B, cast(B, x, out, loc), acc, loc), loc), x->ndim ? dim : 0, false, loc);
+  GNode *r = scan_last(B, lse ? SCAN_LOGSUMEXP : s->op == OP_SUM ? SCAN_SUM : SCAN_PROD, src, loc);
+  r = scan_move(B, r, x->ndim ? dim : 0, true, loc);
+  if (r && !x->ndim) r = reshape(B, r, 0, NULL, loc);
+  return mktensor(B, cast(B, r, out, loc));
+}
+
+/* cummax, cummin (op OP_ARGMAX, OP_ARGMIN): the named tuple (values,
+ * indices) along dim. */
+static Val *b_cummax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool is_max = s->op == OP_ARGMAX;
+  int dim;
+  if (!scan_dim(B, s->name, A, x, &dim) || !check_args(B, A, s->name, 1) || B->err) return NULL;
+  if (!x->ndim) return named_pair(B, x, mkconst(B, DT_I64, 0, 0, loc), "values", "indices");
+  if (shape_numel(x->ndim, x->shape) == 0) return named_pair(B, x, cast(B, x, DT_I64, loc), "values", "indices");
+  /* bools scan as ints (0 and 1 compare as False and True) */
+  GNode *src = scan_move(B, cast(B, x, x->dtype == DT_BOOL ? DT_I32 : x->dtype, loc), dim, false, loc);
+  GNode *v, *i;
+  scan_arg_last(B, is_max, src, &v, &i, loc);
+  if (!v || !i) return NULL;
+  if (dtype_is_float(x->dtype)) {
+    int from[COIL_MAX_DIMS];
+    for (int d = 0; d < src->ndim; d++) from[d] = d;
+    v = gather_node(B, src, src->ndim - 1, i, from, false, loc);
+  }
+  return named_pair(B, cast(B, scan_move(B, v, dim, true, loc), x->dtype, loc), scan_move(B, i, dim, true, loc), "values", "indices");
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -4053,6 +4358,11 @@ static const Spelling spellings[] = {
     {"argmax", BOTH, b_argmax, OP_ARGMAX, 0, "floats, ints"},
     {"argmin", BOTH, b_argmax, OP_ARGMIN, 0, "floats, ints"},
     {"aminmax", SP_TORCH, b_aminmax, 0, 0, "all"},
+    {"cumsum", BOTH, b_cumsum, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"cumprod", BOTH, b_cumsum, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"logcumsumexp", BOTH, b_cumsum, OP_EXP, 0, "floats"},
+    {"cummax", BOTH, b_cummax, OP_ARGMAX, 0, "all ((values, indices))"},
+    {"cummin", BOTH, b_cummax, OP_ARGMIN, 0, "all ((values, indices))"},
     {"var", BOTH, b_var_std, 0, 0, "floats"},
     {"std", BOTH, b_var_std, 0, 0, "floats"},
     {"var_mean", SP_TORCH, b_var_mean, 0, 0, "floats"},
@@ -4335,6 +4645,12 @@ static const Spelling spellings[] = {
     {"argmax.default(Tensor self, int? dim=None, bool keepdim=False)", ATEN, b_argmax, OP_ARGMAX, 0, "floats, ints"},
     {"argmin.default(Tensor self, int? dim=None, bool keepdim=False)", ATEN, b_argmax, OP_ARGMIN, 0, "floats, ints"},
     {"aminmax.default(Tensor self, *, int? dim=None, bool keepdim=False)", ATEN, b_aminmax, 0, 0, "all"},
+    {"cumsum.default(Tensor self, int dim, *, ScalarType? dtype=None)", ATEN, b_cumsum, OP_SUM, 0, "all (ints and bool: int64)"},
+    {"cumprod.default(Tensor self, int dim, *, ScalarType? dtype=None)", ATEN, b_cumsum, OP_PROD, 0, "all (ints and bool: int64)"},
+    {"logcumsumexp.default(Tensor self, int dim)", ATEN, b_cumsum, OP_EXP, 0, "floats"},
+    {"_logcumsumexp.default(Tensor self, int dim)", ATEN, b_cumsum, OP_EXP, 0, "floats"},
+    {"cummax.default(Tensor self, int dim)", ATEN, b_cummax, OP_ARGMAX, 0, "all ((values, indices))"},
+    {"cummin.default(Tensor self, int dim)", ATEN, b_cummax, OP_ARGMIN, 0, "all ((values, indices))"},
     {"any.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},

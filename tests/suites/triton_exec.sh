@@ -79,11 +79,12 @@ if [ "$TX" = "$COIL" ]; then
 else
   echo "FAIL run_emitted: $COIL does not run triton-run"
 fi
-# Arg-reductions (tests/run/argred.py, and aten.py's ATen spellings) in
+# Arg-reductions (tests/run/argred.py, and aten.py's ATen spellings) and
+# scans (tests/run/scans.py, whose long axes are scanned block by block) in
 # both dialects through the executor at their annotated sizes, where the
 # plans split the long rows: coil run checks them against its reference
 # (the ops suite checks that against PyTorch).
-python3 tests/torch/list_fns.py tests/run/argred.py >"$tmp/argred" || echo "FAIL argred/list: cannot list the functions"
+python3 tests/torch/list_fns.py tests/run/argred.py tests/run/scans.py >"$tmp/argred" || echo "FAIL argred/list: cannot list the functions"
 echo "tests/run/aten.py argreductions" >>"$tmp/argred"
 while read -r f fn; do
   for t in triton-npu triton-gpu; do
