@@ -68,6 +68,7 @@ typedef struct Case {
   int nstmts;
   int outs[4];
   int nouts;
+  bool scan; /* a scan statement was drawn (the run's tally counts them) */
 } Case;
 
 static const char *torch_dt[DT_COUNT] = {"torch.bool", "torch.int32", "torch.int64", "torch.float16",
@@ -189,6 +190,37 @@ static bool gen_argred(Rng *r, Case *c, const Var *a, int id, const char *name) 
   add_stmt(c, id, fmt("%s = %s", name, e));
   free(e);
   new_var(c, dt, nd, ns);
+  return true;
+}
+
+/* A scan of a along a random dim: cumsum, cumprod, logcumsumexp, or
+ * cummax/cummin's values or indices (of an exact value only, as for the
+ * arg-reductions: rounding could move a tie). */
+static bool gen_scan(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  if (a->ndim == 0) return false;
+  bool fl = dtype_is_float(a->dt);
+  int d = rint_(r, a->ndim), ds = rchance(r, 30) ? d - a->ndim : d;
+  int form = rint_(r, 4);
+  if (form == 3 && a->inexact) form = 0;
+  if (form == 2 && !fl) form = 0;
+  char *e;
+  DType dt = fl ? a->dt : DT_I64;
+  bool inexact = fl;
+  if (form == 0) e = fmt(rchance(r, 50) ? "%s.cumsum(%d)" : "torch.cumsum(%s, dim=%d)", a->name, ds);
+  else if (form == 1 && fl) e = fmt("(%s.tanh() + 1).cumprod(%d)", a->name, ds);
+  else if (form == 1) e = fmt("(%s %% 3).cumprod(%d)", a->name, ds);
+  else if (form == 2) e = fmt("torch.logcumsumexp(%s, %d)", a->name, ds);
+  else {
+    bool values = rchance(r, 50);
+    e = fmt("%s.cum%s(%d).%s", a->name, rchance(r, 50) ? "max" : "min", ds, values ? "values" : "indices");
+    dt = values ? a->dt : DT_I64;
+    inexact = false;
+  }
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  Var *v = new_var(c, dt, a->ndim, a->shape);
+  v->summed = inexact;
+  v->inexact = inexact || a->inexact;
   return true;
 }
 
@@ -561,6 +593,16 @@ static void gen_case(Rng *r, Case *c, int index) {
       c->outs[c->nouts++] = c->nvars - 1;
     }
   }
+  /* Scans likewise, after the arg-reductions: a quarter of the cases gain
+   * one as an extra output. */
+  if (rchance(r, 25) && c->nvars < MAX_VARS && c->nstmts < MAX_STMTS && c->nouts < 4) {
+    char name[16];
+    snprintf(name, sizeof name, "t%d", c->nvars);
+    if (gen_scan(r, c, &c->vars[rint_(r, c->nvars)], c->nvars, name)) {
+      c->outs[c->nouts++] = c->nvars - 1;
+      c->scan = true;
+    }
+  }
 }
 
 /* Python source; skip[i] drops statement i (for minimisation). */
@@ -745,7 +787,7 @@ static bool fuzz_verbose; /* -v: a line per case */
  * (chains of kernels, reductions split across threads, nodes kept in
  * buffers so kernels stop recomputing them). */
 typedef struct FuzzTally {
-  long passed, row_chains, col_chains, split_kernels, kept, indexed;
+  long passed, row_chains, col_chains, split_kernels, kept, indexed, scans;
 } FuzzTally;
 
 /* One worker's share of a run: the batches base = worker, worker + jobs, ...
@@ -796,6 +838,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       for (int b = 0; b < fu->nbufs; b++) tally->kept += fu->bufs[b].kind == BUF_TEMP && fu->kept && fu->kept[fu->bufs[b].node->id];
       for (int k = 0; k < plan->program.nkernels; k++)
         for (int i = 0; i < plan->program.kernels[k].nvals; i++) tally->indexed += plan->program.kernels[k].vals[i].op == OP_GATHER;
+      tally->scans += cases[j].scan;
     }
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
@@ -954,6 +997,7 @@ int fuzz_main(int argc, char **argv) {
       if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t) {
         tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
         tally.split_kernels += t.split_kernels, tally.kept += t.kept, tally.indexed += t.indexed;
+        tally.scans += t.scans;
       }
       close(fds[w]);
       int status;
@@ -965,8 +1009,8 @@ int fuzz_main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
   printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels, "
-         "%ld kept buffers, %ld indexed loads)\n",
+         "%ld kept buffers, %ld indexed loads, %ld scans)\n",
          tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
-         tally.split_kernels, tally.kept, tally.indexed);
+         tally.split_kernels, tally.kept, tally.indexed, tally.scans);
   return failed ? 1 : 0;
 }

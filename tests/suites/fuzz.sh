@@ -3,11 +3,11 @@
 # compiled, run and checked against the reference.  A failure prints the
 # minimised reproducer.  The batch must keep some nodes in buffers
 # (recompute.c: stacked layers), so that path stays covered, and must have
-# compiled indexed loads (gather, index_add).
+# compiled indexed loads (gather, index_add) and scans (cumsum, cummax...).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if "$COIL" fuzz --seed 1 --count 500 --out "$tmp" >"$tmp/log" 2>&1 &&
-   tail -n 1 "$tmp/log" | grep -Eq ', [1-9][0-9]* kept buffers, [1-9][0-9]* indexed loads\)$'; then
+   tail -n 1 "$tmp/log" | grep -Eq ', [1-9][0-9]* kept buffers, [1-9][0-9]* indexed loads, [1-9][0-9]* scans\)$'; then
   echo "ok fuzz/seed1_500: $(tail -n 1 "$tmp/log")"
 else
   echo "FAIL fuzz/seed1_500:"
