@@ -105,6 +105,13 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
     for (int b = 0; b < p->nbufs; b++)
       if (p->bufs[b].kind == BUF_OUTPUT && p->bufs[b].index == o) sb_printf(sb, "%s%d", o ? ", " : "", b);
   sb_puts(sb, "]\n");
+  /* libdevice flushes subnormal inputs and results to zero unless told not
+   * to (Triton's default, enable_reflect_ftz=True): tan, asinh, expm1 and
+   * the rest gave 0 for PyTorch's subnormal results on the H200
+   * (tests/run/math2.py, 2026-12-02).  Options a Triton does not know are
+   * ignored, and the interpreter drops them. */
+  sb_puts(sb, "# Triton compile options of every launch: libdevice keeps subnormals, as PyTorch's CUDA math does\n"
+              "COIL_LAUNCH_OPTIONS = {'enable_reflect_ftz': False}\n");
   sb_puts(sb, "# launches in order: kernel, grid, num_warps, arguments in parameter order\n"
               "# (('NAME', 'ptr', buffer id) or ('NAME', 'constexpr', value))\nCOIL_LAUNCHES = [\n");
   for (int i = 0; i < plan->nlaunches; i++) {
@@ -135,7 +142,7 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
           "def coil_launch(bufs):\n"
           "    \"\"\"Run every kernel, in order, on the buffers.\"\"\"\n"
           "    for kernel, args, num_warps in coil_bind(bufs):\n"
-          "        kernel(*args, num_warps=num_warps)\n"
+          "        kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
           "\n\n"
           "def coil_extent(shape, stride):\n"
           "    \"\"\"The elements a storage with these strides spans.\"\"\"\n"
@@ -284,7 +291,7 @@ static const char harness_bench[] =
     "\n"
     "    def run_coil():\n"
     "        for kernel, args, num_warps in calls:\n"
-    "            kernel(*args, num_warps=num_warps)\n"
+    "            kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
     "\n"
     "    fn = coil_function()\n"
     "    # bytes read: an element that several share (stride 0) once\n"
@@ -336,7 +343,7 @@ static const char harness_bench_gpu[] =
     "\n"
     "    def run_coil():\n"
     "        for kernel, args, num_warps in calls:\n"
-    "            kernel(*args, num_warps=num_warps)\n"
+    "            kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
     "\n"
     "    fn = coil_function()\n"
     "    # bytes read: an element that several share (stride 0) once\n"

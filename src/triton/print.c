@@ -203,10 +203,35 @@ static void print_int(StrBuf *sb, int64_t v) {
   else sb_printf(sb, "%lld", (long long)v);
 }
 
+/* Compiled Triton does not keep every float constant: tl.full makes any
+ * value equal to 0 its type's null value, +0, and flushes a subnormal to
+ * 0 (the H200 checks of 2026-12-02: cat's and where's -0 came out +0, and
+ * tests/run/math2.py's subnormal inputs 0, on the GPU, not under the
+ * interpreter).  Such a constant is written by its bits. */
+static bool float_by_bits(double x, DType dt) {
+  double tiny = dt == DT_F64 ? 0x1p-1022 : 0x1p-126; /* the smallest normal of the type it is held in (tri_rtype) */
+  return (x == 0 && signbit(x)) || (x != 0 && fabs(x) < tiny);
+}
+
+/* tl.full(shape, BITS, tl.intN).to(tl.floatN, bitcast=True): x of float
+ * dtype dt by the bits of the type it is held in (bf16 and f16 in f32). */
+static void print_float_bits(StrBuf *sb, const char *shape, double x, DType dt) {
+  int64_t bits;
+  if (dt == DT_F64) {
+    memcpy(&bits, &x, sizeof bits);
+  } else {
+    float f = (float)x;
+    int32_t b;
+    memcpy(&b, &f, sizeof b);
+    bits = b;
+  }
+  sb_printf(sb, "tl.full(%s, ", shape);
+  print_int(sb, bits);
+  sb_printf(sb, ", %s).to(%s, bitcast=True)", dt == DT_F64 ? "tl.int64" : "tl.int32", tri_rtype(dt));
+}
+
 void tri_fill(StrBuf *sb, const KVal *v) {
-  if (dtype_is_float(v->dtype) && v->fval == 0 && signbit(v->fval)) /* -0.0 by its bits, as for a constant (tri_value) */
-    sb_puts(sb, v->dtype == DT_F64 ? "tl.full([], (-9223372036854775807 - 1), tl.int64).to(tl.float64, bitcast=True)"
-                                   : "tl.full([], -2147483648, tl.int32).to(tl.float32, bitcast=True)");
+  if (dtype_is_float(v->dtype) && float_by_bits(v->fval, v->dtype)) print_float_bits(sb, "[]", v->fval, v->dtype);
   else if (dtype_is_float(v->dtype)) print_float(sb, v->fval);
   else print_int(sb, v->ival);
 }
@@ -226,13 +251,9 @@ void tri_value(TPrint *P, int i, const char *indent) {
     sb_puts(sb, "\n");
     return;
   }
-  if (v->op == OP_CONST && dtype_is_float(v->dtype) && v->fval == 0 && signbit(v->fval)) {
-    /* -0.0 by its bits: compiled Triton's tl.full makes any value equal to 0
-     * its type's null value, +0 (the H200 check of 2026-12-02: cat's and
-     * where's -0 came out +0 on the GPU, not under the interpreter) */
-    bool d = v->dtype == DT_F64;
-    sb_printf(sb, "tl.full(%s, %s, %s).to(%s, bitcast=True)\n", tri_ones(P->a, P->rank), d ? "(-9223372036854775807 - 1)" : "-2147483648",
-              d ? "tl.int64" : "tl.int32", tri_rtype(v->dtype));
+  if (v->op == OP_CONST && dtype_is_float(v->dtype) && float_by_bits(v->fval, v->dtype)) {
+    print_float_bits(sb, tri_ones(P->a, P->rank), v->fval, v->dtype);
+    sb_puts(sb, "\n");
     return;
   }
   if (v->op == OP_CONST) {

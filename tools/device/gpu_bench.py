@@ -171,16 +171,17 @@ def main():
                 for i in m.COIL_OUTPUTS:  # poisoned: every element must be written
                     bufs[i].fill_(float("nan") if bufs[i].dtype.is_floating_point else 7)
                 calls = m.coil_bind(bufs)
+                opts = getattr(m, "COIL_LAUNCH_OPTIONS", {})
                 for kernel, args, nw in calls:
-                    kernel(*args, num_warps=nw)
+                    kernel(*args, num_warps=nw, **opts)
                 problems = compare(m, [bufs[i] for i in m.COIL_OUTPUTS], want, inputs)
                 v["check"] = "ok" if not problems else "FAIL"
                 if problems:
                     v["problems"] = problems[:3]
 
-                def run(calls=calls):
+                def run(calls=calls, opts=opts):
                     for kernel, args, nw in calls:
-                        kernel(*args, num_warps=nw)
+                        kernel(*args, num_warps=nw, **opts)
                 v.update(timed(run))
                 del bufs, calls
             except Exception as e:  # report, keep the table going

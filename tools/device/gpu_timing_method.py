@@ -99,9 +99,9 @@ def main():
         bufs = m.coil_alloc(inputs)
         calls = m.coil_bind(bufs)
 
-        def run(calls=calls):
+        def run(calls=calls, opts=getattr(m, "COIL_LAUNCH_OPTIONS", {})):
             for kernel, args, nw in calls:
-                kernel(*args, num_warps=nw)
+                kernel(*args, num_warps=nw, **opts)
         nbytes = sum(t.numel() * t.element_size() for t in inputs)
         seed_bytes = seed_bytes or nbytes
         cases.append((f"coil module {os.path.basename(p)}", run, nbytes))
