@@ -3812,13 +3812,60 @@ static Val *b_index_add(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, flat, x->shape[dim], dim, false, loc), t, loc));
 }
 
+/* index_copy(x, dim, index, source): x with source's slices written at the
+ * 1-D index's positions along dim (where indices repeat, the last one's, as
+ * PyTorch's CPU loop leaves them; last_at_indices); index_fill(x, dim,
+ * index, value): value (a number or a 0-d tensor) at those positions, a
+ * negative index counted from the end (index_copy's is an error, as in
+ * PyTorch). */
+static Val *b_index_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool fill = !strncmp(s->name, "index_fill", 10);
+  const char *fname = fill ? "index_fill()" : "index_copy()";
+  int dim;
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  GNode *idx = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), fname, "index", false);
+  Val *src = arg(A, 2, fill ? "value" : "source");
+  SrcLoc sat = arg_loc(A, 2, fill ? "value" : "source");
+  if (!idx || !check_args(B, A, s->name, 3)) return NULL;
+  if (idx->ndim > 1) return fail(B, arg_loc(A, 1, "index"), "%s: index is supposed to be a vector, got %d dimensions", fname, idx->ndim);
+  if (!src) return fail(B, sat, "%s: missing argument '%s'", fname, fill ? "value" : "source");
+  int64_t n = shape_numel(idx->ndim, idx->shape);
+  GNode *i = checked_index(B, reshape(B, idx, 1, &n, loc), x->shape[dim], dim, fill, loc);
+  if (fill) {
+    GNode *v;
+    if (src->kind == V_TENSOR) {
+      if (src->t->ndim) return fail(B, sat, "%s: only supports a 0-dimensional value tensor, but got tensor with %d dimension(s)", fname,
+                                    src->t->ndim);
+      v = src->t;
+    } else {
+      double f;
+      int64_t iv;
+      if (!is_num(src)) return fail(B, sat, "%s: value must be a number", fname);
+      if (!fill_of(B, src, x->dtype, sat, &f, &iv)) return NULL;
+      v = mkconst(B, x->dtype, f, iv, sat);
+    }
+    return mktensor(B, last_at_indices(B, x, dim, i, NULL, v, loc));
+  }
+  if (src->kind != V_TENSOR) return fail(B, sat, "%s: source must be a tensor", fname);
+  int64_t want[COIL_MAX_DIMS];
+  memcpy(want, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  if (x->ndim) want[dim] = n;
+  GNode *t = src->t;
+  if (t->ndim != x->ndim || memcmp(t->shape, want, sizeof(int64_t) * (size_t)x->ndim))
+    return fail(B, sat, "%s: source of shape %s, expected %s", fname, shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, x->ndim, want));
+  return mktensor(B, last_at_indices(B, x, dim, i, t, NULL, loc));
+}
+
 /* Per-element scatters (scatter, scatter_add): index has x's rank and is no
  * larger than x in any dim but dim; the element k of index's line at q
  * names x's position along dim for q's element of src.  t (index's shape,
  * or a number) laid out beside x: [x's dims, K] with t's line along dim
  * moved last and spread over dim's V positions, and where the index names
  * the point, elsewhere (and outside the index's box) fill.  *hit: whether
- * the index names the point, in the same layout (false outside the box). */
+ * the index names the point, in the same layout (false outside the box).
+ * With no t, for a write of src's elements: the result is, in the index's
+ * box (index's shape, x's size along dim), the last k whose index names
+ * the point (-1: none), and *hit the same padded to x's shape with -1. */
 static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode *t, GNode **hit, SrcLoc loc) {
   int R = x->ndim;
   if (R + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS - 1);
@@ -3837,8 +3884,16 @@ static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode
   GNode *h = tt(B, OP_EQ, line, iota(B, R + 1, within, dim, 0, 1, loc), loc);
   if (!h) return NULL;
   h = expand(B, h, R + 1, within, loc);
+  if (!t) {
+    /* the last element k of the line whose index names the point (-1:
+     * none), inside the index's box: its value is src's at k there */
+    GNode *pos = twhere(B, h, iota(B, R + 1, within, R, 0, 1, loc), mkconst(B, DT_I64, 0, -1, loc), loc);
+    GNode *last = reduce(B, OP_AMAX, pos, 1u << R, false, loc);
+    if (!last) return NULL;
+    *hit = pad(B, last, zero, big, 0, -1, loc);
+    return last;
+  }
   *hit = pad(B, h, zero, big, 0, 0, loc);
-  if (!t) return *hit;
   GNode *v = reshape(B, permute(B, t, perm, loc), R + 1, small, loc);
   v = twhere(B, h, expand(B, v, R + 1, within, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
   return pad(B, v, zero, big, 0, 0, loc);
@@ -3858,10 +3913,14 @@ static bool scatter_args(Builder *B, Args *A, GNode *x, const char *fname, int *
 }
 
 /* scatter(x, dim, index, value): x with value at every position index
- * names (a number, so repeated indices write the same value); a tensor
- * src is refused (repeated indices make the result depend on the order of
- * the writes).  scatter_add(x, dim, index, src): src's elements summed in
- * where the index names (sum_at_indices says how). */
+ * names; scatter(x, dim, index, src): src's element at each position of
+ * index's box written where its index names, and where indices repeat
+ * along a line, the last one's (PyTorch leaves the winner unspecified; its
+ * CPU loop leaves the last, and so does coil on every target: an amax of
+ * the positions that name the point, then an indexed read of src there,
+ * index.numel() * x.size(dim) selections).  scatter_add(x, dim, index,
+ * src): src's elements summed in where the index names (sum_at_indices
+ * says how). */
 static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   bool add = !strncmp(s->name, "scatter_add", 11);
   const char *fname = add ? "scatter_add()" : "scatter()";
@@ -3875,14 +3934,21 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   if (red && red->kind != V_NONE) return fail(B, arg_loc(A, 3, "reduce"), "%s: reduce= is not supported", fname);
   GNode *hit = NULL, *t;
   if (add || src->kind == V_TENSOR) {
-    if (!add) return fail(B, arg_loc(A, 2, "src"), "scatter() with a tensor src is not supported: with repeated indices the value written "
-                          "depends on the order of the writes (scatter a number, or use scatter_add)");
     if (src->kind != V_TENSOR) return fail(B, arg_loc(A, 2, "src"), "%s: src must be a tensor", fname);
     t = src->t;
     for (int d = 0; d < x->ndim; d++)
       if (t->ndim != x->ndim || t->shape[d] < index->shape[d])
         return fail(B, arg_loc(A, 2, "src"), "%s: expected src %s to be no smaller than index %s", fname, shape_fmt(B->a, t->ndim, t->shape),
                     shape_fmt(B->a, index->ndim, index->shape));
+    if (!add) {
+      GNode *last = spread_at_index(B, x, dim, index, NULL, &hit, loc);
+      if (!last) return NULL;
+      int from[COIL_MAX_DIMS];
+      int64_t start[COIL_MAX_DIMS] = {0};
+      for (int d = 0; d < x->ndim; d++) from[d] = d;
+      GNode *picked = gather_node(B, cast(B, t, x->dtype, loc), dim, tci(B, OP_MAXIMUM, last, 0, loc), from, false, loc);
+      return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), pad(B, picked, start, x->shape, 0, 0, loc), x, loc));
+    }
     int64_t zero[COIL_MAX_DIMS] = {0};
     t = slice(B, cast(B, t, x->dtype, loc), zero, index->shape, loc);
   } else {
@@ -3891,9 +3957,8 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   }
   GNode *spread = spread_at_index(B, x, dim, index, add ? t : NULL, &hit, loc);
   if (!spread) return NULL;
-  uint32_t last = 1u << x->ndim;
-  if (!add) return mktensor(B, twhere(B, reduce(B, OP_AMAX, hit, last, false, loc), t, x, loc));
-  GNode *sum = reduce(B, OP_SUM, spread, last, false, loc);
+  if (!add) return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), t, x, loc));
+  GNode *sum = reduce(B, OP_SUM, spread, 1u << x->ndim, false, loc);
   if (!sum) return NULL;
   return mktensor(B, cast(B, tt(B, OP_ADD, cast(B, x, sum->dtype, loc), sum, loc), x->dtype, loc));
 }
@@ -4167,9 +4232,11 @@ static const Spelling spellings[] = {
     {"nonzero", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"argwhere", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"unique", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
-    {"index_put", BOTH, b_index_put, 0, 0, "all but bool (accumulate=True; one index tensor)"},
+    {"index_put", BOTH, b_index_put, 0, 0, "all (index tensors: int32, int64; accumulate=True: all but bool)"},
+    {"index_copy", BOTH, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill", BOTH, b_index_copy, 0, 0, "all (index: int64)"},
     {"index_add", BOTH, b_index_add, 0, 0, "all but bool (index: int32, int64)"},
-    {"scatter", BOTH, b_scatter, 0, 0, "all (a number as value; index: int64)"},
+    {"scatter", BOTH, b_scatter, 0, 0, "all (index: int64)"},
     {"scatter_add", BOTH, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"unbind", BOTH, b_unbind, 0, 0, "all"},
     {"chunk", BOTH, b_pieces, 0, 0, "all"},
@@ -4442,16 +4509,20 @@ static const Spelling spellings[] = {
     {"index_select.default(Tensor self, int dim, Tensor index)", ATEN, b_index_select, 0, 0, "all (index: int32, int64)"},
     {"embedding.default(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)", ATEN,
      b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
-    {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (one index tensor: int32, int64)"},
+    {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (index tensors: int32, int64)"},
     {"index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
-     "all but bool (accumulate=True; one index tensor)"},
+     "all (index tensors: int32, int64; accumulate=True: all but bool)"},
     {"_unsafe_index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
-     "all but bool (accumulate=True; one index tensor; checked)"},
+     "all (index tensors: int32, int64; accumulate=True: all but bool; checked)"},
     {"_unsafe_masked_index_put_accumulate.default(Tensor self, Tensor mask, Tensor?[] indices, Tensor values)", ATEN, b_masked_index_put, 0,
      0, "all but bool (one index tensor)"},
     {"index_add.default(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)", ATEN, b_index_add, 0, 0,
      "all but bool (index: int32, int64)"},
     {"scatter.value(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
+    {"scatter.src(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
+    {"index_copy.default(Tensor self, int dim, Tensor index, Tensor source)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
     {"scatter_add.default(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
     {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
