@@ -3822,6 +3822,7 @@ static Val *b_index_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLo
   bool fill = !strncmp(s->name, "index_fill", 10);
   const char *fname = fill ? "index_fill()" : "index_copy()";
   int dim;
+  if (!x->ndim) return fail(B, loc, "%s of a 0-d tensor is not supported (unsqueeze it first)", fname);
   if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
   GNode *idx = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), fname, "index", false);
   Val *src = arg(A, 2, fill ? "value" : "source");
