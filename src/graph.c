@@ -3699,6 +3699,27 @@ static Val *b_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc
   return mktensor(B, read_at_indices(B, x, &L, loc));
 }
 
+/* aten._unsafe_masked_index(x, mask, indices, fill): x[indices] where mask
+ * holds, fill elsewhere, every index clamped into its dim first (what
+ * Inductor's decompositions make of the reflect pads' backward and of
+ * masked gathers): a clamped index is always in range. */
+static Val *b_masked_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *fname = "_unsafe_masked_index";
+  Val *mv = arg(A, 0, "mask"), *fv = arg(A, 2, "fill");
+  IndexList L;
+  if (!index_list(B, arg(A, 1, "indices"), arg_loc(A, 1, "indices"), x, fname, &L) || !check_args(B, A, s->name, 3)) return NULL;
+  if (!mv || mv->kind != V_TENSOR || mv->t->dtype != DT_BOOL) return fail(B, arg_loc(A, 0, "mask"), "%s: mask must be a bool tensor", fname);
+  double f;
+  int64_t iv;
+  if (!fv || fv->kind == V_TENSOR || !is_num(fv)) return fail(B, arg_loc(A, 2, "fill"), "%s: fill must be a number", fname);
+  if (!fill_of(B, fv, x->dtype, arg_loc(A, 2, "fill"), &f, &iv)) return NULL;
+  for (int k = 0; k < L.m; k++) L.idx[k] = tci(B, OP_MINIMUM, tci(B, OP_MAXIMUM, L.idx[k], 0, loc), x->shape[L.dim[k]] - 1, loc);
+  GNode *v = L.m ? read_at_indices(B, x, &L, loc) : x;
+  if (!v) return NULL;
+  GNode *m = expand(B, mv->t, v->ndim, v->shape, arg_loc(A, 0, "mask"));
+  return m ? mktensor(B, twhere(B, m, v, mkconst(B, x->dtype, f, iv, loc), loc)) : NULL;
+}
+
 /* x with, at x's index idx[s] along dim, the values vals[..., s, ...]
  * (vals: x's shape with idx's dims in place of dim), and where indices
  * repeat, the value of the last s in row-major order: what a loop of writes
@@ -4511,6 +4532,9 @@ static const Spelling spellings[] = {
     {"embedding.default(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)", ATEN,
      b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
     {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (index tensors: int32, int64)"},
+    {"_unsafe_index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (index tensors: int32, int64; checked)"},
+    {"_unsafe_masked_index.default(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill)", ATEN, b_masked_index, 0, 0,
+     "all (index tensors: int32, int64; clamped)"},
     {"index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
      "all (index tensors: int32, int64; accumulate=True: all but bool)"},
     {"_unsafe_index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,

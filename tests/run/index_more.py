@@ -4,7 +4,8 @@ dims were when these are adjacent, first when a slice separates them),
 ints, None, slices and ... mixed in (an int and a 0-d index tensor select
 first, as in PyTorch), aten.index.Tensor with several indices;
 index_put without accumulate and with several index tensors, scatter with a
-tensor src, index_copy and index_fill, and their ATen forms.  Where indices
+tensor src, index_copy and index_fill, and their ATen forms (with
+_unsafe_index and _unsafe_masked_index, whose indices are clamped).  Where indices
 repeat, the last write in index order wins, as on PyTorch's CPU (the dup
 tensors below repeat on purpose); negative indices count from the end where
 PyTorch counts them.  Indices out of range are run-time errors
@@ -74,3 +75,10 @@ def backward_shapes(g: "f32[3, 7]", i: "i64[3, 7] uniform(0, 5)", j: "i64[7] uni
     # what x[i, j]'s backward is: a sum at the pairs (repeats sum)
     z = torch.zeros(5, 6)
     return z.index_put((i, j), g, accumulate=True), aten.index_put.default(z, [i % 2, j % 2], g, True)
+
+
+def masked_index(x: "f32[6, 5]", i: "i64[4, 3] uniform(-3, 9)", j: "i64[3] uniform(0, 5)"):
+    # what the reflect pads' backward decomposes into: indices outside the dim are clamped and masked out, never an error
+    inside = (i >= 0) & (i < 6)
+    return (aten._unsafe_masked_index.default(x, inside, [i, j], 0.0), aten._unsafe_masked_index.default(x, x[:, :1] > 0, [None, j], -1),
+            aten._unsafe_index.Tensor(x, [i.clamp(0, 5), None]))
