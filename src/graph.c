@@ -3954,6 +3954,7 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   Val *red = arg(A, 3, "reduce");
   if (!src || B->err || !check_args(B, A, s->name, 3)) return NULL;
   if (red && red->kind != V_NONE) return fail(B, arg_loc(A, 3, "reduce"), "%s: reduce= is not supported", fname);
+  if (!shape_numel(index->ndim, index->shape)) return mktensor(B, x); /* nothing written (an amax over no k has no identity) */
   GNode *hit = NULL, *t;
   if (add || src->kind == V_TENSOR) {
     if (src->kind != V_TENSOR) return fail(B, arg_loc(A, 2, "src"), "%s: src must be a tensor", fname);

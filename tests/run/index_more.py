@@ -82,3 +82,8 @@ def masked_index(x: "f32[6, 5]", i: "i64[4, 3] uniform(-3, 9)", j: "i64[3] unifo
     inside = (i >= 0) & (i < 6)
     return (aten._unsafe_masked_index.default(x, inside, [i, j], 0.0), aten._unsafe_masked_index.default(x, x[:, :1] > 0, [None, j], -1),
             aten._unsafe_index.Tensor(x, [i.clamp(0, 5), None]))
+
+
+def empty_index(x: "f32[6, 5]", i: "i64[6, 0]", s: "f32[6, 5]", j: "i64[0]"):
+    # nothing written: x as it is
+    return x.scatter(1, i, s), x.scatter(1, i, 1.0), x.index_fill(0, j, 2.0), x.index_copy(1, j, s[:, :0]), x.index_put((j,), s[0])
