@@ -96,3 +96,78 @@ def test_multi_index_out_of_range_raises():
         f(x, torch.tensor([0, 4]), torch.tensor([7, 0]))
     with pytest.raises(IndexError, match=r"outside \[-5, 5\) for dimension 0 of size 5"):
         f(x, torch.tensor([-6, 4]), torch.tensor([1, 0]))
+
+
+def random_index(rng, shape):
+    """A random subscript of a tensor of shape: index tensors (some 0-d,
+    negative values too), ints, None and slices; and its ATen index list
+    where it has one (index tensors and whole dims only), else None."""
+    items, aten_list, d = [], [], 0
+    while d < len(shape):
+        r = rng.random()
+        if r < 0.45:
+            dims = [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]
+            items.append(torch.randint(-shape[d], shape[d], dims, generator=torch.Generator().manual_seed(rng.randint(0, 999))))
+            if aten_list is not None:
+                aten_list.append(items[-1])
+        elif r < 0.6:
+            items.append(rng.randint(-shape[d], shape[d] - 1))
+            aten_list = None
+        elif r < 0.7:
+            items.append(None)
+            aten_list = None
+            continue
+        elif r < 0.9:
+            lo = rng.randint(0, shape[d] - 1)
+            items.append(slice(lo, None))
+            if lo == 0 and aten_list is not None:
+                aten_list.append(None)
+            else:
+                aten_list = None
+        else:
+            break
+        d += 1
+    return items, aten_list
+
+
+def test_random_subscripts_match_eager():
+    """x[...] for random mixes of index tensors, ints, None and slices, and
+    index_put at the same indices (where they form an ATen index list),
+    bit for bit against eager."""
+    import random
+    rng = random.Random(7)
+    ran = 0
+    for _ in range(40):
+        shape = [rng.randint(1, 5) for _ in range(rng.randint(2, 4))]
+        x = torch.randn(*shape)
+        items, aten_list = random_index(rng, shape)
+        tensors = [t for t in items if isinstance(t, torch.Tensor)]
+        if not tensors:
+            continue
+        slots = [k for k, t in enumerate(items) if isinstance(t, torch.Tensor)]
+
+        def key(ts):
+            out = list(items)
+            for k, t in zip(slots, ts):
+                out[k] = t
+            return tuple(out)
+
+        def read(x, *ts):
+            return x[key(ts)] * 2
+
+        try:
+            want = read(x, *tensors)
+        except (IndexError, RuntimeError):  # index tensors that do not broadcast
+            continue
+        torch._dynamo.reset()
+        got = torch.compile(read, backend="coil")(x, *tensors)
+        assert got.shape == want.shape and torch.equal(got, want), (shape, items)
+        ran += 1
+        if aten_list is not None:
+            def put(x, v, *ts):
+                return torch.ops.aten.index_put.default(x, [t if isinstance(t, torch.Tensor) else None for t in key(ts)], v)
+
+            v = torch.randn(want.shape)
+            torch._dynamo.reset()
+            torch.testing.assert_close(torch.compile(put, backend="coil")(x, v, *tensors), put(x, v, *tensors), rtol=0, atol=0)
+    assert ran >= 20
