@@ -146,8 +146,11 @@ typedef enum coil_arg_kind {
   COIL_ARG_DTYPE,   /* .dtype */
   COIL_ARG_STRING,  /* .s */
   COIL_ARG_INTS,    /* .ints: a list of ints (a shape, dims) */
-  COIL_ARG_VALUES,  /* .values: a list of values (cat's tensors) */
+  COIL_ARG_VALUES,  /* .values: a list of values (cat's tensors; COIL_NO_VALUE for None,
+                     * as in the Tensor?[] indices of aten.index and index_put) */
 } coil_arg_kind;
+
+#define COIL_NO_VALUE ((coil_value)-1)
 
 typedef struct coil_arg {
   coil_arg_kind kind;

@@ -3502,33 +3502,18 @@ static Val *b_embedding(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   return mktensor(B, index_along(B, w, 0, ids, false, loc));
 }
 
-/* aten.index.Tensor(x, [None, ..., idx, ...]): x[:, ..., idx] (one index
- * tensor; a negative index counts from the end, as x[idx] does). */
-static Val *b_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  Val *list = arg(A, 0, "indices");
-  SrcLoc at = arg_loc(A, 0, "indices");
-  if (!list || list->kind != V_TUPLE || !check_args(B, A, s->name, 1)) return list ? NULL : fail(B, at, "index: a list of indices is needed");
-  if (list->n > x->ndim) return fail(B, at, "too many indices for a tensor of dimension %d (%d given)", x->ndim, list->n);
-  int dim = -1;
-  for (int i = 0; i < list->n; i++) {
-    if (list->items[i]->kind == V_NONE) continue;
-    if (dim >= 0) return fail(B, at, "indexing with more than one index tensor is not supported (index the dims one at a time)");
-    dim = i;
-  }
-  if (dim < 0) return mktensor(B, x);
-  GNode *idx = index_arg(B, list->items[dim], at, "index", "an index tensor", true);
-  return idx ? mktensor(B, index_along(B, x, dim, idx, true, loc)) : NULL;
-}
-
 /* ------------------------------------------------------------ sums at indices */
 
-/* idx checked against [0, size) (a negative value counted from the end
- * first where wraps): its values read back through an index value of that
- * range, an indexed read, which checks them as every indexed read does
- * (the range gets a buffer of size int64s). */
-static GNode *checked_index(Builder *B, GNode *idx, int64_t size, bool wraps, SrcLoc loc) {
-  int from[1] = {-1};
-  return gather_node(B, iota(B, 1, &size, 0, 0, 1, loc), 0, idx, from, wraps, loc);
+/* idx checked against [0, size), the size of dim of the indexed tensor (a
+ * negative value counted from the end first where wraps): its values read
+ * back through an index value of that range, an indexed read, which checks
+ * them as every indexed read does (the range gets a buffer of size int64s).
+ * The range lies along dim, so the check's error names that dim. */
+static GNode *checked_index(Builder *B, GNode *idx, int64_t size, int dim, bool wraps, SrcLoc loc) {
+  int64_t shape[COIL_MAX_DIMS];
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d <= dim; d++) shape[d] = d == dim ? size : 1, from[d] = -1;
+  return gather_node(B, iota(B, dim + 1, shape, dim, 0, 1, loc), dim, idx, from, wraps, loc);
 }
 
 /* x plus, at x's index idx[s] along dim, the values vals[..., s, ...]
@@ -3592,20 +3577,213 @@ static GNode *values_for(Builder *B, Val *vv, SrcLoc at, GNode *x, int dim, GNod
   return expand(B, v, nd, shape, at);
 }
 
-/* index_put(x, indices, values, accumulate): accumulate=True only (with
- * repeated indices, a write without it keeps whichever value came last). */
+/* ------------------------------------------------------------ index lists */
+
+/* The index tensors of an index list (x[i, :, j]; the list of aten.index
+ * and index_put, None for a dim not indexed): m tensors at dims dim[0] <
+ * ... < dim[m - 1] of the indexed tensor, broadcast together to shape, as
+ * PyTorch broadcasts them. */
+typedef struct IndexList {
+  int m, ndim;
+  int dim[COIL_MAX_DIMS];
+  GNode *idx[COIL_MAX_DIMS];
+  int64_t shape[COIL_MAX_DIMS];
+} IndexList;
+
+static bool broadcast_indices(Builder *B, IndexList *L, SrcLoc at) {
+  L->ndim = 0;
+  for (int k = 0; k < L->m; k++) {
+    const GNode *t = L->idx[k];
+    int n = t->ndim > L->ndim ? t->ndim : L->ndim;
+    int64_t out[COIL_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+      int64_t a = i < n - L->ndim ? 1 : L->shape[i - (n - L->ndim)], b = i < n - t->ndim ? 1 : t->shape[i - (n - t->ndim)];
+      if (a != b && a != 1 && b != 1) {
+        char *shapes = "";
+        for (int j = 0; j < L->m; j++)
+          shapes = arena_printf(B->a, "%s%s%s", shapes, j ? ", " : "", shape_fmt(B->a, L->idx[j]->ndim, L->idx[j]->shape));
+        return fail(B, at, "shape mismatch: indexing tensors could not be broadcast together with shapes %s", shapes), false;
+      }
+      out[i] = a == 1 ? b : a;
+    }
+    memcpy(L->shape, out, sizeof(int64_t) * (size_t)n);
+    L->ndim = n;
+  }
+  for (int k = 0; k < L->m; k++)
+    if (!(L->idx[k] = expand(B, L->idx[k], L->ndim, L->shape, at))) return false;
+  return true;
+}
+
+/* aten's list of indices for x, None where a dim is not indexed. */
+static bool index_list(Builder *B, Val *list, SrcLoc at, GNode *x, const char *fname, IndexList *L) {
+  if (!list || list->kind != V_TUPLE) return fail(B, at, "%s: indices must be a list or tuple of tensors", fname), false;
+  if (list->n > x->ndim) return fail(B, at, "too many indices for a tensor of dimension %d (%d given)", x->ndim, list->n), false;
+  L->m = 0;
+  for (int i = 0; i < list->n; i++) {
+    if (list->items[i]->kind == V_NONE) continue;
+    if (!(L->idx[L->m] = index_arg(B, list->items[i], at, fname, "an index tensor", true))) return false;
+    L->dim[L->m++] = i;
+  }
+  return broadcast_indices(B, L, at);
+}
+
+/* x with the indexed dims merged into one at *fdim (row-major, the first
+ * slowest).  PyTorch puts the broadcast index's dims where the indexed dims
+ * were when these are adjacent, and first otherwise: so the merged dim
+ * stays in place where they are adjacent, and otherwise the indexed dims
+ * go first (a permute, *perm; the others after them in order).  Reading
+ * the merged tensor along *fdim at linear_index's positions gives
+ * PyTorch's result and its layout. */
+static GNode *merge_indexed(Builder *B, GNode *x, const IndexList *L, int *perm, int *fdim, SrcLoc loc) {
+  bool adjacent = L->dim[L->m - 1] - L->dim[0] == L->m - 1;
+  int n = 0;
+  for (int k = 0; k < L->m && !adjacent; k++) perm[n++] = L->dim[k];
+  for (int d = 0; d < x->ndim; d++) {
+    bool indexed = false;
+    for (int k = 0; k < L->m; k++) indexed |= L->dim[k] == d;
+    if (adjacent || !indexed) perm[n++] = d;
+  }
+  *fdim = adjacent ? L->dim[0] : 0;
+  GNode *p = permute(B, x, perm, loc);
+  if (!p) return NULL;
+  int64_t shape[COIL_MAX_DIMS];
+  int nd = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (d > *fdim && d < *fdim + L->m) shape[nd - 1] *= p->shape[d];
+    else shape[nd++] = p->shape[d];
+  }
+  return reshape(B, p, nd, shape, loc);
+}
+
+/* The position in merge_indexed's merged dim that the index tensors name
+ * together: each index checked against its own dim of x (a negative one
+ * counted from the end first where wraps), so that an index out of range
+ * is an error that names the dim and the size it is outside of, never a
+ * position inside another row. */
+static GNode *linear_index(Builder *B, GNode *x, const IndexList *L, bool wraps, SrcLoc loc) {
+  GNode *lin = NULL;
+  int64_t stride = 1;
+  for (int k = L->m - 1; k >= 0; k--) {
+    int d = L->dim[k];
+    GNode *i = checked_index(B, L->idx[k], x->shape[d], d, wraps, loc);
+    if (stride != 1) i = tci(B, OP_MUL, i, stride, loc);
+    lin = lin ? tt(B, OP_ADD, i, lin, loc) : i;
+    stride *= x->shape[d];
+  }
+  return lin;
+}
+
+/* x[indices]: one index tensor is one indexed read of x along its dim;
+ * several are one indexed read of x with the indexed dims merged, at the
+ * linear position they name together (merge_indexed gives the merged
+ * tensor a buffer of its own: one pass over x, then a read per point of
+ * the result). */
+static GNode *read_at_indices(Builder *B, GNode *x, const IndexList *L, SrcLoc loc) {
+  if (L->m == 1) return index_along(B, x, L->dim[0], L->idx[0], true, loc);
+  int perm[COIL_MAX_DIMS], fdim;
+  GNode *xm = merge_indexed(B, x, L, perm, &fdim, loc);
+  GNode *lin = linear_index(B, x, L, true, loc);
+  if (!xm || !lin) return NULL;
+  return index_along(B, xm, fdim, lin, false, loc);
+}
+
+/* aten.index.Tensor(x, [None, ..., i, ..., j, ...]): x[:, ..., i, ..., j]
+ * (a negative index counts from the end, as x[idx] does). */
+static Val *b_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *list = arg(A, 0, "indices");
+  SrcLoc at = arg_loc(A, 0, "indices");
+  IndexList L;
+  if (!list || !check_args(B, A, s->name, 1)) return list ? NULL : fail(B, at, "index: a list of indices is needed");
+  if (!index_list(B, list, at, x, "index", &L)) return NULL;
+  if (!L.m) return mktensor(B, x);
+  return mktensor(B, read_at_indices(B, x, &L, loc));
+}
+
+/* aten._unsafe_masked_index(x, mask, indices, fill): x[indices] where mask
+ * holds, fill elsewhere, every index clamped into its dim first (what
+ * Inductor's decompositions make of the reflect pads' backward and of
+ * masked gathers): a clamped index is always in range. */
+static Val *b_masked_index(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  const char *fname = "_unsafe_masked_index";
+  Val *mv = arg(A, 0, "mask"), *fv = arg(A, 2, "fill");
+  IndexList L;
+  if (!index_list(B, arg(A, 1, "indices"), arg_loc(A, 1, "indices"), x, fname, &L) || !check_args(B, A, s->name, 3)) return NULL;
+  if (!mv || mv->kind != V_TENSOR || mv->t->dtype != DT_BOOL) return fail(B, arg_loc(A, 0, "mask"), "%s: mask must be a bool tensor", fname);
+  double f;
+  int64_t iv;
+  if (!fv || fv->kind == V_TENSOR || !is_num(fv)) return fail(B, arg_loc(A, 2, "fill"), "%s: fill must be a number", fname);
+  if (!fill_of(B, fv, x->dtype, arg_loc(A, 2, "fill"), &f, &iv)) return NULL;
+  for (int k = 0; k < L.m; k++) L.idx[k] = tci(B, OP_MINIMUM, tci(B, OP_MAXIMUM, L.idx[k], 0, loc), x->shape[L.dim[k]] - 1, loc);
+  GNode *v = L.m ? read_at_indices(B, x, &L, loc) : x;
+  if (!v) return NULL;
+  GNode *m = expand(B, mv->t, v->ndim, v->shape, arg_loc(A, 0, "mask"));
+  return m ? mktensor(B, twhere(B, m, v, mkconst(B, x->dtype, f, iv, loc), loc)) : NULL;
+}
+
+/* x with, at x's index idx[s] along dim, the values vals[..., s, ...]
+ * (vals: x's shape with idx's dims in place of dim), and where indices
+ * repeat, the value of the last s in row-major order: what a loop of writes
+ * in index order leaves, PyTorch's CPU result (PyTorch leaves the winner
+ * unspecified; this rule is the same on every target).  Where fillv is
+ * given, that value at every named point instead.  idx is in range
+ * already.  Dense, as sum_at_indices is, but over dim only: for each
+ * position along dim the largest s whose index names it (an amax of
+ * where(hit, s, -1): size(dim) * idx.numel() selections), then an indexed
+ * read of the values there; x where no index names the point. */
+static GNode *last_at_indices(Builder *B, GNode *x, int dim, GNode *idx, GNode *vals, GNode *fillv, SrcLoc loc) {
+  if (!x || !idx || (!vals && !fillv)) return NULL;
+  int R = x->ndim;
+  int64_t K = shape_numel(idx->ndim, idx->shape);
+  if (K == 0) return x;
+  if (R + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS - 1);
+  int64_t big[COIL_MAX_DIMS], ishape[COIL_MAX_DIMS], vshape[COIL_MAX_DIMS];
+  for (int d = 0; d < R; d++) big[d] = x->shape[d], ishape[d] = 1, vshape[d] = d == dim ? K : x->shape[d];
+  big[R] = ishape[R] = K;
+  /* [1, .., size(dim), .., 1, K]: whether index s names the position */
+  GNode *hit = tt(B, OP_EQ, reshape(B, idx, R + 1, ishape, loc), iota(B, R + 1, big, dim, 0, 1, loc), loc);
+  GNode *pos = twhere(B, hit, iota(B, R + 1, big, R, 0, 1, loc), mkconst(B, DT_I64, 0, -1, loc), loc);
+  GNode *last = reduce(B, OP_AMAX, pos, 1u << R, false, loc);
+  if (!last) return NULL;
+  GNode *named = ti(B, OP_GE, last, 0, loc);
+  if (fillv) return twhere(B, named, cast(B, fillv, x->dtype, loc), x, loc);
+  int from[COIL_MAX_DIMS];
+  for (int d = 0; d < R; d++) from[d] = d;
+  GNode *v = reshape(B, cast(B, vals, x->dtype, loc), R, vshape, loc);
+  GNode *at = expand(B, tci(B, OP_MAXIMUM, last, 0, loc), R, x->shape, loc);
+  return twhere(B, named, gather_node(B, v, dim, at, from, false, loc), x, loc);
+}
+
+/* x with values put at the points the index list names: summed in
+ * (accumulate; sum_at_indices) or written (last_at_indices), on x with the
+ * indexed dims merged (merge_indexed, a view), then laid back out as x. */
+static GNode *put_at_indices(Builder *B, GNode *x, const IndexList *L, Val *vv, SrcLoc vat, bool acc, const char *fname, SrcLoc loc) {
+  int perm[COIL_MAX_DIMS], inv[COIL_MAX_DIMS], fdim;
+  GNode *xm = merge_indexed(B, x, L, perm, &fdim, loc);
+  GNode *lin = linear_index(B, x, L, true, loc);
+  if (!xm || !lin) return NULL;
+  GNode *vals = values_for(B, vv, vat, xm, fdim, lin, fname);
+  if (!vals) return NULL;
+  GNode *r = acc ? sum_at_indices(B, xm, fdim, lin, vals, loc) : last_at_indices(B, xm, fdim, lin, vals, NULL, loc);
+  if (!r) return NULL;
+  int64_t pshape[COIL_MAX_DIMS];
+  for (int d = 0; d < x->ndim; d++) pshape[d] = x->shape[perm[d]], inv[perm[d]] = d;
+  return permute(B, reshape(B, r, x->ndim, pshape, loc), inv, loc);
+}
+
+/* index_put(x, indices, values, accumulate=False): x with values at the
+ * points x[indices] reads (every index tensor, broadcast together; a
+ * negative index counts from the end), summed in with accumulate, written
+ * otherwise (where indices repeat, the last in index order wins, as on
+ * PyTorch's CPU). */
 static Val *b_index_put(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   const char *fname = "index_put";
-  int dim;
-  GNode *idx = one_index(B, arg(A, 0, "indices"), arg_loc(A, 0, "indices"), x, fname, &dim);
-  if (!idx) return NULL;
-  GNode *vals = values_for(B, arg(A, 1, "values"), arg_loc(A, 1, "values"), x, dim, idx, fname);
+  IndexList L;
+  if (!index_list(B, arg(A, 0, "indices"), arg_loc(A, 0, "indices"), x, fname, &L)) return NULL;
+  if (!L.m) return fail(B, arg_loc(A, 0, "indices"), "%s needs an index tensor", fname);
+  Val *vv = arg(A, 1, "values");
   bool acc = get_bool(B, arg(A, 2, "accumulate"), arg_loc(A, 2, "accumulate"), "accumulate", false);
-  if (!vals || B->err || !check_args(B, A, s->name, 3)) return NULL;
-  if (!acc)
-    return fail(B, loc, "index_put without accumulate=True is not supported: with repeated indices the value written depends on the order "
-                "of the writes");
-  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, idx, x->shape[dim], true, loc), vals, loc));
+  if (B->err || !check_args(B, A, s->name, 3)) return NULL;
+  return mktensor(B, put_at_indices(B, x, &L, vv, arg_loc(A, 1, "values"), acc, fname, loc));
 }
 
 /* aten._unsafe_masked_index_put_accumulate(x, mask, indices, values): what
@@ -3615,7 +3793,7 @@ static Val *b_index_put(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
 static Val *b_masked_index_put(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   const char *fname = "_unsafe_masked_index_put_accumulate";
   Val *mv = arg(A, 0, "mask");
-  int dim;
+  int dim = 0;
   GNode *idx = one_index(B, arg(A, 1, "indices"), arg_loc(A, 1, "indices"), x, fname, &dim);
   if (!idx) return NULL;
   GNode *vals = values_for(B, arg(A, 2, "values"), arg_loc(A, 2, "values"), x, dim, idx, fname);
@@ -3652,7 +3830,52 @@ static Val *b_index_add(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
     t = arith(B, OP_MUL, &vt, alpha, loc);
   }
   GNode *flat = reshape(B, idx, 1, &n, loc);
-  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, flat, x->shape[dim], false, loc), t, loc));
+  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, flat, x->shape[dim], dim, false, loc), t, loc));
+}
+
+/* index_copy(x, dim, index, source): x with source's slices written at the
+ * 1-D index's positions along dim (where indices repeat, the last one's, as
+ * PyTorch's CPU loop leaves them; last_at_indices); index_fill(x, dim,
+ * index, value): value (a number or a 0-d tensor) at those positions, a
+ * negative index counted from the end (index_copy's is an error, as in
+ * PyTorch). */
+static Val *b_index_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool fill = !strncmp(s->name, "index_fill", 10);
+  const char *fname = fill ? "index_fill()" : "index_copy()";
+  int dim;
+  if (!x->ndim) return fail(B, loc, "%s of a 0-d tensor is not supported (unsqueeze it first)", fname);
+  if (!dim_arg(B, A, 0, x, 0, &dim)) return NULL;
+  GNode *idx = index_arg(B, arg(A, 1, "index"), arg_loc(A, 1, "index"), fname, "index", false);
+  Val *src = arg(A, 2, fill ? "value" : "source");
+  SrcLoc sat = arg_loc(A, 2, fill ? "value" : "source");
+  if (!idx || !check_args(B, A, s->name, 3)) return NULL;
+  if (idx->ndim > 1) return fail(B, arg_loc(A, 1, "index"), "%s: index is supposed to be a vector, got %d dimensions", fname, idx->ndim);
+  if (!src) return fail(B, sat, "%s: missing argument '%s'", fname, fill ? "value" : "source");
+  int64_t n = shape_numel(idx->ndim, idx->shape);
+  GNode *i = checked_index(B, reshape(B, idx, 1, &n, loc), x->shape[dim], dim, fill, loc);
+  if (fill) {
+    GNode *v;
+    if (src->kind == V_TENSOR) {
+      if (src->t->ndim) return fail(B, sat, "%s: only supports a 0-dimensional value tensor, but got tensor with %d dimension(s)", fname,
+                                    src->t->ndim);
+      v = src->t;
+    } else {
+      double f;
+      int64_t iv;
+      if (!is_num(src)) return fail(B, sat, "%s: value must be a number", fname);
+      if (!fill_of(B, src, x->dtype, sat, &f, &iv)) return NULL;
+      v = mkconst(B, x->dtype, f, iv, sat);
+    }
+    return mktensor(B, last_at_indices(B, x, dim, i, NULL, v, loc));
+  }
+  if (src->kind != V_TENSOR) return fail(B, sat, "%s: source must be a tensor", fname);
+  int64_t want[COIL_MAX_DIMS];
+  memcpy(want, x->shape, sizeof(int64_t) * (size_t)x->ndim);
+  if (x->ndim) want[dim] = n;
+  GNode *t = src->t;
+  if (t->ndim != x->ndim || memcmp(t->shape, want, sizeof(int64_t) * (size_t)x->ndim))
+    return fail(B, sat, "%s: source of shape %s, expected %s", fname, shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, x->ndim, want));
+  return mktensor(B, last_at_indices(B, x, dim, i, t, NULL, loc));
 }
 
 /* Per-element scatters (scatter, scatter_add): index has x's rank and is no
@@ -3661,7 +3884,10 @@ static Val *b_index_add(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
  * or a number) laid out beside x: [x's dims, K] with t's line along dim
  * moved last and spread over dim's V positions, and where the index names
  * the point, elsewhere (and outside the index's box) fill.  *hit: whether
- * the index names the point, in the same layout (false outside the box). */
+ * the index names the point, in the same layout (false outside the box).
+ * With no t, for a write of src's elements: the result is, in the index's
+ * box (index's shape, x's size along dim), the last k whose index names
+ * the point (-1: none), and *hit the same padded to x's shape with -1. */
 static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode *t, GNode **hit, SrcLoc loc) {
   int R = x->ndim;
   if (R + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS - 1);
@@ -3673,15 +3899,23 @@ static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode
     perm[d] = d < dim ? d : d < R - 1 ? d + 1 : dim; /* index's dim last */
   }
   small[R] = big[R] = K;
-  GNode *line = reshape(B, permute(B, checked_index(B, index, x->shape[dim], false, loc), perm, loc), R + 1, small, loc);
+  GNode *line = reshape(B, permute(B, checked_index(B, index, x->shape[dim], dim, false, loc), perm, loc), R + 1, small, loc);
   int64_t within[COIL_MAX_DIMS];
   memcpy(within, small, sizeof(int64_t) * (size_t)(R + 1));
   within[dim] = x->shape[dim];
   GNode *h = tt(B, OP_EQ, line, iota(B, R + 1, within, dim, 0, 1, loc), loc);
   if (!h) return NULL;
   h = expand(B, h, R + 1, within, loc);
+  if (!t) {
+    /* the last element k of the line whose index names the point (-1:
+     * none), inside the index's box: its value is src's at k there */
+    GNode *pos = twhere(B, h, iota(B, R + 1, within, R, 0, 1, loc), mkconst(B, DT_I64, 0, -1, loc), loc);
+    GNode *last = reduce(B, OP_AMAX, pos, 1u << R, false, loc);
+    if (!last) return NULL;
+    *hit = pad(B, last, zero, big, 0, -1, loc);
+    return last;
+  }
   *hit = pad(B, h, zero, big, 0, 0, loc);
-  if (!t) return *hit;
   GNode *v = reshape(B, permute(B, t, perm, loc), R + 1, small, loc);
   v = twhere(B, h, expand(B, v, R + 1, within, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
   return pad(B, v, zero, big, 0, 0, loc);
@@ -3701,10 +3935,14 @@ static bool scatter_args(Builder *B, Args *A, GNode *x, const char *fname, int *
 }
 
 /* scatter(x, dim, index, value): x with value at every position index
- * names (a number, so repeated indices write the same value); a tensor
- * src is refused (repeated indices make the result depend on the order of
- * the writes).  scatter_add(x, dim, index, src): src's elements summed in
- * where the index names (sum_at_indices says how). */
+ * names; scatter(x, dim, index, src): src's element at each position of
+ * index's box written where its index names, and where indices repeat
+ * along a line, the last one's (PyTorch leaves the winner unspecified; its
+ * CPU loop leaves the last, and so does coil on every target: an amax of
+ * the positions that name the point, then an indexed read of src there,
+ * index.numel() * x.size(dim) selections).  scatter_add(x, dim, index,
+ * src): src's elements summed in where the index names (sum_at_indices
+ * says how). */
 static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   bool add = !strncmp(s->name, "scatter_add", 11);
   const char *fname = add ? "scatter_add()" : "scatter()";
@@ -3716,16 +3954,24 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   Val *red = arg(A, 3, "reduce");
   if (!src || B->err || !check_args(B, A, s->name, 3)) return NULL;
   if (red && red->kind != V_NONE) return fail(B, arg_loc(A, 3, "reduce"), "%s: reduce= is not supported", fname);
+  if (!shape_numel(index->ndim, index->shape)) return mktensor(B, x); /* nothing written (an amax over no k has no identity) */
   GNode *hit = NULL, *t;
   if (add || src->kind == V_TENSOR) {
-    if (!add) return fail(B, arg_loc(A, 2, "src"), "scatter() with a tensor src is not supported: with repeated indices the value written "
-                          "depends on the order of the writes (scatter a number, or use scatter_add)");
     if (src->kind != V_TENSOR) return fail(B, arg_loc(A, 2, "src"), "%s: src must be a tensor", fname);
     t = src->t;
     for (int d = 0; d < x->ndim; d++)
       if (t->ndim != x->ndim || t->shape[d] < index->shape[d])
         return fail(B, arg_loc(A, 2, "src"), "%s: expected src %s to be no smaller than index %s", fname, shape_fmt(B->a, t->ndim, t->shape),
                     shape_fmt(B->a, index->ndim, index->shape));
+    if (!add) {
+      GNode *last = spread_at_index(B, x, dim, index, NULL, &hit, loc);
+      if (!last) return NULL;
+      int from[COIL_MAX_DIMS];
+      int64_t start[COIL_MAX_DIMS] = {0};
+      for (int d = 0; d < x->ndim; d++) from[d] = d;
+      GNode *picked = gather_node(B, cast(B, t, x->dtype, loc), dim, tci(B, OP_MAXIMUM, last, 0, loc), from, false, loc);
+      return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), pad(B, picked, start, x->shape, 0, 0, loc), x, loc));
+    }
     int64_t zero[COIL_MAX_DIMS] = {0};
     t = slice(B, cast(B, t, x->dtype, loc), zero, index->shape, loc);
   } else {
@@ -3734,9 +3980,8 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
   }
   GNode *spread = spread_at_index(B, x, dim, index, add ? t : NULL, &hit, loc);
   if (!spread) return NULL;
-  uint32_t last = 1u << x->ndim;
-  if (!add) return mktensor(B, twhere(B, reduce(B, OP_AMAX, hit, last, false, loc), t, x, loc));
-  GNode *sum = reduce(B, OP_SUM, spread, last, false, loc);
+  if (!add) return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), t, x, loc));
+  GNode *sum = reduce(B, OP_SUM, spread, 1u << x->ndim, false, loc);
   if (!sum) return NULL;
   return mktensor(B, cast(B, tt(B, OP_ADD, cast(B, x, sum->dtype, loc), sum, loc), x->dtype, loc));
 }
@@ -4315,9 +4560,11 @@ static const Spelling spellings[] = {
     {"nonzero", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"argwhere", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"unique", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
-    {"index_put", BOTH, b_index_put, 0, 0, "all but bool (accumulate=True; one index tensor)"},
+    {"index_put", BOTH, b_index_put, 0, 0, "all (index tensors: int32, int64; accumulate=True: all but bool)"},
+    {"index_copy", BOTH, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill", BOTH, b_index_copy, 0, 0, "all (index: int64)"},
     {"index_add", BOTH, b_index_add, 0, 0, "all but bool (index: int32, int64)"},
-    {"scatter", BOTH, b_scatter, 0, 0, "all (a number as value; index: int64)"},
+    {"scatter", BOTH, b_scatter, 0, 0, "all (index: int64)"},
     {"scatter_add", BOTH, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"unbind", BOTH, b_unbind, 0, 0, "all"},
     {"chunk", BOTH, b_pieces, 0, 0, "all"},
@@ -4595,16 +4842,23 @@ static const Spelling spellings[] = {
     {"index_select.default(Tensor self, int dim, Tensor index)", ATEN, b_index_select, 0, 0, "all (index: int32, int64)"},
     {"embedding.default(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False)", ATEN,
      b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
-    {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (one index tensor: int32, int64)"},
+    {"index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (index tensors: int32, int64)"},
+    {"_unsafe_index.Tensor(Tensor self, Tensor?[] indices)", ATEN, b_index, 0, 0, "all (index tensors: int32, int64; checked)"},
+    {"_unsafe_masked_index.default(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill)", ATEN, b_masked_index, 0, 0,
+     "all (index tensors: int32, int64; clamped)"},
     {"index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
-     "all but bool (accumulate=True; one index tensor)"},
+     "all (index tensors: int32, int64; accumulate=True: all but bool)"},
     {"_unsafe_index_put.default(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False)", ATEN, b_index_put, 0, 0,
-     "all but bool (accumulate=True; one index tensor; checked)"},
+     "all (index tensors: int32, int64; accumulate=True: all but bool; checked)"},
     {"_unsafe_masked_index_put_accumulate.default(Tensor self, Tensor mask, Tensor?[] indices, Tensor values)", ATEN, b_masked_index_put, 0,
      0, "all but bool (one index tensor)"},
     {"index_add.default(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)", ATEN, b_index_add, 0, 0,
      "all but bool (index: int32, int64)"},
     {"scatter.value(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
+    {"scatter.src(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all (index: int64)"},
+    {"index_copy.default(Tensor self, int dim, Tensor index, Tensor source)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
+    {"index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value)", ATEN, b_index_copy, 0, 0, "all (index: int64)"},
     {"scatter_add.default(Tensor self, int dim, Tensor index, Tensor src)", ATEN, b_scatter, 0, 0, "all but bool (index: int64)"},
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
     {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
@@ -5355,7 +5609,11 @@ static bool slice_bounds(Builder *B, Node *sl, int64_t len, bool any_step, int64
 /* Basic indexing of a tensor, as PyTorch has it: ints select (the dim goes),
  * lo:hi slices narrow, None inserts a dim of size 1, and one ... stands for
  * every dim not named.  The result is a box of x (OP_SLICE) reshaped: a
- * view, no copy. */
+ * view, no copy.  Index tensors (advanced indexing) are applied to that
+ * view as PyTorch applies them after the ints, slices and Nones: a 0-d one
+ * selects as an int does (its dim goes), the others index together
+ * (read_at_indices: broadcast, their dims in place where adjacent in the
+ * view, else first). */
 static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   Node *one[1] = {rhs};
   Node **items = one;
@@ -5375,9 +5633,9 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
   int64_t start[COIL_MAX_DIMS] = {0}, steps[COIL_MAX_DIMS], box[COIL_MAX_DIMS], shape[COIL_MAX_DIMS + COIL_MAX_DIMS];
   memcpy(box, x->shape, sizeof(int64_t) * (size_t)x->ndim);
   for (int d = 0; d < x->ndim; d++) steps[d] = 1;
-  int d = 0, nd = 0, tensor_dim = -1, ints = 0, nones = 0;
-  GNode *tensor = NULL;
-  SrcLoc tensor_loc = loc;
+  int d = 0, nd = 0, nt = 0, tdim[COIL_MAX_DIMS];
+  GNode *tensors[COIL_MAX_DIMS];
+  SrcLoc tloc = loc;
   for (int i = 0; i < nitems; i++) {
     Node *it = items[i];
     if (it->kind == ND_ELLIPSIS) {
@@ -5398,14 +5656,13 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
     if (!v) return NULL;
     if (v->kind == V_NONE) {
       shape[nd++] = 1;
-      nones++;
       continue;
     }
     if (v->kind == V_TENSOR) {
-      /* x[..., idx, ...]: the box first (a view), then the index along d */
-      if (tensor) return fail(B, it->loc, "indexing with more than one index tensor is not supported (index the dims one at a time)");
-      if (!(tensor = index_arg(B, v, it->loc, "indexing", "an index tensor", true))) return NULL;
-      tensor_dim = d, tensor_loc = it->loc;
+      /* x[..., idx, ...]: the box first (a view), then the index tensors */
+      if (!(tensors[nt] = index_arg(B, v, it->loc, "indexing", "an index tensor", true))) return NULL;
+      if (!nt) tloc = it->loc;
+      tdim[nt++] = nd;
       shape[nd++] = x->shape[d];
       d++;
       continue;
@@ -5416,20 +5673,26 @@ static Val *index_tensor(Builder *B, GNode *x, Node *rhs, SrcLoc loc) {
                   (long long)x->shape[d]);
     start[d] = v->i < 0 ? v->i + x->shape[d] : v->i;
     box[d] = 1;
-    ints++;
     d++;
   }
   for (; d < x->ndim; d++) shape[nd++] = x->shape[d];
   if (nd > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
-  GNode *t = slice_step(B, x, start, steps, box, loc);
-  if (tensor) {
-    /* PyTorch moves an index tensor's dims where an int or None beside it
-     * would put them; coil takes the plain forms: slices and ... around one
-     * index tensor. */
-    if (ints || nones) return fail(B, tensor_loc, "an index tensor together with an int or None index is not supported (select first)");
-    return mktensor(B, index_along(B, t, tensor_dim, tensor, true, loc));
+  GNode *t = reshape(B, slice_step(B, x, start, steps, box, loc), nd, shape, loc);
+  if (!nt) return mktensor(B, t);
+  /* a 0-d index tensor selects (PyTorch reads its value as an int): an
+   * indexed read of its dim alone, the last first so that the dims of the
+   * others stay where they are */
+  IndexList L = {0};
+  for (int k = nt - 1; k >= 0; k--) {
+    if (tensors[k]->ndim) continue;
+    t = index_along(B, t, tdim[k], tensors[k], true, loc);
+    for (int j = k + 1; j < nt; j++) tdim[j]--;
   }
-  return mktensor(B, reshape(B, t, nd, shape, loc));
+  for (int k = 0; k < nt; k++)
+    if (tensors[k]->ndim) L.idx[L.m] = tensors[k], L.dim[L.m++] = tdim[k];
+  if (!t || !L.m) return mktensor(B, t);
+  if (!broadcast_indices(B, &L, tloc)) return NULL;
+  return mktensor(B, read_at_indices(B, t, &L, loc));
 }
 
 /* Python arithmetic on ints and floats (shape arithmetic). */

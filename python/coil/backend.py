@@ -241,6 +241,9 @@ class _GraphBuild:
             items = [self.arg(x) for x in a]
             if all(t[0] == "v" for t in items) and items:
                 return ("V", [t[1] for t in items])
+            # a Tensor?[] list (aten.index's indices): None is -1, COIL_NO_VALUE
+            if all(t[0] in ("v", "n") for t in items) and any(t[0] == "v" for t in items):
+                return ("V", [t[1] if t[0] == "v" else -1 for t in items])
             if all(t[0] in ("i", "b") for t in items):
                 return ("I", [int(t[1]) for t in items])
             raise _C.ProgramError(f"a list of {[t[0] for t in items]} is not an argument coil takes")

@@ -536,6 +536,10 @@ static coil_status put_arg(coil_graph *g, StrBuf *s, const coil_arg *a, coil_err
       return fail(err, COIL_ERROR_USAGE, "coil_graph_call: bad value list");
     sb_putc(s, '[');
     for (int i = 0; i < a->values.n; i++) {
+      if (a->values.data[i] == COIL_NO_VALUE) { /* None in a Tensor?[] list (aten.index's indices) */
+        sb_printf(s, "%sNone", i ? ", " : "");
+        continue;
+      }
       if (!valid_value(g, a->values.data[i]))
         return fail(err, COIL_ERROR_USAGE, "coil_graph_call: value %d is not of this graph", a->values.data[i]);
       sb_printf(s, "%s%s", i ? ", " : "", g->names[a->values.data[i]]);

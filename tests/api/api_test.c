@@ -246,6 +246,35 @@ static void graph_builder(void) {
                       !coil_has_op("torch.frobnicate") && !coil_has_op("silu") && !coil_has_op(NULL));
 }
 
+/* A Tensor?[] list with None in it (COIL_NO_VALUE): aten.index's indices,
+ * x[:, idx]. */
+static void graph_optional_list(void) {
+  coil_error *err = NULL;
+  coil_graph *g = coil_graph_new("pick");
+  int64_t xs[2] = {2, 3}, is[1] = {2}, os[2] = {2, 2};
+  coil_value x, i, y;
+  coil_graph_input(g, "x", F32, 2, xs, NULL, &x, NULL);
+  coil_graph_input(g, "i", I64, 1, is, NULL, &i, NULL);
+  coil_value list[2] = {COIL_NO_VALUE, i};
+  coil_arg args[2] = {{.kind = COIL_ARG_VALUE, .value = x}, {.kind = COIL_ARG_VALUES, .values = {list, 2}}};
+  coil_status st = coil_graph_call(g, "aten.index.Tensor", 2, args, 0, NULL, NULL, NULL, &y, &err);
+  CHECK("graph_none_in_list", st == COIL_OK && contains(coil_graph_source(g), "aten.index.Tensor(x, [None, i])"));
+  coil_program *p = NULL;
+  if (st == COIL_OK) coil_graph_output(g, 1, &y, NULL), st = coil_compile_graph(g, NULL, &p, &err);
+  CHECK("graph_none_in_list_compiles", st == COIL_OK && p);
+  if (p) {
+    float xv[6] = {0, 1, 2, 3, 4, 5}, out[4] = {0};
+    int64_t iv[2] = {2, -3};
+    DLTensor in[2] = {tensor(xv, F32, 2, xs, NULL), tensor(iv, I64, 1, is, NULL)}, o = tensor(out, F32, 2, os, NULL);
+    st = coil_run(p, 2, in, 1, &o, &err);
+    CHECK("graph_none_in_list_runs", st == COIL_OK && out[0] == 2 && out[1] == 0 && out[2] == 5 && out[3] == 3);
+    coil_program_free(p);
+  }
+  if (err) printf("  %s\n", coil_error_message(err));
+  coil_error_free(err);
+  coil_graph_free(g);
+}
+
 /* Separate programs compiled and run from several threads at once, and
  * one program run by several threads at once. */
 typedef struct Job {
@@ -307,6 +336,7 @@ int main(void) {
   source_program("triton-npu");
   source_errors();
   graph_builder();
+  graph_optional_list();
   threads();
   build_together();
   return failures ? 1 : 0;

@@ -79,8 +79,9 @@ def test_norms_and_losses_run_in_coil(monkeypatch):
 def test_pad_modes_and_roll(mode):
     """Forward and backward against eager.  The backend keeps roll and the
     reflect and replicate pads whole (coil compiles them as cats of
-    slices); their backward runs in coil for roll and circular, and partly
-    as ATen for reflect and replicate (indexed loads, scatters)."""
+    slices); their backward runs in coil for roll, circular and reflect
+    (_unsafe_masked_index, sums at indices), and partly as ATen for
+    replicate (replication_pad2d_backward)."""
     if mode == "roll":
         def fn(x):
             return torch.roll(x, (2, -1), (1, 3)) * 2
@@ -95,5 +96,5 @@ def test_pad_modes_and_roll(mode):
     torch.testing.assert_close(torch.autograd.grad(got, x, g)[0], torch.autograd.grad(fn(x), x, g)[0])
     report = coil.explain(fn, x, backward=True)
     assert report.kernels, report
-    if mode in ("roll", "circular"):
+    if mode in ("roll", "circular", "reflect"):
         assert not report.fallbacks, report
