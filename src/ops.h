@@ -7,7 +7,9 @@
  * Spellings are templates: %0 %1 %2 are the operands, already converted to
  * the op's compute type.  The C helpers (c_exp, c_max...) are defined in the
  * C printer's prelude with _Generic so one spelling serves float, double and
- * the integer types. */
+ * the integer types.  Triton's unary minus is 0 - x, which makes -(+0) +0
+ * on a GPU (found on the H200 on 2026-12-02: -a % b at a = 0); x * -1 flips
+ * the sign of every float, zeros included, and negates ints as - does. */
 #ifndef COIL_OPS_H
 #define COIL_OPS_H
 
@@ -15,7 +17,7 @@
   OP(INPUT,   OK_LEAF,    0, "", "")                                           \
   OP(CONST,   OK_LEAF,    0, "", "")                                           \
   OP(IOTA,    OK_LEAF,    0, "", "")                                           \
-  OP(NEG,     OK_UNARY,   1, "(-%0)", "-%0")                                   \
+  OP(NEG,     OK_UNARY,   1, "(-%0)", "(%0 * -1)")                             \
   OP(ABS,     OK_UNARY,   1, "c_abs(%0)", "tl.abs(%0)")                        \
   OP(EXP,     OK_UNARY,   1, "c_exp(%0)", "tl.exp(%0)")                        \
   OP(LOG,     OK_UNARY,   1, "c_log(%0)", "tl.log(%0)")                        \
