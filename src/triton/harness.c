@@ -105,6 +105,29 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
     for (int b = 0; b < p->nbufs; b++)
       if (p->bufs[b].kind == BUF_OUTPUT && p->bufs[b].index == o) sb_printf(sb, "%s%d", o ? ", " : "", b);
   sb_puts(sb, "]\n");
+  /* the status (TritonPlan.status) and what each failed check means */
+  if (plan->status >= 0) {
+    sb_printf(sb, "# a failed index check's graph node + 1 goes to buffer COIL_STATUS (zero before the launches)\n"
+                  "COIL_STATUS = %d\nCOIL_INDEX_ERRORS = {\n", plan->status);
+    Arena tmp = {0};
+    bool *seen = ARENA_ARRAY(&tmp, bool, c->graph.nnodes + 1);
+    for (int k = 0; k < plan->nlaunches; k++) {
+      const Kernel *K = &c->planned->kernels[plan->launches[k].src];
+      for (int i = 0; i < K->nvals; i++) {
+        if (K->vals[i].op != OP_GATHER || seen[K->vals[i].gnode]) continue;
+        seen[K->vals[i].gnode] = true;
+        const GNode *n = c->graph.nodes[K->vals[i].gnode];
+        sb_printf(sb, "    %d: ", K->vals[i].gnode + 1);
+        tri_pystr(sb, arena_printf(&tmp, "%s:%d:%d: error: %s", n->loc.file ? n->loc.file : "?", n->loc.line, n->loc.col,
+                                   ref_index_message(&tmp, &c->graph, K->vals[i].gnode)));
+        sb_puts(sb, ",\n");
+      }
+    }
+    sb_puts(sb, "}\n");
+    arena_free(&tmp);
+  } else {
+    sb_puts(sb, "COIL_STATUS = None\nCOIL_INDEX_ERRORS = {}\n");
+  }
   /* libdevice flushes subnormal inputs and results to zero unless told not
    * to (Triton's default, enable_reflect_ftz=True): tan, asinh, expm1 and
    * the rest gave 0 for PyTorch's subnormal results on the H200
@@ -140,9 +163,14 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
           "    return calls\n"
           "\n\n"
           "def coil_launch(bufs):\n"
-          "    \"\"\"Run every kernel, in order, on the buffers.\"\"\"\n"
+          "    \"\"\"Run every kernel, in order, on the buffers; an index out of range raises\n"
+          "    IndexError (the kernels' status, read after them: one synchronisation).\"\"\"\n"
           "    for kernel, args, num_warps in coil_bind(bufs):\n"
           "        kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
+          "    if COIL_STATUS is not None:\n"
+          "        failed = int(bufs[COIL_STATUS].item())\n"
+          "        if failed:\n"
+          "            raise IndexError(COIL_INDEX_ERRORS.get(failed, 'index out of range'))\n"
           "\n\n"
           "def coil_extent(shape, stride):\n"
           "    \"\"\"The elements a storage with these strides spans.\"\"\"\n"
@@ -177,6 +205,8 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
   sb_puts(sb,
           "        else:\n"
           "            bufs.append(torch.empty(shape, dtype=getattr(torch, dtype), device=device))\n"
+          "    if COIL_STATUS is not None:\n"
+          "        bufs[COIL_STATUS].zero_()\n"
           "    return bufs\n"
           "\n\n"
           "def coil_run(inputs):\n"

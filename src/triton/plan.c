@@ -954,6 +954,20 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
   }
 }
 
+/* The status buffer, where any kernel has an indexed load. */
+static void add_status(Arena *a, TritonPlan *plan, const Program *p) {
+  plan->status = -1;
+  bool gathers = false;
+  for (int i = 0; i < p->nkernels; i++)
+    for (int j = 0; j < p->kernels[i].nvals; j++) gathers |= p->kernels[i].vals[j].op == OP_GATHER;
+  if (!gathers) return;
+  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 1);
+  if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
+  plan->scratch = ns;
+  plan->status = plan->nbufs + plan->nscratch;
+  plan->scratch[plan->nscratch++] = (TritonScratch){"coil_status", DT_I32, 1};
+}
+
 /* ------------------------------------------------------------ launches */
 
 /* Mark value i and everything it reads. */
@@ -990,7 +1004,7 @@ static void ws_args(Arena *a, const Kernel *k, const TKernel *tk, Sig *s);
  * kernel's stores write (when `stores`), ws_ptrR for the split partials
  * (when `ws`). */
 static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKernel *tk, Sig *s, const bool *loads, bool stores,
-                         bool ws) {
+                         bool ws, int status) {
   bool *written = ARENA_ARRAY(a, bool, p->nbufs + 1);
   bool *named = ARENA_ARRAY(a, bool, p->nbufs + 1);
   if (stores)
@@ -1005,6 +1019,9 @@ static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKer
   for (int b = 0; b < p->nbufs; b++)
     if (written[b]) arg(a, s, arena_printf(a, "out_ptr%d", nout++), true, b, 0);
   if (ws) ws_args(a, k, tk, s);
+  bool gathers = false; /* status_ptr: where its index checks report (TritonPlan.status) */
+  for (int i = 0; i < k->nvals; i++) gathers |= loads[i] && k->vals[i].op == OP_GATHER;
+  if (gathers) arg(a, s, "status_ptr", true, status, 0);
 }
 
 /* The combine's partials come first: ws_ptrR, one per reduction, and
@@ -1044,7 +1061,7 @@ static const char *upper_axis(Arena *a, const char *name) {
 static void npu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
   bool split = tk->nsplit > 1;
   Sig s = {{.kernel = k->name, .src = kernel, .num_warps = 4}, 0};
-  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split, plan->status);
   constexpr_arg(a, &s, "x0_numel", tk->xnumel);
   for (int g = 0; g < k->ngroups; g++)
     for (int i = 0; i < tk->g[g].naxes; i++) {
@@ -1068,7 +1085,7 @@ static void npu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *t
   if (!split) return;
   Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = 4}, 0};
   ws_args(a, k, tk, &c);
-  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false, plan->status);
   constexpr_arg(a, &c, "x0_numel", tk->xnumel);
   constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
   constexpr_arg(a, &c, "X0BLOCK", tk->cx0block);
@@ -1089,7 +1106,7 @@ static const char *gsfx(Arena *a, const char *base, int g) { return g ? arena_pr
 static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *tk, TritonPlan *plan, int kernel) {
   bool split = tk->nsplit > 1;
   Sig s = {{.kernel = k->name, .src = kernel, .num_warps = tk->num_warps}, 0};
-  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split);
+  pointer_args(a, p, k, tk, &s, main_values(a, k, tk), !split, split, plan->status);
   constexpr_arg(a, &s, "xnumel", tk->xnumel);
   for (int g = 0; g < k->ngroups; g++) constexpr_arg(a, &s, gsfx(a, "rnumel", g), tk->g[g].numel);
   constexpr_arg(a, &s, "XBLOCK", tk->xblock);
@@ -1109,7 +1126,7 @@ static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *t
   if (!split) return;
   Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
   ws_args(a, k, tk, &c);
-  pointer_args(a, p, k, tk, &c, tk->need_post, true, false);
+  pointer_args(a, p, k, tk, &c, tk->need_post, true, false, plan->status);
   constexpr_arg(a, &c, "xnumel", tk->xnumel);
   constexpr_arg(a, &c, "RSPLIT", tk->nsplit);
   constexpr_arg(a, &c, "XBLOCK", tk->cxblock);
@@ -1176,6 +1193,7 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
   }
   if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, plan);
   for (int i = 0; i < p->nkernels; i++) add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);
+  add_status(a, plan, p);
   for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
     TKernel *tk = &plan->kern[i];

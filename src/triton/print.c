@@ -560,6 +560,13 @@ void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const cha
   else sb_printf(sb, "%stl.device_assert(%s, ", indent, ok);
   tri_pystr(sb, msg);
   sb_puts(sb, ")\n");
+  /* the assert is compiled out on a GPU unless Triton's debug mode is on:
+   * the failed check's id also goes to the status (TritonPlan.status),
+   * which the launcher reads */
+  const char *bad = arena_printf(P->a, "%s_bad", t);
+  if (mask) sb_printf(sb, "%s%s = ~%s & (%s)\n", indent, bad, ok, mask);
+  else sb_printf(sb, "%s%s = ~%s\n", indent, bad, ok);
+  sb_printf(sb, "%stl.store(status_ptr + %s.to(tl.int32) * 0, %d, mask=%s)\n", indent, bad, v->gnode + 1, bad);
   sb_printf(sb, "%s%s = tl.load(%s + %s + %lld * %s, mask=%s%s%s, other=0)", indent, t, ptr, index, (long long)v->gstride, at,
             mask ? mask : "", mask ? " & " : "", ok);
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");

@@ -8,7 +8,8 @@
  *
  * Requires: Compiled.code printed from Compiled.plan (a TritonPlan).
  * Guarantees: the launches run in the plan's order; scratch is allocated
- * here and freed before returning. */
+ * here, zeroed, and freed before returning; a failed index check is the
+ * error of its graph node (ref_index_error). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,8 @@ CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms) {
   void **scratch = calloc((size_t)plan->nscratch + 1, sizeof(void *));
   for (int s = 0; !e && s < plan->nscratch; s++) {
     size_t bytes = (size_t)(plan->scratch[s].numel ? plan->scratch[s].numel : 1) * (size_t)dtype_size(plan->scratch[s].dtype);
-    if (!(scratch[s] = malloc(bytes))) e = coil_err("out of memory for scratch %s", plan->scratch[s].name);
+    /* zeroed: the status must start at 0 (TritonPlan.status) */
+    if (!(scratch[s] = calloc(1, bytes))) e = coil_err("out of memory for scratch %s", plan->scratch[s].name);
   }
   double t0 = coil_now_ms();
   for (int l = 0; !e && l < plan->nlaunches; l++) {
@@ -47,6 +49,12 @@ CoilErr *run_triton_kernels(const Compiled *c, void *const *bufs, double *ms) {
     e = tx_module_run(m, L->kernel, L->grid, args, L->nargs, NULL);
   }
   if (ms) *ms = coil_now_ms() - t0;
+  /* a failed index check the kernels reported only through the status
+   * (the executor's device_assert raises first, so this is the fallback) */
+  if (!e && plan->status >= 0) {
+    int32_t id = *(const int32_t *)scratch[plan->status - plan->nbufs];
+    if (id > 0 && id <= c->graph.nnodes) e = ref_index_error(&c->graph, id - 1);
+  }
   for (int s = 0; s < plan->nscratch; s++) free(scratch[s]);
   free(scratch);
   if (m) tx_module_free(m);

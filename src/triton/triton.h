@@ -88,7 +88,8 @@ typedef struct TritonLaunch {
 
 /* Scratch buffers hold the partial results of split reductions:
  * [nsplit, x numel] in the accumulation dtype.  Nothing needs to be
- * initialized: every element is written before it is read. */
+ * initialized: every element is written before it is read.  The one
+ * exception is the status (TritonPlan.status). */
 typedef struct TritonScratch {
   const char *name;
   DType dtype;
@@ -106,6 +107,13 @@ typedef struct TritonPlan {
   TritonLaunch *launches; /* in launch order */
   int nlaunches;
   TKernel *kern; /* per Program kernel: the chosen tiles */
+  /* The status, where a kernel has indexed loads (else -1): the buffer id
+   * of one int32, zero before the launches, into which a kernel whose
+   * index check fails stores the check's graph node + 1 (status_ptr).  A
+   * GPU without Triton's debug mode compiles tl.device_assert out; the
+   * status still tells the launcher (the harness's coil_launch raises
+   * IndexError with the check's message; coil's executor returns it). */
+  int status;
 } TritonPlan;
 
 /* Choose tiles and launches for every kernel of a compiled program. */

@@ -235,6 +235,10 @@ control amax_masked_zero_npu triton-npu 's/tl.where(\(x0_mask & r1_mask\), \(tmp
 # a descriptor load that ignores the tile's start (every step reads the first rows)
 control tma_tile_start triton-gpu 's/desc0.load(\[r1_t,/desc0.load([0 * r1_t,/' --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
 
+# The index checks' status with the asserts taken out, as a GPU without
+# Triton's debug mode compiles them: coil_launch must raise IndexError.
+python3 tests/triton_interp/status.py "$COIL" 2>"$tmp/err.status" || echo "FAIL triton/status: crashed: $(tail -3 "$tmp/err.status")"
+
 # Both dialects and the compiler at once (one process each: torch and
 # triton import once per process).
 python3 tests/triton_interp/run.py "$tmp/list.npu" >"$tmp/out.npu" 2>"$tmp/err.npu" &
