@@ -612,6 +612,9 @@ def compile_graph(gm, example_inputs, kind, options):
         kernels = []   # and their programs, for the report
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
+        for p in partitions:
+            for n in _views_of_inputs([n for n in gm.graph.nodes if n in p.nodes]):
+                p.remove_node(n)
         partitions = [p for p in partitions if any(
             n.target is not operator.getitem and n.target._opname not in _NO_COMPUTE for n in p.nodes)]
         retry = False
@@ -735,6 +738,33 @@ def _flat_code(gm, runners, graph_name):
     fn._boxed_call = True
     fn.source = source
     return fn
+
+
+# ATen ops whose result is always a view of their input.
+_VIEWS = {"view", "_unsafe_view", "permute", "expand", "alias", "unsqueeze", "squeeze", "slice", "select", "t",
+          "transpose"}
+
+
+def _views_of_inputs(nodes):
+    """The nodes of a group that are views of the group's inputs (through
+    other such views) and whose result leaves the group, with the views
+    they are made of: left to ATen, where a view costs nothing, rather than
+    written by coil as a new tensor (a weight's gradient that the backward
+    returns as permute(permute(mm)) would be copied).  A view that only
+    feeds the group's own nodes stays: coil reads it in place."""
+    members, views = set(nodes), set()
+    for n in nodes:  # in the graph's order
+        if (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                and n.target._opname in _VIEWS and all(a not in members or a in views for a in n.all_input_nodes)):
+            views.add(n)
+    out = [n for n in views if any(u not in members for u in n.users)]
+    found = set(out)
+    while out:
+        for a in out.pop().all_input_nodes:
+            if a in views and a not in found:
+                found.add(a)
+                out.append(a)
+    return found
 
 
 def _compile_ahead(name, nodes, target, emit_target, refused, kernels):
