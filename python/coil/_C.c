@@ -603,6 +603,8 @@ static bool matches(const DLTensor *t, const coil_tensor_info *in) {
 
 #define RUNNER_STACK 16
 
+static PyObject *data_ptr_name; /* "data_ptr", interned */
+
 static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   Runner *r = (Runner *)self;
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -656,7 +658,7 @@ static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t
     PyObject *o = PyObject_Call(PyTuple_GET_ITEM(a, 0), PyTuple_GET_ITEM(a, 1), NULL);
     if (!o) goto done;
     PyTuple_SET_ITEM(outs, k, o);
-    PyObject *ptr = PyObject_CallMethod(o, "data_ptr", NULL);
+    PyObject *ptr = PyObject_CallMethodNoArgs(o, data_ptr_name);
     if (!ptr) goto done;
     void *data = PyLong_AsVoidPtr(ptr);
     Py_DECREF(ptr);
@@ -828,6 +830,7 @@ PyMODINIT_FUNC PyInit__C(void) {
   if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&GraphType) < 0 || PyType_Ready(&PlanType) < 0 ||
       PyType_Ready(&RunnerType) < 0)
     return NULL;
+  if (!(data_ptr_name = PyUnicode_InternFromString("data_ptr"))) return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   CoilError = PyErr_NewExceptionWithDoc("coil.CoilError", "An error from libcoil.", NULL, NULL);
