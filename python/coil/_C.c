@@ -14,6 +14,10 @@
  *            .num_kernels, .compile_ms
  *   build(programs): their code built together ahead of the first runs
  *   has_op(op), set_num_threads(n)
+ *   Plan(program, args, outputs), Runner(fallback, to_dlpack, threads=None):
+ *            the backend's per-call path (see "Plan and Runner" below):
+ *            runner(*args) runs runner.plan where the arguments match it,
+ *            else returns fallback(*args)
  *
  * Arguments of Graph.call are tagged tuples, so a value and an int never
  * look alike: ("v", id), ("i", int), ("f", float), ("b", bool), ("n",),
