@@ -245,3 +245,21 @@ def test_results_have_eager_strides():
         for g, w in zip(got, want):
             assert g.shape == w.shape and g.stride() == w.stride()
             torch.testing.assert_close(g, w)
+
+
+def test_views_of_inputs_that_leave_a_group_stay_aten():
+    """A group's result that is only a view of its inputs (a weight's
+    gradient returned as permute(permute(mm))) is left to ATen, with the
+    views it is made of; a view feeding the group's own nodes stays."""
+    from coil.backend import _views_of_inputs
+    aten = torch.ops.aten
+    g = torch.fx.Graph()
+    x, w = g.placeholder("x"), g.placeholder("w")
+    p1 = g.call_function(aten.permute.default, (w, [1, 0]))
+    p2 = g.call_function(aten.permute.default, (p1, [1, 0]))
+    m = g.call_function(aten.mul.Tensor, (x, 2.0))
+    v = g.call_function(aten.view.default, (x, [-1]))
+    s = g.call_function(aten.add.Tensor, (v, 1.0))
+    t = g.call_function(aten.t.default, (m,))  # a view of a computed value: coil's
+    g.output((p2, s, t))
+    assert _views_of_inputs([p1, p2, m, v, s, t]) == {p1, p2}
