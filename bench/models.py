@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-# The backend's table for whole models, run by hand: python3 bench/models.py [--steps N] [--json OUT]
+# The backend's table for whole models, run by hand: python3 bench/models.py [--steps N] [--reps N] [--json OUT]
 """torch.compile(backend="coil") against Inductor and eager on whole models,
 in one process, on the same inputs:
 
   - first call: the first forward + backward of each model (what a user
     waits for), each compiler with an empty disk cache of its own;
-  - steady state: the median of --steps training steps (forward, backward);
-  - per-call overhead: a tiny pointwise graph called many times.
+  - steady state: the median of --steps training steps (forward, backward),
+    the three backends taking steps in turn (the same load for each on a
+    shared machine), and the median of the per-step ratios coil/Inductor;
+  - per-call overhead: a tiny pointwise graph called 2000 times, --reps
+    times, the backends taking turns.
+
+On a machine with other jobs, run it with OMP_WAIT_POLICY=passive (OpenMP
+threads that spin while waiting take the cores the other jobs need).
 
 Models: transformers' Llama (2 layers, hidden 256, from a config with random
 weights: nothing is downloaded), and the RMSNorm + MLP block of
@@ -54,68 +60,108 @@ def step(model, args, loss_of):
     return loss
 
 
-def time_model(make, backend, steps):
-    torch.manual_seed(0)
-    model, args, loss_of = make()
-    run = model if backend == "eager" else torch.compile(model, backend=backend)
-    t0 = time.perf_counter()
-    step(run, args, loss_of)
-    first = time.perf_counter() - t0
-    times = []
-    for _ in range(steps):
+def time_models(make, steps, backends=("eager", "coil", "inductor")):
+    """Each backend's first step (after torch._dynamo.reset(), so each
+    compiles from nothing), then steps taken in turn, one per backend at a
+    time, so that all three see the same load on a shared machine."""
+    runs, first = {}, {}
+    for backend in backends:
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model, args, loss_of = make()
+        run = model if backend == "eager" else torch.compile(model, backend=backend)
         t0 = time.perf_counter()
         step(run, args, loss_of)
-        times.append(time.perf_counter() - t0)
-    return first, statistics.median(times)
+        first[backend] = time.perf_counter() - t0
+        runs[backend] = (run, args, loss_of)
+    times = {b: [] for b in backends}
+    for i in range(steps + 2):  # two warm-up steps each (a reset made the others' code compile again)
+        for backend, (run, args, loss_of) in runs.items():
+            t0 = time.perf_counter()
+            step(run, args, loss_of)
+            if i >= 2:
+                times[backend].append(time.perf_counter() - t0)
+    return first, times
 
 
 def tiny(x):
     return x * 2.0 + 1.0
 
 
-def overhead(backend, calls=2000):
-    f = tiny if backend == "eager" else torch.compile(tiny, backend=backend)
+def tiny_coil(x):
+    return x * 2.0 + 1.0
+
+
+def tiny_inductor(x):
+    return x * 2.0 + 1.0
+
+
+def overhead(reps, calls=2000):
+    """Seconds per call of each backend, one list entry per repetition,
+    the backends taking turns (each its own function, so that Dynamo keeps
+    one compiled entry for each)."""
+    torch._dynamo.reset()
+    fns = {"eager": tiny, "coil": torch.compile(tiny_coil, backend="coil"),
+           "inductor": torch.compile(tiny_inductor, backend="inductor")}
     x = torch.randn(8)
-    for _ in range(20):
-        f(x)
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        f(x)
-    return (time.perf_counter() - t0) / calls
+    for f in fns.values():
+        for _ in range(50):
+            f(x)
+    out = {b: [] for b in fns}
+    for _ in range(reps):
+        for b, f in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                f(x)
+            out[b].append((time.perf_counter() - t0) / calls)
+    return out
+
+
+def ratios(a, b):
+    return [x / y for x, y in zip(a, b)]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--reps", type=int, default=7, help="repetitions of the tiny graph's 2000 calls")
     ap.add_argument("--json")
     a = ap.parse_args()
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; caches: {os.environ['COIL_CACHE_DIR']}, "
+    med = statistics.median
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, OMP_WAIT_POLICY="
+          f"{os.environ.get('OMP_WAIT_POLICY', '(unset)')}; caches: {os.environ['COIL_CACHE_DIR']}, "
           f"{os.environ['TORCHINDUCTOR_CACHE_DIR']}", flush=True)
     rows = []
     for name, make in (("rms_mlp_block", rms_mlp), ("llama_2_layers", llama)):
+        first, times = time_models(make, a.steps)
         row = {"model": name}
-        for backend in ("eager", "coil", "inductor"):
-            torch._dynamo.reset()
-            first, steady = time_model(make, backend, a.steps)
-            row[backend] = {"first_s": first, "step_ms": steady * 1e3}
-            print(f"  {name:16s} {backend:9s} first call {first:7.2f} s   step {steady * 1e3:8.2f} ms", flush=True)
+        for backend in first:
+            row[backend] = {"first_s": first[backend], "step_ms": med(times[backend]) * 1e3,
+                            "steps_ms": [t * 1e3 for t in times[backend]]}
+            print(f"  {name:16s} {backend:9s} first call {first[backend]:7.2f} s   step {med(times[backend]) * 1e3:8.2f} ms",
+                  flush=True)
+        row["step_coil_over_inductor"] = med(ratios(times["coil"], times["inductor"]))
         rows.append(row)
+    calls = overhead(a.reps)
     tiny_row = {"model": "tiny_pointwise"}
-    for backend in ("eager", "coil", "inductor"):
-        torch._dynamo.reset()
-        tiny_row[backend] = {"call_us": overhead(backend) * 1e6}
-        print(f"  tiny pointwise   {backend:9s} per call {tiny_row[backend]['call_us']:7.1f} us", flush=True)
+    for backend, ts in calls.items():
+        tiny_row[backend] = {"call_us": med(ts) * 1e6, "calls_us": [t * 1e6 for t in ts]}
+        print(f"  tiny pointwise   {backend:9s} per call {med(ts) * 1e6:7.1f} us  ({' '.join(f'{t * 1e6:.1f}' for t in ts)})",
+              flush=True)
+    r = ratios(calls["coil"], calls["inductor"])
+    tiny_row["call_coil_over_inductor"] = med(r)
     print()
     print("| model | eager step ms | coil first s | coil step ms | Inductor first s | Inductor step ms | "
-          "first call, Inductor/coil | step, Inductor/coil |")
+          "first call, Inductor/coil | step, coil/Inductor (median of per-step ratios) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        e, c, i = r["eager"], r["coil"], r["inductor"]
-        print(f"| {r['model']} | {e['step_ms']:.1f} | {c['first_s']:.2f} | {c['step_ms']:.1f} | {i['first_s']:.2f} | "
-              f"{i['step_ms']:.1f} | {i['first_s'] / c['first_s']:.1f}x | {i['step_ms'] / c['step_ms']:.2f}x |")
+    for row in rows:
+        e, c, i = row["eager"], row["coil"], row["inductor"]
+        print(f"| {row['model']} | {e['step_ms']:.1f} | {c['first_s']:.2f} | {c['step_ms']:.1f} | {i['first_s']:.2f} | "
+              f"{i['step_ms']:.1f} | {i['first_s'] / c['first_s']:.1f}x | {row['step_coil_over_inductor']:.2f} |")
     t = tiny_row
-    print(f"\nper call, x * 2 + 1 on 8 floats: eager {t['eager']['call_us']:.1f} us, coil {t['coil']['call_us']:.1f} us, "
-          f"Inductor {t['inductor']['call_us']:.1f} us")
+    print(f"\nper call, x * 2 + 1 on 8 floats (median of {a.reps} x 2000 calls): eager {t['eager']['call_us']:.1f} us, "
+          f"coil {t['coil']['call_us']:.1f} us, Inductor {t['inductor']['call_us']:.1f} us; coil/Inductor per "
+          f"repetition {' '.join(f'{x:.2f}' for x in r)} (median {med(r):.2f})")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows + [tiny_row], f, indent=1)

@@ -181,6 +181,12 @@ struct GNode {
   GNode *in[3];
   int nin;
   int input;     /* OP_INPUT: parameter index */
+  /* Kept in a buffer from the first plan on (compile.c), as recompute.c
+   * keeps a value that kernels compute again: a sum at indices' values,
+   * which its kernel reads once per point of the result's indexed dim
+   * (an embedding's gradient: once per vocabulary row), inside loops that
+   * no hoisting takes them out of. */
+  bool keep;
   double fval;   /* OP_CONST (float dtypes) */
   int64_t ival;  /* OP_CONST (int and bool dtypes) */
   /* OP_PERMUTE: output dim d reads input dim perm[d].  OP_GATHER: input

@@ -290,7 +290,9 @@ void fuse_dump(StrBuf *sb, const Fusion *f) {
       sb_printf(sb, " (%lld elements of storage)", (long long)b->numel);
     }
     sb_printf(sb, "  = %%%d%s\n", b->node->id,
-              b->kind == BUF_TEMP && f->kept && f->kept[b->node->id] ? "  (kept: computing it in each kernel cost more)" : "");
+              b->kind != BUF_TEMP || !f->kept || !f->kept[b->node->id] ? ""
+              : b->node->keep ? "  (kept: a sum at indices reads each value once per row of its result)"
+                              : "  (kept: computing it in each kernel cost more)");
   }
   for (int k = 0; k < f->nkernels; k++) {
     const FusedKernel *K = &f->kernels[k];

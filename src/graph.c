@@ -3534,7 +3534,11 @@ static GNode *sum_at_indices(Builder *B, GNode *x, int dim, GNode *idx, GNode *v
   for (int k = 0; k < K; k++) big[R + k] = ishape[R + k] = idx->shape[k];
   /* vals [pre, S, post] -> [pre, post, S] -> [pre, 1, post, S] */
   for (int j = 0; j < R + K - 1; j++) perm[j] = j < dim ? j : j < R - 1 ? j + K : dim + (j - (R - 1));
-  GNode *v = permute(B, cast(B, vals, x->dtype, loc), perm, loc);
+  GNode *cv = cast(B, vals, x->dtype, loc);
+  /* Each value is read once per point of x's dim: computed values are
+   * computed once, into a buffer, not again for every row. */
+  if (cv && op_is_pointwise(cv->op) && x->shape[dim] > 1) cv->keep = true;
+  GNode *v = permute(B, cv, perm, loc);
   for (int d = 0; d < R + K; d++) vshape[d] = d < dim ? big[d] : d == dim ? 1 : big[d];
   v = reshape(B, v, R + K, vshape, loc);
   GNode *hit = tt(B, OP_EQ, reshape(B, idx, R + K, ishape, loc), iota(B, R + K, big, dim, 0, 1, loc), loc);

@@ -14,6 +14,10 @@
  *            .num_kernels, .compile_ms
  *   build(programs): their code built together ahead of the first runs
  *   has_op(op), set_num_threads(n)
+ *   Plan(program, args, outputs), Runner(fallback, to_dlpack, threads=None):
+ *            the backend's per-call path (see "Plan and Runner" below):
+ *            runner(*args) runs runner.plan where the arguments match it,
+ *            else returns fallback(*args)
  *
  * Arguments of Graph.call are tagged tuples, so a value and an int never
  * look alike: ("v", id), ("i", int), ("f", float), ("b", bool), ("n",),
@@ -461,6 +465,310 @@ static PyTypeObject GraphType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ------------------------------------------------------------ Plan and Runner
+ *
+ * The torch.compile backend's per-call path, in C: a Runner is what the
+ * backend's generated code calls for a coil group, with the group's
+ * arguments; its Plan (one specialization: a Program, the arguments it was
+ * compiled for, and how to allocate each result) runs them when every
+ * argument matches it, and the Runner's fallback (Python: specialize,
+ * recompile, or run as ATen) gets them otherwise.  So the call that repeats
+ * costs one C call: no Python frame, no key tuple, no list.
+ *
+ * A tensor argument is read through to_dlpack (torch.utils.dlpack's, a
+ * "dltensor" capsule, against several microseconds for __dlpack__'s
+ * checks) and checked against what the program was compiled for as
+ * coil_run checks it (host memory, dtype, shape, strides where a dim has
+ * more than one element); an int argument (a size of a dynamic graph) must
+ * equal the one compiled.  Results are allocated by the Plan's allocators
+ * (alloc(*alloc_args) -> a tensor with the compiled dtype and shape, laid
+ * out so that the program's contiguous result is its memory) and written
+ * through their data_ptr(): the allocator is the backend's, trusted to
+ * give what it was asked for. */
+
+typedef struct {
+  PyObject_HEAD
+  PyObject *program;    /* the Program */
+  Py_ssize_t nargs;     /* the arguments the group takes */
+  PyObject *args;       /* tuple: None for a tensor (the next input), an int that must equal */
+  int ninputs, noutputs;
+  coil_tensor_info *in; /* the program's inputs, pointing into it */
+  coil_tensor_info *out;
+  PyObject *allocs;     /* tuple of (alloc, alloc_args) per result */
+} Plan;
+
+static PyTypeObject PlanType;
+
+static void plan_dealloc(Plan *o) {
+  Py_XDECREF(o->program);
+  Py_XDECREF(o->args);
+  Py_XDECREF(o->allocs);
+  PyMem_Free(o->in);
+  PyMem_Free(o->out);
+  Py_TYPE(o)->tp_free((PyObject *)o);
+}
+
+static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *names[] = {"program", "args", "outputs", NULL};
+  PyObject *prog, *spec, *outs;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OO:Plan", names, &ProgramType, &prog, &spec, &outs)) return NULL;
+  Plan *o = (Plan *)type->tp_alloc(type, 0);
+  if (!o) return NULL;
+  coil_program *p = ((Program *)prog)->p;
+  o->program = Py_NewRef(prog);
+  o->ninputs = coil_program_num_inputs(p);
+  o->noutputs = coil_program_num_outputs(p);
+  o->in = PyMem_Calloc((size_t)o->ninputs + 1, sizeof *o->in);
+  o->out = PyMem_Calloc((size_t)o->noutputs + 1, sizeof *o->out);
+  if (!o->in || !o->out) { Py_DECREF(o); return PyErr_NoMemory(); }
+  for (int i = 0; i < o->ninputs; i++) coil_program_input(p, i, &o->in[i]);
+  for (int k = 0; k < o->noutputs; k++) coil_program_output(p, k, &o->out[k]);
+  if (!(o->args = PySequence_Tuple(spec))) { Py_DECREF(o); return NULL; }
+  o->nargs = PyTuple_GET_SIZE(o->args);
+  int tensors = 0;
+  for (Py_ssize_t i = 0; i < o->nargs; i++) {
+    PyObject *a = PyTuple_GET_ITEM(o->args, i);
+    if (a == Py_None) tensors++;
+    else if (!PyLong_CheckExact(a)) {
+      Py_DECREF(o);
+      PyErr_SetString(PyExc_TypeError, "Plan: args holds None (a tensor) or an int per argument");
+      return NULL;
+    }
+  }
+  if (tensors != o->ninputs) {
+    Py_DECREF(o);
+    return PyErr_Format(PyExc_ValueError, "Plan: %d tensor arguments for a program of %d inputs", tensors, o->ninputs);
+  }
+  if (!(o->allocs = PySequence_Tuple(outs))) { Py_DECREF(o); return NULL; }
+  if (PyTuple_GET_SIZE(o->allocs) != o->noutputs) {
+    Py_DECREF(o);
+    return PyErr_Format(PyExc_ValueError, "Plan: %zd allocators for a program of %d outputs", PyTuple_GET_SIZE(o->allocs),
+                        o->noutputs);
+  }
+  for (int k = 0; k < o->noutputs; k++) {
+    PyObject *a = PyTuple_GET_ITEM(o->allocs, k);
+    if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2 || !PyCallable_Check(PyTuple_GET_ITEM(a, 0)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(a, 1))) {
+      Py_DECREF(o);
+      PyErr_SetString(PyExc_TypeError, "Plan: outputs holds (alloc, alloc_args tuple) per result");
+      return NULL;
+    }
+  }
+  return (PyObject *)o;
+}
+
+static PyObject *plan_program(Plan *o, void *unused) { return Py_NewRef(o->program); }
+
+static PyGetSetDef plan_getset[] = {
+    {"program", (getter)plan_program, NULL, "the Program", NULL},
+    {NULL},
+};
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coil._C.Plan",
+    .tp_basicsize = sizeof(Plan),
+    .tp_dealloc = (destructor)plan_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Plan(program, args, outputs): one specialization a Runner runs.",
+    .tp_getset = plan_getset,
+    .tp_new = plan_new,
+};
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *fallback;  /* called with the arguments where the plan does not serve them */
+  PyObject *to_dlpack; /* tensor -> "dltensor" capsule */
+  PyObject *threads;   /* () -> int: OpenMP threads for a run, or None */
+  PyObject *plan;      /* a Plan, or None */
+  long long runs, fallbacks;
+} Runner;
+
+/* Whether t is what the program's input was compiled for (coil_run's
+ * check_tensor, which runs again, raising, in coil_run). */
+static bool matches(const DLTensor *t, const coil_tensor_info *in) {
+  if (t->device.device_type != kDLCPU || t->dtype.code != in->dtype.code || t->dtype.bits != in->dtype.bits ||
+      t->dtype.lanes != 1 || t->ndim != in->ndim)
+    return false;
+  bool empty = false;
+  for (int d = 0; d < in->ndim; d++) {
+    if (t->shape[d] != in->shape[d]) return false;
+    empty |= in->shape[d] == 0;
+  }
+  if (empty) return true;
+  int64_t span = 1;
+  for (int d = in->ndim - 1; d >= 0; d--) {
+    int64_t st = t->strides ? t->strides[d] : span;
+    if (in->shape[d] > 1 && st != in->strides[d]) return false;
+    span *= in->shape[d];
+  }
+  return true;
+}
+
+#define RUNNER_STACK 16
+
+static PyObject *data_ptr_name; /* "data_ptr", interned */
+
+static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  Runner *r = (Runner *)self;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (r->plan == Py_None || kwnames) goto fallback;
+  Plan *pl = (Plan *)r->plan;
+  if (nargs != pl->nargs) goto fallback;
+  /* Ints first: they cost nothing to compare. */
+  for (Py_ssize_t i = 0; i < nargs; i++) {
+    PyObject *want = PyTuple_GET_ITEM(pl->args, i);
+    if (want == Py_None) continue;
+    if (!PyLong_Check(args[i])) goto fallback;
+    int eq = PyObject_RichCompareBool(args[i], want, Py_EQ);
+    if (eq < 0) return NULL;
+    if (!eq) goto fallback;
+  }
+  Py_INCREF(pl); /* the plan may be replaced while the run has the GIL released */
+  PyObject *result = NULL, *caps_stack[RUNNER_STACK], **caps = caps_stack, *outs = NULL;
+  DLTensor t_stack[RUNNER_STACK], *t = t_stack;
+  int ni = pl->ninputs, no = pl->noutputs, got = 0;
+  bool fall = false;
+  if (ni + no > RUNNER_STACK) {
+    caps = PyMem_Calloc((size_t)ni + 1, sizeof *caps);
+    t = PyMem_Calloc((size_t)(ni + no) + 1, sizeof *t);
+    if (!caps || !t) { PyErr_NoMemory(); goto done; }
+  }
+  for (Py_ssize_t i = 0; i < nargs; i++) {
+    if (PyTuple_GET_ITEM(pl->args, i) != Py_None) continue;
+    PyObject *cap = PyObject_CallOneArg(r->to_dlpack, args[i]);
+    if (!cap) { /* not a tensor to_dlpack takes: the fallback says what it is */
+      PyErr_Clear();
+      fall = true;
+      goto done;
+    }
+    caps[got++] = cap;
+    DLManagedTensor *m = PyCapsule_GetPointer(cap, "dltensor");
+    if (!m) { PyErr_Clear(); fall = true; goto done; }
+    t[got - 1] = m->dl_tensor;
+    if (!matches(&t[got - 1], &pl->in[got - 1])) { fall = true; goto done; }
+  }
+  if (r->threads != Py_None) {
+    PyObject *n = PyObject_CallNoArgs(r->threads);
+    if (!n) goto done;
+    long v = PyLong_AsLong(n);
+    Py_DECREF(n);
+    if (v == -1 && PyErr_Occurred()) goto done;
+    coil_set_num_threads((int)v);
+  }
+  if (!(outs = PyTuple_New(no))) goto done;
+  for (int k = 0; k < no; k++) {
+    PyObject *a = PyTuple_GET_ITEM(pl->allocs, k);
+    PyObject *o = PyObject_Call(PyTuple_GET_ITEM(a, 0), PyTuple_GET_ITEM(a, 1), NULL);
+    if (!o) goto done;
+    PyTuple_SET_ITEM(outs, k, o);
+    PyObject *ptr = PyObject_CallMethodNoArgs(o, data_ptr_name);
+    if (!ptr) goto done;
+    void *data = PyLong_AsVoidPtr(ptr);
+    Py_DECREF(ptr);
+    if (!data && PyErr_Occurred()) goto done;
+    const coil_tensor_info *in = &pl->out[k];
+    t[ni + k] = (DLTensor){.data = data, .device = {kDLCPU, 0}, .ndim = in->ndim, .dtype = in->dtype,
+                           .shape = (int64_t *)in->shape, .strides = (int64_t *)in->strides};
+  }
+  coil_error *err = NULL;
+  coil_status st;
+  coil_program *p = ((Program *)pl->program)->p;
+  Py_BEGIN_ALLOW_THREADS
+  st = coil_run(p, ni, t, no, t + ni, &err);
+  Py_END_ALLOW_THREADS
+  if (st) { raise(err); goto done; }
+  r->runs++;
+  result = Py_NewRef(outs);
+done:
+  for (int i = 0; i < got; i++) Py_DECREF(caps[i]);
+  if (caps != caps_stack) PyMem_Free(caps);
+  if (t != t_stack) PyMem_Free(t);
+  Py_XDECREF(outs);
+  Py_DECREF(pl);
+  if (!fall) return result;
+fallback:
+  r->fallbacks++;
+  return PyObject_Vectorcall(r->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *runner_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *names[] = {"fallback", "to_dlpack", "threads", NULL};
+  PyObject *fallback, *to_dlpack, *threads = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:Runner", names, &fallback, &to_dlpack, &threads)) return NULL;
+  if (!PyCallable_Check(fallback) || !PyCallable_Check(to_dlpack) || (threads != Py_None && !PyCallable_Check(threads))) {
+    PyErr_SetString(PyExc_TypeError, "Runner: fallback, to_dlpack and threads are callables");
+    return NULL;
+  }
+  Runner *r = (Runner *)type->tp_alloc(type, 0);
+  if (!r) return NULL;
+  r->vectorcall = runner_vectorcall;
+  r->fallback = Py_NewRef(fallback);
+  r->to_dlpack = Py_NewRef(to_dlpack);
+  r->threads = Py_NewRef(threads);
+  r->plan = Py_NewRef(Py_None);
+  return (PyObject *)r;
+}
+
+static int runner_traverse(Runner *r, visitproc visit, void *arg) {
+  Py_VISIT(r->fallback);
+  Py_VISIT(r->to_dlpack);
+  Py_VISIT(r->threads);
+  return 0;
+}
+
+static int runner_clear(Runner *r) {
+  Py_CLEAR(r->fallback);
+  Py_CLEAR(r->to_dlpack);
+  Py_CLEAR(r->threads);
+  return 0;
+}
+
+static void runner_dealloc(Runner *r) {
+  PyObject_GC_UnTrack(r);
+  runner_clear(r);
+  Py_CLEAR(r->plan);
+  Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static PyObject *runner_get_plan(Runner *r, void *unused) { return Py_NewRef(r->plan); }
+
+static int runner_set_plan(Runner *r, PyObject *v, void *unused) {
+  if (!v || (v != Py_None && !PyObject_TypeCheck(v, &PlanType))) {
+    PyErr_SetString(PyExc_TypeError, "Runner.plan: a Plan or None");
+    return -1;
+  }
+  Py_SETREF(r->plan, Py_NewRef(v));
+  return 0;
+}
+
+static PyObject *runner_counts(Runner *r, void *unused) { return Py_BuildValue("(LL)", r->runs, r->fallbacks); }
+
+static PyGetSetDef runner_getset[] = {
+    {"plan", (getter)runner_get_plan, (setter)runner_set_plan, "the Plan a matching call runs, or None", NULL},
+    {"counts", (getter)runner_counts, NULL, "(runs of the plan, calls of the fallback)", NULL},
+    {NULL},
+};
+
+static PyObject *runner_call(PyObject *self, PyObject *args, PyObject *kw) {
+  return PyVectorcall_Call(self, args, kw);
+}
+
+static PyTypeObject RunnerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coil._C.Runner",
+    .tp_basicsize = sizeof(Runner),
+    .tp_dealloc = (destructor)runner_dealloc,
+    .tp_vectorcall_offset = offsetof(Runner, vectorcall),
+    .tp_call = runner_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "Runner(fallback, to_dlpack, threads=None): runner(*args) runs .plan where the arguments match it, "
+              "else returns fallback(*args).",
+    .tp_traverse = (traverseproc)runner_traverse,
+    .tp_clear = (inquiry)runner_clear,
+    .tp_getset = runner_getset,
+    .tp_new = runner_new,
+};
+
 /* ------------------------------------------------------------ module */
 
 static PyObject *build(PyObject *self, PyObject *args) {
@@ -523,7 +831,10 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__C(void) {
-  if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&GraphType) < 0) return NULL;
+  if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&GraphType) < 0 || PyType_Ready(&PlanType) < 0 ||
+      PyType_Ready(&RunnerType) < 0)
+    return NULL;
+  if (!(data_ptr_name = PyUnicode_InternFromString("data_ptr"))) return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   CoilError = PyErr_NewExceptionWithDoc("coil.CoilError", "An error from libcoil.", NULL, NULL);
@@ -542,7 +853,9 @@ PyMODINIT_FUNC PyInit__C(void) {
       PyModule_AddObjectRef(m, "CoilError", CoilError) < 0 || PyModule_AddObjectRef(m, "ProgramError", ProgramError) < 0 ||
       PyModule_AddObjectRef(m, "TensorError", TensorError) < 0 ||
       PyModule_AddObjectRef(m, "Program", (PyObject *)&ProgramType) < 0 ||
-      PyModule_AddObjectRef(m, "Graph", (PyObject *)&GraphType) < 0) {
+      PyModule_AddObjectRef(m, "Graph", (PyObject *)&GraphType) < 0 ||
+      PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
+      PyModule_AddObjectRef(m, "Runner", (PyObject *)&RunnerType) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -359,17 +359,30 @@ class _Entry:
     Where the graph expects a result laid out otherwise than contiguously
     (a later ATen view depends on it), the program computes the result
     permuted so that its contiguous buffer is that layout, and the caller
-    gets a permuted view of it: no copy.  A layout that is no permutation
-    of a dense one (a padded row, say) is copied into."""
+    gets a tensor with that layout: no copy.  A layout that is no
+    permutation of a dense one (a padded row, say) is copied into.
 
-    def __init__(self, program, target, device, layouts):
+    plan is the binding's Plan of a program that runs on the CPU (the
+    group's Runner runs it when the arguments match, in one C call), or
+    None (a Triton launch on CUDA, a layout copied into)."""
+
+    def __init__(self, program, target, device, layouts, args):
         self.program = program
         self.outputs = [(getattr(torch, dt), shape) for _, dt, shape, _ in program.outputs]
         self.layouts = layouts
         self.device = device
         self.launch = None
+        self.plan = None
         if target == "triton-gpu" and device.type == "cuda":
             self.launch = _load_module(program.code).coil_run
+        elif device.type == "cpu" and all(layout is None or layout.inverse is not None for layout in layouts):
+            allocs = []
+            for (_, dt, shape, strides), layout in zip(program.outputs, layouts):
+                if layout is not None:  # the tensor whose permute(order) is the program's contiguous result
+                    shape = tuple(shape[i] for i in layout.inverse)
+                    strides = tuple(strides[i] for i in layout.inverse)
+                allocs.append((_empty_strided_cpu, (tuple(shape), tuple(strides), getattr(torch, dt))))
+            self.plan = _C.Plan(program, [None if isinstance(a, torch.Tensor) else int(a) for a in args], allocs)
 
     def __call__(self, tensors):
         if self.launch:
@@ -377,9 +390,19 @@ class _Entry:
         else:
             outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
             _C.set_num_threads(torch.get_num_threads())
-            self.program.run([to_dlpack(t.detach() if t.requires_grad else t) for t in tensors],
-                             [to_dlpack(o) for o in outs])
+            self.program.run([to_dlpack(t) for t in tensors], [to_dlpack(o) for o in outs])
         return tuple(o if layout is None else layout.apply(o) for o, layout in zip(outs, self.layouts))
+
+
+def _empty_strided(shape, strides, dtype):
+    return torch.empty_strided(shape, strides, dtype=dtype)
+
+
+# A CPU tensor with given strides, as Inductor's generated code allocates
+# one (a third of torch.empty_strided's cost); torch.empty_strided where
+# PyTorch lacks it.
+_empty_strided_cpu = getattr(getattr(torch._C, "_dynamo", None), "guards", None)
+_empty_strided_cpu = getattr(_empty_strided_cpu, "_empty_strided_cpu", None) or _empty_strided
 
 
 class _Layout:
@@ -419,13 +442,18 @@ def _layout(node):
     return (_Layout(copy=strides), None) if not dense else (None, None)
 
 
-class CoilGroup(torch.nn.Module):
+class CoilGroup:
     """Runs one group of an ATen graph: the coil program specialized for the
     arguments' dtypes, shapes, strides and devices (cached), or the group's
-    own ATen graph where coil cannot compile them."""
+    own ATen graph where coil cannot compile them.
+
+    The graph's code calls runner, the binding's Runner: it runs the plan
+    of the specialization last used where the arguments match it (every
+    tensor checked as coil_run checks it, every int compared) and calls
+    fallback otherwise, which finds or compiles the specialization by its
+    key and makes its plan the runner's."""
 
     def __init__(self, graph_name, name, sub, target, reported_ahead):
-        super().__init__()
         self.graph_name, self.name, self.sub = graph_name, name, sub
         self.target = target
         self.reported_ahead = reported_ahead  # its first compile is in the report already
@@ -435,6 +463,10 @@ class CoilGroup(torch.nn.Module):
         self.nodes = [n for n in sub.graph.nodes if n.op == "call_function"]
         out = next(n for n in sub.graph.nodes if n.op == "output")
         self.outputs = list(out.args[0])
+        self.runner = _C.Runner(self.fallback, to_dlpack, torch.get_num_threads)
+
+    def __call__(self, *args):
+        return self.runner(*args)
 
     def prepare(self):
         """Specialize for the graph's example values where their shapes are
@@ -446,6 +478,8 @@ class CoilGroup(torch.nn.Module):
         entry = self.cache.get(key)
         if entry is None:
             entry = self._specialize(key, values)
+        if entry and entry.plan is not None:
+            self.runner.plan = entry.plan
         return [entry.program] if entry and not entry.launch else []
 
     @staticmethod
@@ -453,7 +487,10 @@ class CoilGroup(torch.nn.Module):
         return tuple((a.dtype, tuple(a.shape), a.stride(), a.device) if isinstance(a, torch.Tensor) else int(a)
                      for a in args)
 
-    def forward(self, *args):
+    def fallback(self, *args):
+        """A call the runner's plan does not serve: the specialization of
+        the arguments' key (compiled on its first call), made the runner's
+        plan where it has one."""
         key = self.key(args)
         entry = self.cache.get(key)
         if entry is None:
@@ -463,6 +500,8 @@ class CoilGroup(torch.nn.Module):
                     entry = self._specialize(key, args)
         if entry is False:
             return self.sub(*args)
+        if entry.plan is not None:
+            self.runner.plan = entry.plan
         return entry([a for a in args if isinstance(a, torch.Tensor)])
 
     def _specialize(self, key, args):
@@ -480,7 +519,7 @@ class CoilGroup(torch.nn.Module):
             b = _build(self.name, self.nodes, self.placeholders, args, self.outputs, perms)
             try:
                 program = b.g.compile(target=target)
-                entry = _Entry(program, target, device, layouts)
+                entry = _Entry(program, target, device, layouts, args)
                 if report and (self.cache or not self.reported_ahead):
                     report.kernels.append(Kernel(self.graph_name, self.name, target, _ops(self.nodes),
                                                  program.num_kernels, program.compile_ms, program.code))
@@ -576,6 +615,9 @@ def compile_graph(gm, example_inputs, kind, options):
         kernels = []   # and their programs, for the report
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
+        for p in partitions:
+            for n in _views_of_inputs([n for n in gm.graph.nodes if n in p.nodes]):
+                p.remove_node(n)
         partitions = [p for p in partitions if any(
             n.target is not operator.getitem and n.target._opname not in _NO_COMPUTE for n in p.nodes)]
         retry = False
@@ -598,19 +640,18 @@ def compile_graph(gm, example_inputs, kind, options):
             continue
         _fallback(graph_name, op, reason, origin(node), bool(_BY_DESIGN.match(op or "")))
 
-    from torch._functorch.aot_autograd import make_boxed_func
     if not partitions:
-        return make_boxed_func(gm.forward)
+        return _flat_code(gm, {}, graph_name)
     # The programs compiled ahead proved each group; the groups compile
     # again when called, with the order of parameters the fused module has
     # (the C code is the same, so the system compiler's cache serves it).
     groups = [dict.fromkeys(n for n in gm.graph.nodes if n in p.nodes) for p in partitions]
     fused = fuse_by_partitions(gm, groups, prefix="coil_", always_return_tuple=True)
-    programs = []
+    programs, runners = [], {}
     for i in range(len(groups)):
         name = f"coil_{i}"
         group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead)
-        setattr(fused, name, group)
+        runners[name] = group.runner
         programs += group.prepare()
     # Every group's C kernels in one run of the system compiler, now, rather
     # than one run each on the first call.
@@ -618,8 +659,115 @@ def compile_graph(gm, example_inputs, kind, options):
         _C.build(programs)
     except _C.CoilError as e:
         log.warning("coil: building %s's kernels ahead failed (they build when first called): %s", graph_name, e)
-    fused.recompile()
-    return make_boxed_func(fused.forward)
+    return _flat_code(fused, runners, graph_name)
+
+
+def _flat_code(gm, runners, graph_name):
+    """The graph as one Python function of aot_autograd's boxed convention
+    (a list of arguments, emptied so that each input can be freed when its
+    last use is done): one line per node, calling each ATen op and each coil
+    group's Runner directly, with no module call, no frame between the
+    graph and the binding.  Every constant of the graph is bound by name,
+    never written out as text; a value is dropped after its last use."""
+    consts, names, lines = {}, {}, []
+
+    def const(obj):
+        name = f"_k{len(consts)}"
+        consts[name] = obj
+        return name
+
+    def expr(a):
+        if isinstance(a, torch.fx.Node):
+            return names[a]
+        if type(a) in (tuple, torch.fx.immutable_collections.immutable_list, list):
+            items = [expr(x) for x in a]
+            return f"({''.join(i + ', ' for i in items)})" if type(a) is tuple else f"[{', '.join(items)}]"
+        if isinstance(a, dict) and all(type(k) is str for k in a):
+            return "{" + ", ".join(f"{k!r}: {expr(v)}" for k, v in a.items()) + "}"
+        if a is None or type(a) in (bool, int):
+            return repr(a)
+        return const(a)
+
+    def call(fn, args, kwargs):
+        parts = [expr(a) for a in args] + [f"{k}={expr(v)}" for k, v in kwargs.items()]
+        return f"{fn}({', '.join(parts)})"
+
+    nodes = list(gm.graph.nodes)
+    last_use = {}
+    for i, n in enumerate(nodes):
+        for a in n.all_input_nodes:
+            last_use[a] = i
+    params = []
+    for i, n in enumerate(nodes):
+        name = names[n] = f"v{i}"
+        if n.op == "placeholder":
+            params.append(name)
+            if not n.users:
+                lines.append(f"{name} = None")
+            continue
+        if n.op == "get_attr":
+            value = gm
+            for part in n.target.split("."):
+                value = getattr(value, part)
+            lines.append(f"{name} = {const(value)}")
+        elif n.op == "call_function" and n.target is operator.getitem and type(n.args[1]) is int and not n.kwargs:
+            lines.append(f"{name} = {expr(n.args[0])}[{n.args[1]}]")
+        elif n.op == "call_function":
+            lines.append(f"{name} = {call(const(n.target), n.args, n.kwargs)}  # {spelling(n.target) or n.target}")
+        elif n.op == "call_module":
+            target = runners.get(n.target) or gm.get_submodule(n.target)
+            lines.append(f"{name} = {call(const(target), n.args, n.kwargs)}  # {n.target}")
+        elif n.op == "call_method":
+            lines.append(f"{name} = {call(f'{expr(n.args[0])}.{n.target}', n.args[1:], n.kwargs)}")
+        elif n.op == "output":
+            lines.append(f"return {expr(n.args[0])}")
+            break
+        else:
+            raise RuntimeError(f"coil: {graph_name}: a node {n.op} the graph's code cannot take")
+        dead = [names[a] for a in n.all_input_nodes if last_use[a] == i]
+        if n.op != "output" and not n.users:
+            dead.append(name)
+        if dead:
+            lines.append(" = ".join(dict.fromkeys(dead)) + " = None")
+    head = [f"def {graph_name}(args):"]
+    if params:
+        head.append(f"    {', '.join(params)}, = args")
+    head.append("    args.clear()")
+    source = "\n".join(head + ["    " + line for line in lines]) + "\n"
+    log.debug("coil: %s's code:\n%s", graph_name, source)
+    scope = dict(consts)
+    exec(compile(source, f"<coil {graph_name}>", "exec"), scope)
+    fn = scope[graph_name]
+    fn._boxed_call = True
+    fn.source = source
+    return fn
+
+
+# ATen ops whose result is always a view of their input.
+_VIEWS = {"view", "_unsafe_view", "permute", "expand", "alias", "unsqueeze", "squeeze", "slice", "select", "t",
+          "transpose"}
+
+
+def _views_of_inputs(nodes):
+    """The nodes of a group that are views of the group's inputs (through
+    other such views) and whose result leaves the group, with the views
+    they are made of: left to ATen, where a view costs nothing, rather than
+    written by coil as a new tensor (a weight's gradient that the backward
+    returns as permute(permute(mm)) would be copied).  A view that only
+    feeds the group's own nodes stays: coil reads it in place."""
+    members, views = set(nodes), set()
+    for n in nodes:  # in the graph's order
+        if (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                and n.target._opname in _VIEWS and all(a not in members or a in views for a in n.all_input_nodes)):
+            views.add(n)
+    out = [n for n in views if any(u not in members for u in n.users)]
+    found = set(out)
+    while out:
+        for a in out.pop().all_input_nodes:
+            if a in views and a not in found:
+                found.add(a)
+                out.append(a)
+    return found
 
 
 def _compile_ahead(name, nodes, target, emit_target, refused, kernels):

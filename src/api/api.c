@@ -271,7 +271,11 @@ coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int n
       return st;
   }
 
-  void **bufs = calloc((size_t)pr->nbufs + 1, sizeof *bufs);
+  /* A small program's buffer table lives on the stack: a run of a tiny
+   * graph is a few hundred nanoseconds, and an allocation was part of it. */
+  void *stack_bufs[32], **bufs = stack_bufs;
+  if (pr->nbufs > 32) bufs = calloc((size_t)pr->nbufs + 1, sizeof *bufs);
+  else memset(stack_bufs, 0, sizeof stack_bufs);
   if (!bufs) return fail(err, COIL_ERROR_SYSTEM, "out of memory");
   st = COIL_OK;
   for (int b = 0; b < pr->nbufs && !st; b++) {
@@ -287,21 +291,25 @@ coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int n
   for (int k = 0; k < noutputs; k++) bufs[p->out_buf[k]] = (char *)outputs[k].data + outputs[k].byte_offset;
 
   if (!st) {
-    /* The first run builds; the others wait for it, then run at once. */
-    pthread_mutex_lock(&p->build_lock);
-    bool first = !p->built;
+    /* The first run builds; the others wait for it, then run at once (a
+     * program built already runs without taking the lock). */
     CoilErr *e = NULL;
-    if (first) {
-      e = p->c.target->run(&p->c, bufs, NULL);
-      p->built = !e;
+    bool first = false;
+    if (!__atomic_load_n(&p->built, __ATOMIC_ACQUIRE)) {
+      pthread_mutex_lock(&p->build_lock);
+      first = !p->built;
+      if (first) {
+        e = p->c.target->run(&p->c, bufs, NULL);
+        __atomic_store_n(&p->built, !e, __ATOMIC_RELEASE);
+      }
+      pthread_mutex_unlock(&p->build_lock);
     }
-    pthread_mutex_unlock(&p->build_lock);
     if (!first) e = p->c.target->run(&p->c, bufs, NULL);
     if (e) st = fail_with(err, e->index ? COIL_ERROR_INDEX : COIL_ERROR_SYSTEM, e);
   }
   for (int b = 0; b < pr->nbufs; b++)
     if (pr->bufs[b].kind == BUF_TEMP) free(bufs[b]);
-  free(bufs);
+  if (bufs != stack_bufs) free(bufs);
   return st;
 }
 
@@ -340,7 +348,7 @@ coil_status coil_build(coil_program *const *programs, int n, coil_error **err) {
     CoilErr *e = t->build(cs, nc);
     if (e) st = fail_with(err, COIL_ERROR_SYSTEM, e);
     for (int j = i; j < k && !st; j++)
-      if (ps[j]->c.target == t) ps[j]->built = true;
+      if (ps[j]->c.target == t) __atomic_store_n(&ps[j]->built, true, __ATOMIC_RELEASE);
   }
   for (int i = k - 1; i >= 0; i--) pthread_mutex_unlock(&ps[i]->build_lock);
   free(ps);

@@ -183,7 +183,7 @@ def softmax_rows(x):
 def test_dynamic_shapes_specialize_per_shape_and_report_recompiles():
     f = torch.compile(softmax_rows, backend="coil", dynamic=True)
     with coil.recording() as report:
-        for rows in (3, 5, 7):
+        for rows in (3, 5, 7, 3, 7, 5):  # back to a shape compiled before: no recompile
             x = torch.randn(rows, 10)
             torch.testing.assert_close(f(x), softmax_rows(x))
     assert report.kernels and len(report.recompiles) == 2, report
@@ -238,8 +238,28 @@ def test_results_have_eager_strides():
     """A result eager returns as a view (a transpose; a strided slice of
     one) comes back with eager's strides: computed permuted where the
     layout is a permutation of a dense one, copied into otherwise."""
-    x = torch.randn(6, 10)
-    got, want = torch.compile(scaled_transpose, backend="coil")(x), scaled_transpose(x)
-    for g, w in zip(got, want):
-        assert g.shape == w.shape and g.stride() == w.stride()
-        torch.testing.assert_close(g, w)
+    f = torch.compile(scaled_transpose, backend="coil")
+    for _ in range(2):
+        x = torch.randn(6, 10)
+        got, want = f(x), scaled_transpose(x)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.stride() == w.stride()
+            torch.testing.assert_close(g, w)
+
+
+def test_views_of_inputs_that_leave_a_group_stay_aten():
+    """A group's result that is only a view of its inputs (a weight's
+    gradient returned as permute(permute(mm))) is left to ATen, with the
+    views it is made of; a view feeding the group's own nodes stays."""
+    from coil.backend import _views_of_inputs
+    aten = torch.ops.aten
+    g = torch.fx.Graph()
+    x, w = g.placeholder("x"), g.placeholder("w")
+    p1 = g.call_function(aten.permute.default, (w, [1, 0]))
+    p2 = g.call_function(aten.permute.default, (p1, [1, 0]))
+    m = g.call_function(aten.mul.Tensor, (x, 2.0))
+    v = g.call_function(aten.view.default, (x, [-1]))
+    s = g.call_function(aten.add.Tensor, (v, 1.0))
+    t = g.call_function(aten.t.default, (m,))  # a view of a computed value: coil's
+    g.output((p2, s, t))
+    assert _views_of_inputs([p1, p2, m, v, s, t]) == {p1, p2}

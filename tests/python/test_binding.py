@@ -117,3 +117,62 @@ def test_triton_npu_target_runs_through_the_executor():
     a, b = torch.empty(3), torch.empty(5)
     p.run([x, y], [a, b])
     torch.testing.assert_close(a, (x * y).sum(1))
+
+
+def _empty(shape, strides, dtype):
+    return torch.empty_strided(shape, strides, dtype=dtype)
+
+
+def _runner(args=(None, None)):
+    """A Runner over SRC's program, its plan taking args (None: a tensor;
+    an int: a size that must match), and the calls its fallback got."""
+    p = _C.compile_source("f.py", SRC)
+    fallen = []
+    r = _C.Runner(lambda *a, **k: fallen.append(a + tuple(k.values())) or "fallback", torch.utils.dlpack.to_dlpack, torch.get_num_threads)
+    r.plan = _C.Plan(p, list(args), [(_empty, ((3,), (1,), torch.float32)), (_empty, ((5,), (1,), torch.float32))])
+    return r, fallen
+
+
+def test_runner_runs_its_plan_on_matching_arguments():
+    r, fallen = _runner()
+    x, y = torch.randn(3, 5), torch.randn(5, requires_grad=True)
+    a, b = r(x, y)
+    torch.testing.assert_close(a, (x * y).sum(1).detach())
+    assert torch.equal(b, x.amax(0))
+    a2, _ = r(x, y)
+    assert a2.data_ptr() != a.data_ptr()  # a new result per call
+    assert r.counts == (2, 0) and not fallen
+
+
+@pytest.mark.parametrize("case", ["shape", "dtype", "count", "strides", "not_a_tensor", "device", "keyword"])
+def test_runner_hands_what_its_plan_does_not_match_to_the_fallback(case):
+    r, fallen = _runner()
+    x, y = torch.randn(3, 5), torch.randn(5)
+    args, kwargs = {"shape": ((torch.randn(5, 3), y), {}), "dtype": ((x.double(), y), {}), "count": ((x,), {}),
+                    "strides": ((torch.randn(5, 3).t(), y), {}), "not_a_tensor": ((x, 3.0), {}),
+                    "device": ((x.to("meta"), y), {}), "keyword": ((x,), {"y": y})}[case]
+    assert r(*args, **kwargs) == "fallback"
+    assert len(fallen) == 1 and len(fallen[0]) == len(args) + len(kwargs) and r.counts == (0, 1)
+
+
+def test_runner_checks_ints_and_takes_strides_of_single_element_dims_as_any():
+    r, fallen = _runner((None, 7, None))
+    x, y = torch.randn(3, 5), torch.randn(5)
+    assert r(x, 8, y) == "fallback" and r(x, "7", y) == "fallback"
+    a, _ = r(torch.randn(3, 1, 5)[:, 0], 7, y)  # [3, 5] with strides (5, 1) read from a [3, 1, 5]
+    assert a.shape == (3,) and r.counts == (1, 2)
+    r.plan = None
+    assert r(x, 7, y) == "fallback"
+
+
+def test_plan_is_checked_when_made():
+    p = _C.compile_source("f.py", SRC)
+    alloc = (_empty, ((3,), (1,), torch.float32))
+    with pytest.raises(ValueError, match="2 inputs"):
+        _C.Plan(p, [None], [alloc, alloc])
+    with pytest.raises(ValueError, match="allocators"):
+        _C.Plan(p, [None, None], [alloc])
+    with pytest.raises(TypeError):
+        _C.Plan(p, [None, 2.5, None], [alloc, alloc])
+    with pytest.raises(TypeError):
+        _C.Runner(None, torch.utils.dlpack.to_dlpack).plan = "not a plan"
