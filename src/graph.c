@@ -4568,6 +4568,45 @@ static Val *b_diagonal(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc 
   return mktensor(B, diagonal_view(B, x, k, d1, d2, loc));
 }
 
+/* diagonal_scatter(x, src, offset=0, dim1=0, dim2=1): x with that
+ * diagonal replaced by src (in x's dtype): diagonal's backward.  In x's
+ * dims moved to [..., dim1, dim2], where(column - row == offset, src laid
+ * along the row (offset >= 0) or the column, x), moved back. */
+static Val *b_diagonal_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "src"), *kv = arg(A, 1, "offset");
+  int64_t k = 0;
+  int d1, d2;
+  if (!sv) return fail(B, loc, "diagonal_scatter needs src");
+  if (sv->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "src"), "diagonal_scatter expects a tensor src, got %s", kind_name(sv));
+  if (kv && !get_int(B, kv, arg_loc(A, 1, "offset"), "offset", &k)) return NULL;
+  if (x->ndim < 2) return fail(B, loc, "%s needs a tensor of at least 2 dimensions, got %d (as in PyTorch)", s->name, x->ndim);
+  if (!two_dims(B, A, 2, 0, 1, x->ndim, &d1, &d2) || !check_args(B, A, s->name, 4)) return NULL;
+  GNode *src = sv->t, *slot = diagonal_view(B, x, k, d1, d2, loc);
+  if (!slot) return NULL;
+  if (src->ndim != slot->ndim || memcmp(src->shape, slot->shape, sizeof(int64_t) * (size_t)src->ndim))
+    return fail(B, arg_loc(A, 0, "src"), "diagonal_scatter: expected src to have a size equal to the slice of self. src size = %s, slice size = %s (as in PyTorch)",
+                shape_fmt(B->a, src->ndim, src->shape), shape_fmt(B->a, slot->ndim, slot->shape));
+  int nd = x->ndim;
+  int64_t len = slot->shape[nd - 2];
+  if (len == 0) return mktensor(B, x); /* no element of the diagonal */
+  int perm[COIL_MAX_DIMS], back[COIL_MAX_DIMS], n = 0;
+  for (int d = 0; d < nd; d++)
+    if (d != d1 && d != d2) perm[n++] = d;
+  perm[n++] = d1;
+  perm[n++] = d2;
+  for (int d = 0; d < nd; d++) back[perm[d]] = d;
+  GNode *xp = permute(B, x, perm, loc);
+  int64_t s1 = x->shape[d1], s2 = x->shape[d2], start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, src->shape, sizeof(int64_t) * (size_t)(nd - 1));
+  shape[nd - 2] = k >= 0 ? s1 : s2;
+  GNode *sp = pad(B, cast(B, src, x->dtype, loc), start, shape, 0, 0, loc); /* the fill is never picked */
+  shape[nd - 2] = k >= 0 ? s1 : 1;
+  shape[nd - 1] = k >= 0 ? 1 : s2;
+  GNode *sv2 = reshape(B, sp, nd, shape, loc);
+  GNode *on = ti(B, OP_EQ, tt(B, OP_SUB, iota(B, nd, xp->shape, nd - 1, 0, 1, loc), iota(B, nd, xp->shape, nd - 2, 0, 1, loc), loc), k, loc);
+  return mktensor(B, permute(B, twhere(B, on, sv2, xp, loc), back, loc));
+}
+
 /* trace: the sum of a matrix's diagonal, with sum's dtypes (ints: int64);
  * f32 accumulates in f64, as PyTorch's CPU trace does. */
 static Val *b_trace(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
@@ -4879,6 +4918,7 @@ static const Spelling spellings[] = {
     {"triu", BOTH, b_triangle, 0, 0, "all (>= 2 dims)"},
     {"tril", BOTH, b_triangle, 0, 0, "all (>= 2 dims)"},
     {"diagonal", BOTH, b_diagonal, 0, 0, "all (>= 2 dims; a view)"},
+    {"diagonal_scatter", BOTH, b_diagonal_scatter, 0, 0, "all (src in self's dtype)"},
     {"diag", BOTH, b_diag, 0, 0, "all (1-D: a matrix; 2-D: its diagonal)"},
     {"diag_embed", BOTH, b_diag_embed, 0, 0, "all"},
     {"outer", BOTH, b_outer, 0, 0, "all (1-D; promoted as mul)"},
@@ -5133,6 +5173,7 @@ static const Spelling spellings[] = {
     {"ones.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
     {"empty.memory_format(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size; values: zeros)"},
     {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a number)"},
+    {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", PRIMS, b_creation, 0, 0, "(a number; xlogy's decomposition)"},
     {"zeros_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
     {"ones_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
     {"empty_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (values: zeros)"},
@@ -5189,6 +5230,8 @@ static const Spelling spellings[] = {
     {"tril.default(Tensor self, SymInt diagonal=0)", ATEN, b_triangle, 0, 0, "all (>= 2 dims)"},
     {"diagonal.default(Tensor self, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal, 0, 0, "all (>= 2 dims; a view)"},
     {"diagonal_copy.default(Tensor self, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal, 0, 0, "all (>= 2 dims)"},
+    {"diagonal_scatter.default(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal_scatter, 0, 0,
+     "all (src in self's dtype)"},
     {"diag.default(Tensor self, int diagonal=0)", ATEN, b_diag, 0, 0, "all (1-D: a matrix; 2-D: its diagonal)"},
     {"diag_embed.default(Tensor self, int offset=0, int dim1=-2, int dim2=-1)", ATEN, b_diag_embed, 0, 0, "all"},
     {"outer.default(Tensor self, Tensor vec2)", ATEN, b_outer, 0, 0, "all (1-D)"},

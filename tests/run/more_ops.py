@@ -28,14 +28,19 @@ def triangles(x: "f32[2, 5, 7]", m: "i32[6, 4] uniform(-9, 9)", b: "bool[3, 3]")
     n = specials(x * 3)
     s = torch.ones(6, 6)
     causal = torch.triu(torch.full((6, 6), float("-inf")), diagonal=1)
-    return (torch.triu(x), x.tril(), torch.tril(x, -2), x.triu(3), torch.triu(x, -1), x.tril(diagonal=9), torch.triu(x, -9),
-            torch.tril(m, 1), m.triu(-1), torch.triu(b), b.tril(1),) + shown(torch.triu(n, 1)) + (torch.tril(s).sum(0),
-            causal, torch.softmax(causal + x[0, :6, :6].sum(), -1))
+    out = (torch.triu(x), x.tril(), torch.tril(x, -2), x.triu(3), torch.triu(x, -1), x.tril(diagonal=9), torch.triu(x, -9),
+           torch.tril(m, 1), m.triu(-1), torch.triu(b), b.tril(1), torch.tril(s).sum(0), causal,
+           torch.softmax(causal + x[0, :6, :6].sum(), -1))
+    return out + shown(torch.triu(n, 1))
 
 
 def log_add(a: "f32[4, 30] uniform(-3, 3)", b: "f32[4, 30] uniform(-3, 3)", c: "f32[30] uniform(-40, 40)"):
     sa, sb = specials(a), specials(b)
-    return (torch.logaddexp(a, b), a.logaddexp(c), torch.logaddexp2(a, b), b.logaddexp2(c),) + shown(torch.logaddexp(sa, sb)) + shown(torch.logaddexp2(sa, sb)) + shown(torch.logaddexp(sa, sa)) + shown(torch.logaddexp2(sb, sb)) + (torch.logaddexp(a * 100, c), torch.logaddexp2(c, a * -100))
+    # both -inf, both +inf, one of each, NaN; and far apart (exp underflows)
+    out = (torch.logaddexp(a, b), a.logaddexp(c), torch.logaddexp2(a, b), b.logaddexp2(c), torch.logaddexp(a * 100, c),
+           torch.logaddexp2(c, a * -100))
+    return (out + shown(torch.logaddexp(sa, sb)) + shown(torch.logaddexp2(sa, sb)) + shown(torch.logaddexp(sa, sa))
+            + shown(torch.logaddexp2(sb, sb)))
 
 
 def log_add_dtypes(a: "bf16[3, 40] uniform(-5, 5)", b: "f16[3, 40] uniform(-5, 5)", c: "f64[3, 40] uniform(-5, 5)",
@@ -48,8 +53,11 @@ def xlogy_forms(x: "f32[4, 30] uniform(-3, 3)", y: "f32[4, 30] uniform(0, 5)", i
                 b: "bool[4, 30]"):
     sx, sy = specials(x), specials(y - 2)
     zero = torch.where(x > 0, 0.0, x)
-    return (torch.xlogy(x, y), x.xlogy(y), torch.xlogy(x, 2.5), torch.xlogy(2, y), torch.xlogy(i, y), torch.xlogy(i, i * i),
-            torch.xlogy(b, b), torch.xlogy(b, y),) + shown(torch.xlogy(sx, sy)) + shown(torch.xlogy(zero, sy)) + shown(torch.xlogy(0, sy)) + (torch.special.xlogy(x, y), torch.special.xlogy(3.0, y), torch.xlogy(zero, 0.0))
+    # 0 where x == 0 (log y = -inf or inf too), NaN where y is NaN (x == 0 too)
+    out = (torch.xlogy(x, y), x.xlogy(y), torch.xlogy(x, 2.5), torch.xlogy(2, y), torch.xlogy(i, y), torch.xlogy(i, i * i),
+           torch.xlogy(b, b), torch.xlogy(b, y), torch.special.xlogy(x, y), torch.special.xlogy(3.0, y),
+           torch.xlogy(zero, 0.0))
+    return out + shown(torch.xlogy(sx, sy)) + shown(torch.xlogy(zero, sy)) + shown(torch.xlogy(0, sy))
 
 
 def xlogy_dtypes(x: "bf16[3, 40] uniform(-3, 3)", y: "bf16[3, 40] uniform(0.01, 9)", h: "f16[3, 40] uniform(0.01, 9)",
@@ -85,18 +93,21 @@ def traces(x: "f32[5, 7]", d: "f64[4, 4]", m: "i32[6, 3] uniform(-99, 99)", j: "
 
 def diags(v: "f32[5]", x: "f32[4, 6]", i: "i64[3] uniform(-9, 9)", b: "bool[4]", y: "f32[2, 3, 4]"):
     s = specials(v * 3)
-    return (torch.diag(v), v.diag(2), torch.diag(v, -3), torch.diag(x), x.diag(1), torch.diag(x, -2), torch.diag(x, 7),
-            torch.diag(i, 1), b.diag(-1),) + shown(torch.diag(s)) + (torch.diag_embed(v), torch.diag_embed(y), y.diag_embed(1),
-            torch.diag_embed(y, -2, 0, 2), torch.diag_embed(y, 1, 3, 1), torch.diag_embed(y, offset=0, dim1=-1, dim2=0),
-            torch.diag_embed(i, 2), torch.diag(torch.diag(v)))
+    out = (torch.diag(v), v.diag(2), torch.diag(v, -3), torch.diag(x), x.diag(1), torch.diag(x, -2), torch.diag(x, 7),
+           torch.diag(i, 1), b.diag(-1), torch.diag_embed(v), torch.diag_embed(y), y.diag_embed(1),
+           torch.diag_embed(y, -2, 0, 2), torch.diag_embed(y, 1, 3, 1), torch.diag_embed(y, offset=0, dim1=-1, dim2=0),
+           torch.diag_embed(i, 2), torch.diag(torch.diag(v)))
+    return out + shown(torch.diag(s))
 
 
 def diffs(x: "f32[4, 9]", i: "i32[4, 9] uniform(-9, 9)", b: "bool[3, 8]", p: "f32[4, 2]", q: "i64[1, 9] uniform(-9, 9)",
           h: "bf16[5, 6]"):
     s = specials(x * 3)
-    return (torch.diff(x), x.diff(dim=0), torch.diff(x, n=2), x.diff(3, 0), torch.diff(x, n=0), torch.diff(x, n=9),
-            torch.diff(x, n=12), torch.diff(i), i.diff(2, -1), torch.diff(b), b.diff(n=2, dim=0), torch.diff(x, prepend=p),
-            torch.diff(x, 1, 0, append=q), torch.diff(x, 2, -1, p, p), torch.diff(i, prepend=p), torch.diff(h, 2),) + shown(torch.diff(s))
+    # n = 0: x; n at least the length: an empty dim; bools: logical_xor; prepend and append promote as cat
+    out = (torch.diff(x), x.diff(dim=0), torch.diff(x, n=2), x.diff(3, 0), torch.diff(x, n=0), torch.diff(x, n=9),
+           torch.diff(x, n=12), torch.diff(i), i.diff(2, -1), torch.diff(b), b.diff(n=2, dim=0), torch.diff(x, prepend=p),
+           torch.diff(x, 1, 0, append=q), torch.diff(x, 2, -1, p, p), torch.diff(i, prepend=p), torch.diff(h, 2))
+    return out + shown(torch.diff(s))
 
 
 def degrees_heaviside_sinc(x: "f32[4, 30] uniform(-400, 400)", i: "i32[4, 30] uniform(-360, 360)", b: "bool[4, 30]",
@@ -104,8 +115,13 @@ def degrees_heaviside_sinc(x: "f32[4, 30] uniform(-400, 400)", i: "i32[4, 30] un
                            u: "f32[4, 30] uniform(-3, 3)", val: "f32[30] uniform(-2, 2)"):
     s = specials(u)
     k = torch.round(u)
-    return (torch.deg2rad(x), x.rad2deg(), torch.deg2rad(i), torch.rad2deg(b), h.deg2rad(), torch.rad2deg(h), d.deg2rad(),) + shown(torch.deg2rad(s)) + shown(s.rad2deg()) + (torch.heaviside(k, val), k.heaviside(val[3:4]),) + shown(torch.heaviside(s, val)) + (torch.heaviside(torch.round(i / 100).int(), i), torch.heaviside(b, b.flip(0)), torch.heaviside(torch.round(h / 100), h),
-            torch.sinc(u), k.sinc(), torch.sinc(i), torch.sinc(b), h.sinc(), torch.sinc(f), torch.sinc(d),) + shown(torch.sinc(s)) + (torch.special.sinc(k * 0.5),)
+    # heaviside: values at 0 and -0, 0 for NaN; sinc: 1 at 0 and -0, NaN at +-inf, ints and bool as float32
+    out = (torch.deg2rad(x), x.rad2deg(), torch.deg2rad(i), torch.rad2deg(b), h.deg2rad(), torch.rad2deg(h), d.deg2rad(),
+           torch.heaviside(k, val), k.heaviside(val[3:4]), torch.heaviside(torch.round(i / 100).int(), i),
+           torch.heaviside(b, b.flip(0)), torch.heaviside(torch.round(h / 100), h), torch.sinc(u), k.sinc(), torch.sinc(i),
+           torch.sinc(b), h.sinc(), torch.sinc(f), torch.sinc(d), torch.special.sinc(k * 0.5))
+    return (out + shown(torch.deg2rad(s)) + shown(s.rad2deg()) + shown(torch.heaviside(s, val))
+            + shown(torch.sinc(s)))
 
 
 def aten_rows(x: "f32[5, 6] uniform(-3, 3)", y: "f32[5, 6] uniform(0.1, 4)", v: "f32[6]", i: "i32[5, 6] uniform(-9, 9)",
@@ -140,3 +156,12 @@ def aten_rows(x: "f32[5, 6] uniform(-3, 3)", y: "f32[5, 6] uniform(0.1, 4)", v: 
     v27 = aten.rsub.Tensor(i, x)
     return (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23,
             v24, v25, v26, v27)
+
+
+def diagonal_scatters(x: "f32[4, 6]", y: "f32[3, 5, 4]", m: "i32[5, 3] uniform(-9, 9)", s: "f64[4]", t: "f32[3, 3]"):
+    # diagonal's backward: x with a diagonal replaced (src in x's dtype)
+    return (torch.diagonal_scatter(x, s), x.diagonal_scatter(s[:3] * 2, 3), torch.diagonal_scatter(x, t[0] + 1, -1),
+            torch.diagonal_scatter(y, x[:, :3], 0, 0, 1), torch.diagonal_scatter(y, x[:3, :4], 1, 2, 1),
+            torch.diagonal_scatter(y, y[:, :, 0].t()[:, :2] * 0 - 0.0, -2, -1, 0), torch.diagonal_scatter(m, s[:3]),
+            torch.diagonal_scatter(x, s[:0], 6), aten.diagonal_scatter.default(x, s[:2], -2),
+            aten.diagonal_scatter.default(y, x[:, :3] + 1, 0, 1, 0))
