@@ -4465,7 +4465,9 @@ static bool float_pair(Builder *B, const Spelling *s, GNode *x, Args *A, bool in
 /* logaddexp(a, b) and logaddexp2: PyTorch's kernel is
  *     a == b and infinite ? a : max + log1p(exp(-|a - b|))
  * (logaddexp2: log1p(exp2(-|a - b|)) / ln 2), in f32 for bf16 and f16,
- * rounded once; a NaN gives NaN, -inf and -inf give -inf.  Both operands
+ * rounded once; a NaN gives NaN, -inf and -inf give -inf.  (f64's last
+ * step is an fma in PyTorch's kernel too, which coil has no op for: where
+ * the sum cancels, coil's f64 logaddexp2 gives 0 and PyTorch 1e-17.)  Both operands
  * are tensors in PyTorch (other: a number is a TypeError there). */
 static Val *b_logaddexp(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   Val *o = arg(A, 0, "other");
@@ -4477,7 +4479,17 @@ static Val *b_logaddexp(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
   if (!strcmp(s->name, "logaddexp")) return mktensor(B, cast(B, log_add_exp(B, a, b, loc), dt, loc));
   GNode *hi = tt(B, OP_MAXIMUM, a, b, loc), *lo = tt(B, OP_MINIMUM, a, b, loc);
   GNode *l = float_unary(B, OP_LOG1P, float_unary(B, OP_EXP2, tt(B, OP_SUB, lo, hi, loc), loc), loc);
-  GNode *r = tt(B, OP_ADD, hi, tc(B, OP_MUL, l, 1.0 / 0.693147180559945309417232121458176568, loc), loc);
+  double inv_ln2 = 1.0 / 0.693147180559945309417232121458176568;
+  GNode *r;
+  if (a->dtype == DT_F32) {
+    /* PyTorch's compiled kernel fuses max + l * (1 / ln 2) into one fma
+     * (logaddexp2(-1, -1) is -1.06e-8 there, not 0): l and the f32 constant
+     * multiply exactly in f64, and the sum is rounded once more, to f32. */
+    GNode *p = tc(B, OP_MUL, cast(B, l, DT_F64, loc), dtype_round(DT_F32, inv_ln2), loc);
+    r = cast(B, tt(B, OP_ADD, cast(B, hi, DT_F64, loc), p, loc), DT_F32, loc);
+  } else {
+    r = tt(B, OP_ADD, hi, tc(B, OP_MUL, l, inv_ln2, loc), loc);
+  }
   GNode *same_inf = tt(B, OP_AND, tt(B, OP_EQ, lo, hi, loc), tc(B, OP_EQ, tabs(B, lo, loc), INFINITY, loc), loc);
   return mktensor(B, cast(B, twhere(B, same_inf, hi, r, loc), dt, loc));
 }
