@@ -857,7 +857,8 @@ static Val *b_clamp_one(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
 static GNode *trunc_node(Builder *B, GNode *x, SrcLoc loc);
 
 /* x + alpha * other (sub: x - alpha * other) in the compute dtype, rounded
- * once, as PyTorch's add kernel computes it. */
+ * once, as PyTorch's add kernel computes it (of floats, a fused
+ * multiply-add). */
 static GNode *add_scaled(Builder *B, Op op, Val *vx, Val *other, Val *alpha, SrcLoc loc, SrcLoc aloc) {
   if (alpha->kind == V_TENSOR || !is_num(alpha)) return fail(B, aloc, "alpha must be a number, got %s", kind_name(alpha));
   Val *vs[2] = {vx, other};
@@ -866,7 +867,20 @@ static GNode *add_scaled(Builder *B, Op op, Val *vx, Val *other, Val *alpha, Src
   if (!dtype_is_float(dt) && alpha->kind == V_FLOAT)
     return fail(B, aloc, "For integral input tensors, argument alpha must not be a floating point number (as in PyTorch)");
   Val vo = {.kind = V_TENSOR, .t = as_dtype(B, other, cd, loc)};
-  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)}, vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &vo, alpha, loc)};
+  Val va = {.kind = V_TENSOR, .t = as_dtype(B, vx, cd, loc)};
+  if (cd == DT_F32) {
+    /* PyTorch's kernel is one fused multiply-add in f32, alpha in the
+     * tensors' dtype (sub: of -alpha): the f32 product is exact in f64 and
+     * the sum is rounded once more, to f32, so 3e38 - 2 * 3e38 is -3e38
+     * and not -inf, and 20,000 random sums of f32 and of bf16 agree bit for
+     * bit (f64's fma has no such emulation). */
+    Val a32 = {.kind = V_FLOAT, .f = dtype_round(dt, alpha->kind == V_FLOAT ? alpha->f : (double)alpha->i)};
+    vo.t = cast(B, vo.t, DT_F64, loc);
+    va.t = cast(B, va.t, DT_F64, loc);
+    Val vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &vo, &a32, loc)};
+    return cast(B, cast(B, arith(B, op, &va, &vp, loc), DT_F32, loc), dt, loc);
+  }
+  Val vp = {.kind = V_TENSOR, .t = arith(B, OP_MUL, &vo, alpha, loc)};
   return cast(B, arith(B, op, &va, &vp, loc), dt, loc);
 }
 
@@ -4414,6 +4428,348 @@ static Val *b_cummax(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc lo
   return named_pair(B, cast(B, scan_move(B, v, dim, true, loc), x->dtype, loc), scan_move(B, i, dim, true, loc), "values", "indices");
 }
 
+/* ------------------------------------------------------------ more ops */
+
+/* The vocabulary of model code that is a composite of what coil has
+ * (issue 22): causal masks (triu, tril), the log-space sums (logaddexp,
+ * logaddexp2), xlogy, rsub, outer, the diagonal family (diagonal, trace,
+ * diag, diag_embed), diff, and deg2rad, rad2deg, heaviside, sinc.  Each is
+ * built from index values, wheres, views and reductions, so every target
+ * and the reference run it with no code of their own; each follows the
+ * formula of PyTorch's CPU kernel (its special cases, its dtype rules, the
+ * dtype it computes in), so NaN, the infinities and -0 come out as there. */
+
+/* triu and tril (diagonal=k) over the last two dims: x where the column
+ * minus the row is >= k (triu) or <= k (tril), a 0 of x's dtype elsewhere
+ * (a fill: a NaN outside the triangle gives 0, -0 inside stays -0). */
+static Val *b_triangle(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t k = 0;
+  Val *kv = arg(A, 0, "diagonal");
+  if ((kv && !get_int(B, kv, arg_loc(A, 0, "diagonal"), "diagonal", &k)) || !check_args(B, A, s->name, 1)) return NULL;
+  if (x->ndim < 2) return fail(B, loc, "%s: input tensor must have at least 2 dimensions (as in PyTorch)", s->name);
+  int nd = x->ndim;
+  GNode *d = tt(B, OP_SUB, iota(B, nd, x->shape, nd - 1, 0, 1, loc), iota(B, nd, x->shape, nd - 2, 0, 1, loc), loc);
+  GNode *keep = ti(B, !strcmp(s->name, "triu") ? OP_GE : OP_LE, d, k, loc);
+  return mktensor(B, twhere(B, keep, x, mkconst(B, x->dtype, 0, 0, loc), loc));
+}
+
+/* The two operands of a float binary op (logaddexp, logaddexp2, xlogy), in
+ * the compute dtype of their result_type (ints and bool: float32, when
+ * ints_float; else refused, as PyTorch's kernels are not built for them).
+ * A Python number is rounded to a bf16/f16 result's dtype first, as
+ * TensorIterator converts a wrapped scalar to the common dtype. */
+static bool float_pair(Builder *B, const Spelling *s, GNode *x, Args *A, bool ints_float, GNode **pa, GNode **pb, DType *pdt, SrcLoc loc) {
+  Val vx, *a, *b;
+  if (!two_operands(B, s, x, A, &vx, &a, &b, loc)) return false;
+  Val *vs[2] = {a, b};
+  DType dt = result_type(vs, 2);
+  if (!dtype_is_float(dt)) {
+    if (!ints_float)
+      return fail(B, loc, "%s of %s tensors is not supported (as in PyTorch): it needs floating-point tensors", s->name, dtype_name(dt)), false;
+    dt = DT_F32;
+  }
+  Val rounded[2];
+  for (int i = 0; i < 2; i++)
+    if (vs[i]->kind != V_TENSOR) {
+      rounded[i] = (Val){.kind = V_FLOAT, .f = dtype_round(dt, vs[i]->kind == V_FLOAT ? vs[i]->f : (double)vs[i]->i)};
+      vs[i] = &rounded[i];
+    }
+  *pa = as_dtype(B, vs[0], opmath(dt), loc);
+  *pb = as_dtype(B, vs[1], opmath(dt), loc);
+  *pdt = dt;
+  return *pa && *pb;
+}
+
+/* logaddexp(a, b) and logaddexp2: PyTorch's kernel is
+ *     a == b and infinite ? a : max + log1p(exp(-|a - b|))
+ * (logaddexp2: log1p(exp2(-|a - b|)) / ln 2), in f32 for bf16 and f16,
+ * rounded once; a NaN gives NaN, -inf and -inf give -inf.  (f64's last
+ * step is an fma in PyTorch's kernel too, which coil has no op for: where
+ * the sum cancels, coil's f64 logaddexp2 gives 0 and PyTorch 1e-17.)  Both operands
+ * are tensors in PyTorch (other: a number is a TypeError there). */
+static Val *b_logaddexp(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *o = arg(A, 0, "other");
+  if (o && o->kind != V_TENSOR)
+    return fail(B, arg_loc(A, 0, "other"), "%s expects a tensor as its second argument, got %s (as in PyTorch)", s->name, kind_name(o));
+  GNode *a, *b;
+  DType dt;
+  if (!float_pair(B, s, x, A, false, &a, &b, &dt, loc)) return NULL;
+  if (!strcmp(s->name, "logaddexp")) return mktensor(B, cast(B, log_add_exp(B, a, b, loc), dt, loc));
+  GNode *hi = tt(B, OP_MAXIMUM, a, b, loc), *lo = tt(B, OP_MINIMUM, a, b, loc);
+  GNode *l = float_unary(B, OP_LOG1P, float_unary(B, OP_EXP2, tt(B, OP_SUB, lo, hi, loc), loc), loc);
+  double inv_ln2 = 1.0 / 0.693147180559945309417232121458176568;
+  GNode *r;
+  if (a->dtype == DT_F32) {
+    /* PyTorch's compiled kernel fuses max + l * (1 / ln 2) into one fma
+     * (logaddexp2(-1, -1) is -1.06e-8 there, not 0): l and the f32 constant
+     * multiply exactly in f64, and the sum is rounded once more, to f32. */
+    GNode *p = tc(B, OP_MUL, cast(B, l, DT_F64, loc), dtype_round(DT_F32, inv_ln2), loc);
+    r = cast(B, tt(B, OP_ADD, cast(B, hi, DT_F64, loc), p, loc), DT_F32, loc);
+  } else {
+    r = tt(B, OP_ADD, hi, tc(B, OP_MUL, l, inv_ln2, loc), loc);
+  }
+  GNode *same_inf = tt(B, OP_AND, tt(B, OP_EQ, lo, hi, loc), tc(B, OP_EQ, tabs(B, lo, loc), INFINITY, loc), loc);
+  return mktensor(B, cast(B, twhere(B, same_inf, hi, r, loc), dt, loc));
+}
+
+/* xlogy(x, y) (and torch.special.xlogy): PyTorch's kernel is
+ *     isnan(y) ? NaN : x == 0 ? 0 : x * log(y)
+ * in the result's dtype (ints and bool: float32): of bf16 and f16, log(y)
+ * is rounded to it before the product, which is rounded again. */
+static Val *b_xlogy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  GNode *a, *b;
+  DType dt;
+  if (!float_pair(B, s, x, A, true, &a, &b, &dt, loc)) return NULL;
+  GNode *l = float_unary(B, OP_LOG, b, loc);
+  if (dt != opmath(dt)) l = cast(B, cast(B, l, dt, loc), opmath(dt), loc);
+  GNode *r = twhere(B, tc(B, OP_EQ, a, 0, loc), mkconst(B, opmath(dt), 0, 0, loc), tt(B, OP_MUL, a, l, loc), loc);
+  r = twhere(B, tt(B, OP_NE, b, b, loc), mkconst(B, opmath(dt), NAN, 0, loc), r, loc);
+  return mktensor(B, cast(B, r, dt, loc));
+}
+
+/* rsub(x, other, alpha=1): other - alpha * x, as sub(other, x, alpha). */
+static Val *b_rsub(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *o = arg(A, 0, "other"), *alpha = arg(A, 1, "alpha");
+  if (!o) return fail(B, loc, "rsub needs other");
+  if (!check_args(B, A, s->name, 2)) return NULL;
+  if (!is_num(o)) return fail(B, arg_loc(A, 0, "other"), "rsub expects a tensor or a number, got %s", kind_name(o));
+  Val vx = {.kind = V_TENSOR, .t = x};
+  if (alpha && !((alpha->kind == V_INT || alpha->kind == V_BOOL) && alpha->i == 1))
+    return mktensor(B, add_scaled(B, OP_SUB, o, &vx, alpha, loc, arg_loc(A, 1, "alpha")));
+  return mktensor(B, arith(B, OP_SUB, o, &vx, loc));
+}
+
+/* outer(x, vec2) and ger: x[:, None] * vec2, with mul's promotion. */
+static Val *b_outer(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *v = arg(A, 0, "vec2");
+  if (!v) return fail(B, loc, "%s needs vec2", s->name);
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  if (v->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "vec2"), "%s expects a tensor vec2, got %s", s->name, kind_name(v));
+  if (x->ndim != 1) return fail(B, loc, "%s: Expected 1-D argument self, but got %d-D (as in PyTorch)", s->name, x->ndim);
+  if (v->t->ndim != 1) return fail(B, arg_loc(A, 0, "vec2"), "%s: Expected 1-D argument vec2, but got %d-D (as in PyTorch)", s->name, v->t->ndim);
+  int64_t col[2] = {x->shape[0], 1};
+  Val vc = {.kind = V_TENSOR, .t = reshape(B, x, 2, col, loc)};
+  return mktensor(B, arith(B, OP_MUL, &vc, v, loc));
+}
+
+/* The diagonal of dims d1, d2 of x (normalised, distinct) at offset k, as
+ * PyTorch's view: the other dims in order, then the diagonal.  It is a
+ * view here too: the two dims moved last and flattened, then read from
+ * the first element of the diagonal with a step of one row plus one. */
+static GNode *diagonal_view(Builder *B, GNode *x, int64_t k, int d1, int d2, SrcLoc loc) {
+  int nd = x->ndim, perm[COIL_MAX_DIMS], n = 0;
+  for (int d = 0; d < nd; d++)
+    if (d != d1 && d != d2) perm[n++] = d;
+  perm[n++] = d1;
+  perm[n++] = d2;
+  int64_t s1 = x->shape[d1], s2 = x->shape[d2];
+  int64_t len = k >= 0 ? (s1 < s2 - k ? s1 : s2 - k) : (s1 + k < s2 ? s1 + k : s2);
+  if (len < 0) len = 0;
+  int64_t shape[COIL_MAX_DIMS], start[COIL_MAX_DIMS] = {0}, step[COIL_MAX_DIMS];
+  GNode *p = permute(B, x, perm, loc);
+  if (!p) return NULL;
+  for (int d = 0; d < nd - 1; d++) shape[d] = p->shape[d], step[d] = 1;
+  shape[nd - 2] = s1 * s2;
+  GNode *flat = reshape(B, p, nd - 1, shape, loc);
+  shape[nd - 2] = len;
+  start[nd - 2] = len == 0 ? 0 : k >= 0 ? k : -k * s2;
+  step[nd - 2] = s2 + 1;
+  return slice_step(B, flat, start, step, shape, loc);
+}
+
+/* Two distinct dims of a tensor of nd dims (normalised), or false. */
+static bool two_dims(Builder *B, Args *A, int i, int64_t dflt1, int64_t dflt2, int nd, int *d1, int *d2) {
+  int64_t a = dflt1, b = dflt2;
+  Val *va = arg(A, i, "dim1"), *vb = arg(A, i + 1, "dim2");
+  if ((va && !get_int(B, va, arg_loc(A, i, "dim1"), "dim1", &a)) || (vb && !get_int(B, vb, arg_loc(A, i + 1, "dim2"), "dim2", &b))) return false;
+  if ((*d1 = norm_dim(B, a, nd, arg_loc(A, i, "dim1"))) < 0 || (*d2 = norm_dim(B, b, nd, arg_loc(A, i + 1, "dim2"))) < 0) return false;
+  if (*d1 == *d2) return fail(B, arg_loc(A, i + 1, "dim2"), "diagonal dimensions cannot be identical %lld, %lld (as in PyTorch)", (long long)a, (long long)b), false;
+  return true;
+}
+
+/* diagonal(offset=0, dim1=0, dim2=1): a view. */
+static Val *b_diagonal(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t k = 0;
+  Val *kv = arg(A, 0, "offset");
+  int d1, d2;
+  if (kv && !get_int(B, kv, arg_loc(A, 0, "offset"), "offset", &k)) return NULL;
+  if (x->ndim < 2) return fail(B, loc, "%s needs a tensor of at least 2 dimensions, got %d (as in PyTorch)", s->name, x->ndim);
+  if (!two_dims(B, A, 1, 0, 1, x->ndim, &d1, &d2) || !check_args(B, A, s->name, 3)) return NULL;
+  return mktensor(B, diagonal_view(B, x, k, d1, d2, loc));
+}
+
+/* diagonal_scatter(x, src, offset=0, dim1=0, dim2=1): x with that
+ * diagonal replaced by src (in x's dtype): diagonal's backward.  In x's
+ * dims moved to [..., dim1, dim2], where(column - row == offset, src laid
+ * along the row (offset >= 0) or the column, x), moved back. */
+static Val *b_diagonal_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "src"), *kv = arg(A, 1, "offset");
+  int64_t k = 0;
+  int d1, d2;
+  if (!sv) return fail(B, loc, "diagonal_scatter needs src");
+  if (sv->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "src"), "diagonal_scatter expects a tensor src, got %s", kind_name(sv));
+  if (kv && !get_int(B, kv, arg_loc(A, 1, "offset"), "offset", &k)) return NULL;
+  if (x->ndim < 2) return fail(B, loc, "%s needs a tensor of at least 2 dimensions, got %d (as in PyTorch)", s->name, x->ndim);
+  if (!two_dims(B, A, 2, 0, 1, x->ndim, &d1, &d2) || !check_args(B, A, s->name, 4)) return NULL;
+  GNode *src = sv->t, *slot = diagonal_view(B, x, k, d1, d2, loc);
+  if (!slot) return NULL;
+  if (src->ndim != slot->ndim || memcmp(src->shape, slot->shape, sizeof(int64_t) * (size_t)src->ndim))
+    return fail(B, arg_loc(A, 0, "src"), "diagonal_scatter: expected src to have a size equal to the slice of self. src size = %s, slice size = %s (as in PyTorch)",
+                shape_fmt(B->a, src->ndim, src->shape), shape_fmt(B->a, slot->ndim, slot->shape));
+  int nd = x->ndim;
+  int64_t len = slot->shape[nd - 2];
+  if (len == 0) return mktensor(B, x); /* no element of the diagonal */
+  int perm[COIL_MAX_DIMS], back[COIL_MAX_DIMS], n = 0;
+  for (int d = 0; d < nd; d++)
+    if (d != d1 && d != d2) perm[n++] = d;
+  perm[n++] = d1;
+  perm[n++] = d2;
+  for (int d = 0; d < nd; d++) back[perm[d]] = d;
+  GNode *xp = permute(B, x, perm, loc);
+  int64_t s1 = x->shape[d1], s2 = x->shape[d2], start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, src->shape, sizeof(int64_t) * (size_t)(nd - 1));
+  shape[nd - 2] = k >= 0 ? s1 : s2;
+  GNode *sp = pad(B, cast(B, src, x->dtype, loc), start, shape, 0, 0, loc); /* the fill is never picked */
+  shape[nd - 2] = k >= 0 ? s1 : 1;
+  shape[nd - 1] = k >= 0 ? 1 : s2;
+  GNode *sv2 = reshape(B, sp, nd, shape, loc);
+  GNode *on = ti(B, OP_EQ, tt(B, OP_SUB, iota(B, nd, xp->shape, nd - 1, 0, 1, loc), iota(B, nd, xp->shape, nd - 2, 0, 1, loc), loc), k, loc);
+  return mktensor(B, permute(B, twhere(B, on, sv2, xp, loc), back, loc));
+}
+
+/* trace: the sum of a matrix's diagonal, with sum's dtypes (ints: int64);
+ * f32 accumulates in f64, as PyTorch's CPU trace does. */
+static Val *b_trace(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (x->ndim != 2) return fail(B, loc, "trace: expected a matrix, but got tensor with dim %d (as in PyTorch)", x->ndim);
+  if (x->dtype == DT_BOOL) return fail(B, loc, "trace of a bool tensor is not supported (as in PyTorch)");
+  GNode *d = diagonal_view(B, x, 0, 0, 1, loc);
+  DType out = dtype_is_float(x->dtype) ? x->dtype : DT_I64;
+  return mktensor(B, cast(B, reduce(B, OP_SUM, cast(B, d, out == DT_F32 ? DT_F64 : out, loc), 1, false, loc), out, loc));
+}
+
+/* diag_embed: x's last dim laid on the diagonal (offset k) of dims d1, d2
+ * (normalised for the result, nd + 1 dims), 0 elsewhere; x's other dims
+ * fill the result's other dims in order.  Built as [..., m, m] with
+ * where(column - row == k, x along the row (k >= 0) or column, 0), then
+ * permuted into place. */
+static GNode *diag_embed_node(Builder *B, GNode *x, int64_t k, int d1, int d2, SrcLoc loc) {
+  int nd = x->ndim;
+  if (nd + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS);
+  int64_t n = x->shape[nd - 1], m = n + (k < 0 ? -k : k);
+  int64_t start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)nd);
+  shape[nd - 1] = m;
+  GNode *xp = pad(B, x, start, shape, 0, 0, loc); /* the fill is never picked */
+  shape[nd - 1] = k >= 0 ? m : 1;
+  shape[nd] = k >= 0 ? 1 : m;
+  GNode *xv = reshape(B, xp, nd + 1, shape, loc);
+  shape[nd - 1] = shape[nd] = m;
+  GNode *on = ti(B, OP_EQ, tt(B, OP_SUB, iota(B, nd + 1, shape, nd, 0, 1, loc), iota(B, nd + 1, shape, nd - 1, 0, 1, loc), loc), k, loc);
+  GNode *r = twhere(B, on, xv, mkconst(B, x->dtype, 0, 0, loc), loc);
+  int perm[COIL_MAX_DIMS];
+  for (int d = 0, b = 0; d <= nd; d++) perm[d] = d == d1 ? nd - 1 : d == d2 ? nd : b++;
+  return permute(B, r, perm, loc);
+}
+
+static Val *b_diag_embed(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t k = 0;
+  Val *kv = arg(A, 0, "offset");
+  int d1, d2;
+  if (kv && !get_int(B, kv, arg_loc(A, 0, "offset"), "offset", &k)) return NULL;
+  if (!two_dims(B, A, 1, -2, -1, x->ndim + 1, &d1, &d2) || !check_args(B, A, s->name, 3)) return NULL;
+  return mktensor(B, diag_embed_node(B, x, k, d1, d2, loc));
+}
+
+/* diag(x, diagonal=0): of a vector the square matrix with it on that
+ * diagonal, of a matrix that diagonal. */
+static Val *b_diag(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t k = 0;
+  Val *kv = arg(A, 0, "diagonal");
+  if ((kv && !get_int(B, kv, arg_loc(A, 0, "diagonal"), "diagonal", &k)) || !check_args(B, A, s->name, 1)) return NULL;
+  if (x->ndim == 1) return mktensor(B, diag_embed_node(B, x, k, 0, 1, loc));
+  if (x->ndim == 2) return mktensor(B, diagonal_view(B, x, k, 0, 1, loc));
+  return fail(B, loc, "diag(): Supports 1D or 2D tensors. Got %dD (as in PyTorch)", x->ndim);
+}
+
+/* diff(n=1, dim=-1, prepend=None, append=None): prepend, x and append
+ * concatenated along dim (cat's promotion), then n times the next element
+ * minus this one (of bools: logical_xor), as PyTorch's loop of narrows;
+ * n at least the length gives an empty dim. */
+static Val *b_diff(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  int64_t n = 1, dim = -1;
+  Val *nv = arg(A, 0, "n"), *dv = arg(A, 1, "dim"), *pv = arg(A, 2, "prepend"), *av = arg(A, 3, "append");
+  SrcLoc dl = arg_loc(A, 1, "dim");
+  if ((nv && !get_int(B, nv, arg_loc(A, 0, "n"), "n", &n)) || (dv && !get_int(B, dv, dl, "dim", &dim)) || !check_args(B, A, s->name, 4))
+    return NULL;
+  if (x->ndim == 0) return fail(B, loc, "diff expects input to be at least one-dimensional (as in PyTorch)");
+  if (n < 0) return fail(B, arg_loc(A, 0, "n"), "diff: order must be non-negative but got %lld (as in PyTorch)", (long long)n);
+  int d = norm_dim(B, dim, x->ndim, dl);
+  if (d < 0) return NULL;
+  GNode *pieces[3];
+  int np = 0;
+  Val *ends[2] = {pv, av};
+  const char *names[2] = {"prepend", "append"};
+  for (int i = 0; i < 2; i++) {
+    Val *e = ends[i];
+    if (!e || e->kind == V_NONE) continue;
+    SrcLoc el = arg_loc(A, 2 + i, names[i]);
+    if (e->kind != V_TENSOR) return fail(B, el, "diff: %s must be a tensor, got %s (as in PyTorch)", names[i], kind_name(e));
+    if (e->t->ndim != x->ndim)
+      return fail(B, el, "diff expects prepend or append to be the same dimension as input (as in PyTorch): %s has %d, input %d", names[i],
+                  e->t->ndim, x->ndim);
+  }
+  if (pv && pv->kind == V_TENSOR) pieces[np++] = pv->t;
+  pieces[np++] = x;
+  if (av && av->kind == V_TENSOR) pieces[np++] = av->t;
+  GNode *r = np > 1 ? cat_nodes(B, pieces, np, d, "diff", dl, loc) : x;
+  for (int64_t i = 0; i < n && r; i++) {
+    int64_t len = r->shape[d], start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+    memcpy(shape, r->shape, sizeof(int64_t) * (size_t)r->ndim);
+    if (len == 0) break;
+    shape[d] = len - 1;
+    GNode *lo = slice(B, r, start, shape, loc);
+    start[d] = 1;
+    GNode *hi = slice(B, r, start, shape, loc);
+    r = tt(B, r->dtype == DT_BOOL ? OP_XOR : OP_SUB, hi, lo, loc);
+  }
+  return mktensor(B, r);
+}
+
+/* deg2rad and rad2deg: x times pi / 180 (180 / pi), a double scalar as
+ * PyTorch's mul takes it; ints and bool first become float32. */
+static Val *b_degrees(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  if (!dtype_is_float(x->dtype)) x = cast(B, x, DT_F32, loc);
+  bool to_rad = !strcmp(s->name, "deg2rad");
+  return mktensor(B, tc(B, OP_MUL, x, to_rad ? 0.017453292519943295769236907684886127134428718885417 : 57.295779513082320876798154814105170332405472466564, loc));
+}
+
+/* heaviside(x, values): values where x == 0 (-0 too), else x > 0 (0 for a
+ * NaN); x and values must have one dtype, as in PyTorch. */
+static Val *b_heaviside(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *v = arg(A, 0, "values");
+  if (!v) return fail(B, loc, "heaviside needs values");
+  if (!check_args(B, A, s->name, 1)) return NULL;
+  SrcLoc vl = arg_loc(A, 0, "values");
+  if (v->kind != V_TENSOR) return fail(B, vl, "heaviside expects a tensor of values, got %s (as in PyTorch)", kind_name(v));
+  if (v->t->dtype != x->dtype)
+    return fail(B, vl, "heaviside is not yet implemented for tensors with different dtypes (as in PyTorch): %s and %s", dtype_name(x->dtype),
+                dtype_name(v->t->dtype));
+  return mktensor(B, twhere(B, tci(B, OP_EQ, x, 0, loc), v->t, cast(B, tci(B, OP_GT, x, 0, loc), x->dtype, loc), loc));
+}
+
+/* sinc: 1 at 0 (and -0), else sin(pi x) / (pi x), in f32 for bf16 and f16
+ * (pi of that dtype), rounded once; ints and bool as float32. */
+static Val *b_sinc(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  DType dt = dtype_is_float(x->dtype) ? x->dtype : DT_F32;
+  GNode *xf = cast(B, x, opmath(dt), loc);
+  GNode *p = tc(B, OP_MUL, xf, 3.14159265358979323846264338327950288, loc);
+  GNode *r = twhere(B, tc(B, OP_EQ, xf, 0, loc), mkconst(B, opmath(dt), 1, 1, loc), tt(B, OP_DIV, float_unary(B, OP_SIN, p, loc), p, loc), loc);
+  return mktensor(B, cast(B, r, dt, loc));
+}
+
 enum { METHOD = SP_TENSOR, BOTH = SP_TENSOR | SP_TORCH, FUNC = SP_F, ALL = SP_TENSOR | SP_TORCH | SP_F, LINALG = SP_LINALG,
        ATEN = SP_ATEN, PRIMS = SP_PRIMS };
 
@@ -4541,6 +4897,14 @@ static const Spelling spellings[] = {
     {"floor_divide", BOTH, b_mod, 0, 0, "floats, ints (Python's //; x // 0 of ints: 0)"},
     {"bitwise_left_shift", BOTH, b_shift, OP_SHL, 0, "ints"},
     {"bitwise_right_shift", BOTH, b_shift, OP_SHR, 0, "ints"},
+    {"logaddexp", BOTH, b_logaddexp, 0, 0, "floats (other: a tensor)"},
+    {"logaddexp2", BOTH, b_logaddexp, 0, 0, "floats (other: a tensor)"},
+    {"xlogy", BOTH, b_xlogy, 0, 0, "all (ints and bool: float32; also torch.special.xlogy)"},
+    {"rsub", SP_TORCH, b_rsub, 0, 0, "floats, ints (other - alpha * input)"},
+    {"deg2rad", BOTH, b_degrees, 0, 0, "all (ints and bool: float32)"},
+    {"rad2deg", BOTH, b_degrees, 0, 0, "all (ints and bool: float32)"},
+    {"heaviside", BOTH, b_heaviside, 0, 0, "all (values: a tensor of input's dtype)"},
+    {"sinc", BOTH, b_sinc, 0, 0, "all (ints and bool: float32; also torch.special.sinc)"},
     /* views */
     {"permute", BOTH, b_permute, 0, 0, "all"},
     {"transpose", BOTH, b_transpose, 0, 0, "all"},
@@ -4581,6 +4945,14 @@ static const Spelling spellings[] = {
     {"fliplr", BOTH, b_flip, 0, 0, "all (>= 2 dims)"},
     {"flipud", BOTH, b_flip, 0, 0, "all (>= 1 dim)"},
     {"roll", BOTH, b_roll, 0, 0, "all"},
+    {"triu", BOTH, b_triangle, 0, 0, "all (>= 2 dims)"},
+    {"tril", BOTH, b_triangle, 0, 0, "all (>= 2 dims)"},
+    {"diagonal", BOTH, b_diagonal, 0, 0, "all (>= 2 dims; a view)"},
+    {"diagonal_scatter", BOTH, b_diagonal_scatter, 0, 0, "all (src in self's dtype)"},
+    {"diag", BOTH, b_diag, 0, 0, "all (1-D: a matrix; 2-D: its diagonal)"},
+    {"diag_embed", BOTH, b_diag_embed, 0, 0, "all"},
+    {"outer", BOTH, b_outer, 0, 0, "all (1-D; promoted as mul)"},
+    {"ger", BOTH, b_outer, 0, 0, "all (1-D; promoted as mul)"},
     {"view_as", METHOD, b_view_as, 0, 0, "all"},
     {"reshape_as", METHOD, b_view_as, 0, 0, "all"},
     {"cat", SP_TORCH, b_cat, 0, 0, "all (a list; promoted as result_type)"},
@@ -4614,6 +4986,8 @@ static const Spelling spellings[] = {
     {"logcumsumexp", BOTH, b_cumsum, OP_EXP, 0, "floats"},
     {"cummax", BOTH, b_cummax, OP_ARGMAX, 0, "all ((values, indices))"},
     {"cummin", BOTH, b_cummax, OP_ARGMIN, 0, "all ((values, indices))"},
+    {"diff", BOTH, b_diff, 0, 0, "all (bool: logical_xor; prepend, append: tensors)"},
+    {"trace", BOTH, b_trace, 0, 0, "floats, ints (2-D; ints: int64)"},
     {"var", BOTH, b_var_std, 0, 0, "floats"},
     {"std", BOTH, b_var_std, 0, 0, "floats"},
     {"var_mean", SP_TORCH, b_var_mean, 0, 0, "floats"},
@@ -4772,6 +5146,20 @@ static const Spelling spellings[] = {
     {"hypot.default(Tensor self, Tensor other)", ATEN, b_math2, OP_HYPOT, 0, "floats"},
     {"copysign.Tensor(Tensor self, Tensor other)", ATEN, b_math2, OP_COPYSIGN, 0, "all (ints and bool: float32)"},
     {"copysign.Scalar(Tensor self, Scalar other)", ATEN, b_math2, OP_COPYSIGN, 0, "all (ints and bool: float32)"},
+    {"logaddexp.default(Tensor self, Tensor other)", ATEN, b_logaddexp, 0, 0, "floats"},
+    {"logaddexp2.default(Tensor self, Tensor other)", ATEN, b_logaddexp, 0, 0, "floats"},
+    {"xlogy.Tensor(Tensor self, Tensor other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"xlogy.Scalar_Other(Tensor self, Scalar other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"xlogy.Scalar_Self(Scalar self, Tensor other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"special_xlogy.default(Tensor self, Tensor other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"special_xlogy.other_scalar(Tensor self, Scalar other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"special_xlogy.self_scalar(Scalar self, Tensor other)", ATEN, b_xlogy, 0, 0, "all (ints and bool: float32)"},
+    {"rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1)", ATEN, b_rsub, 0, 0, "floats, ints (other - alpha * self)"},
+    {"rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1)", ATEN, b_rsub, 0, 0, "floats, ints (other - alpha * self)"},
+    {"deg2rad.default(Tensor self)", ATEN, b_degrees, 0, 0, "all (ints and bool: float32)"},
+    {"rad2deg.default(Tensor self)", ATEN, b_degrees, 0, 0, "all (ints and bool: float32)"},
+    {"heaviside.default(Tensor self, Tensor values)", ATEN, b_heaviside, 0, 0, "all (values: self's dtype)"},
+    {"sinc.default(Tensor self)", ATEN, b_sinc, 0, 0, "all (ints and bool: float32)"},
     {"fmod.Tensor(Tensor self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
     {"fmod.Scalar(Tensor self, Scalar other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
     {"remainder.Tensor(Tensor self, Tensor other)", ATEN, b_mod, 0, 0, "floats, ints (x % 0 of ints: 0)"},
@@ -4815,6 +5203,7 @@ static const Spelling spellings[] = {
     {"ones.default(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size)"},
     {"empty.memory_format(SymInt[] size, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a size; values: zeros)"},
     {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "(a number)"},
+    {"scalar_tensor.default(Scalar s, *, ScalarType? dtype=None)", PRIMS, b_creation, 0, 0, "(a number; xlogy's decomposition)"},
     {"zeros_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
     {"ones_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all"},
     {"empty_like.default(Tensor self, *, ScalarType? dtype=None)", ATEN, b_creation, 0, 0, "all (values: zeros)"},
@@ -4867,6 +5256,16 @@ static const Spelling spellings[] = {
     {"slice.Tensor(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)", ATEN, b_slice, 0, 0, "all (step: positive)"},
     {"flip.default(Tensor self, int[] dims)", ATEN, b_flip, 0, 0, "all"},
     {"roll.default(Tensor self, SymInt[1] shifts, int[1] dims=[])", ATEN, b_roll, 0, 0, "all"},
+    {"triu.default(Tensor self, SymInt diagonal=0)", ATEN, b_triangle, 0, 0, "all (>= 2 dims)"},
+    {"tril.default(Tensor self, SymInt diagonal=0)", ATEN, b_triangle, 0, 0, "all (>= 2 dims)"},
+    {"diagonal.default(Tensor self, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal, 0, 0, "all (>= 2 dims; a view)"},
+    {"diagonal_copy.default(Tensor self, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal, 0, 0, "all (>= 2 dims)"},
+    {"diagonal_scatter.default(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1)", ATEN, b_diagonal_scatter, 0, 0,
+     "all (src in self's dtype)"},
+    {"diag.default(Tensor self, int diagonal=0)", ATEN, b_diag, 0, 0, "all (1-D: a matrix; 2-D: its diagonal)"},
+    {"diag_embed.default(Tensor self, int offset=0, int dim1=-2, int dim2=-1)", ATEN, b_diag_embed, 0, 0, "all"},
+    {"outer.default(Tensor self, Tensor vec2)", ATEN, b_outer, 0, 0, "all (1-D)"},
+    {"ger.default(Tensor self, Tensor vec2)", ATEN, b_outer, 0, 0, "all (1-D)"},
     {"rev.default(Tensor a, int[] dims)", PRIMS, b_flip, 0, 0, "all"},
     {"as_strided.default(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN, b_as_strided, 0, 0,
      "all (a contiguous layout of size: a reshape of self's elements in order)"},
@@ -4909,6 +5308,9 @@ static const Spelling spellings[] = {
     {"_logcumsumexp.default(Tensor self, int dim)", ATEN, b_cumsum, OP_EXP, 0, "floats"},
     {"cummax.default(Tensor self, int dim)", ATEN, b_cummax, OP_ARGMAX, 0, "all ((values, indices))"},
     {"cummin.default(Tensor self, int dim)", ATEN, b_cummax, OP_ARGMIN, 0, "all ((values, indices))"},
+    {"diff.default(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)", ATEN, b_diff, 0, 0,
+     "all (bool: logical_xor)"},
+    {"trace.default(Tensor self)", ATEN, b_trace, 0, 0, "floats, ints (2-D; ints: int64)"},
     {"any.default(Tensor self)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dim(Tensor self, int dim, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
     {"any.dims(Tensor self, int[]? dim=None, bool keepdim=False)", ATEN, b_logical_reduce, 0, 0, "all"},
@@ -4970,7 +5372,7 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
     }
   }
   /* torch.remainder(2, x), torch.bitwise_left_shift(2, x): a number first */
-  static const char *const number_first[] = {"remainder", "bitwise_left_shift", "bitwise_right_shift", NULL};
+  static const char *const number_first[] = {"remainder", "bitwise_left_shift", "bitwise_right_shift", "xlogy", NULL};
   if (name_in(name, number_first)) {
     Val *first = arg(A, 0, "input");
     if (first && is_num(first) && first->kind != V_TENSOR) {
@@ -4986,6 +5388,14 @@ static Val *call_torch_fn(Builder *B, const char *name, Args *A, SrcLoc loc) {
   if (!s) return fail(B, loc, "'%s' is not in coil's subset of tensor ops", name);
   Args rest = after_first(A);
   return s->build(B, s, x->t, &rest, loc);
+}
+
+/* torch.special.NAME(...): the functions of torch.special that are
+ * torch.NAME under another name, with its semantics. */
+static Val *call_special(Builder *B, const char *name, Args *A, SrcLoc loc) {
+  static const char *const same[] = {"xlogy", "sinc", "expm1", "exp2", "log1p", "erf", "erfc", "erfinv", "logsumexp", NULL};
+  if (!name_in(name, same)) return fail(B, loc, "torch.special.%s is not in coil's subset", name);
+  return call_torch_fn(B, name, A, loc);
 }
 
 /* ------------------------------------------------------------ ATen */
@@ -5240,7 +5650,7 @@ static Val *aten_overload(Builder *B, const Val *packet, const char *overload, S
 
 /* The modules a function can name: torch and its submodules that hold
  * ops, and math.  Anything else imported is a clear error at its use. */
-static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.ops",
+static const char *const known_modules[] = {"torch", "torch.nn", "torch.nn.functional", "torch.linalg", "torch.special", "torch.ops",
                                             "torch.ops.aten", "torch.ops.prims", "math", NULL};
 
 static Val *mkmodule(Builder *B, const char *name) {
@@ -5279,7 +5689,7 @@ static Val *module_attr(Builder *B, const char *mod, const char *name, SrcLoc lo
         {"inf", INFINITY}, {"nan", NAN}, {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}};
     for (size_t i = 0; i < sizeof consts / sizeof *consts; i++)
       if (!strcmp(name, consts[i].name)) return mkfloat(B, consts[i].value);
-    static const char *const submodules[] = {"cuda", "fft", "special", "distributions", "autograd", "jit", NULL};
+    static const char *const submodules[] = {"cuda", "fft", "distributions", "autograd", "jit", NULL};
     if (name_in(name, submodules)) return fail(B, loc, "torch.%s is not in coil's subset", name);
     return mkfn(B, "torch", name);
   }
@@ -5862,6 +6272,7 @@ static Val *eval_call(Builder *B, Node *n) {
   else if (!strcmp(fn->ns, "torch.nn.functional")) r = call_functional(B, fn->name, &A, loc, SP_F);
   else if (!strcmp(fn->ns, "torch.linalg")) r = call_functional(B, fn->name, &A, loc, SP_LINALG);
   else if (!strcmp(fn->ns, "torch")) r = call_torch_fn(B, fn->name, &A, loc);
+  else if (!strcmp(fn->ns, "torch.special")) r = call_special(B, fn->name, &A, loc);
   else if (aten_form(fn->ns)) r = call_aten(B, fn, &A, loc);
   else return fail(B, loc, "%s.%s is not in coil's subset", fn->ns, fn->name);
   if (r && r->kind == V_TENSOR && !strcmp(fn->name, "clone")) r->storage = ++B->nstorage;

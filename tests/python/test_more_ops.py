@@ -1,0 +1,114 @@
+"""torch.compile(backend="coil") with the vocabulary of issue 22: triu and
+tril (a causal mask), logaddexp and logaddexp2, xlogy, rsub, outer,
+diagonal, trace, diag, diag_embed, diff, deg2rad, rad2deg, heaviside and
+sinc, against eager, forward and backward, with no fallback.  Inductor's
+decompositions turn most of them into ops coil had before; aten.diagonal
+(a view) reaches coil as its own row; tests/run/more_ops.py has every
+spelling, the ATen rows and the edge values."""
+import pytest
+import torch
+
+import coil
+
+
+def fallbacks(report):
+    return [f for f in report.fallbacks if not f.by_design]
+
+
+def model_math(x, y, v, w):
+    s = x.shape[-1]
+    mask = torch.triu(torch.full((s, s), float("-inf")), diagonal=1)
+    att = torch.softmax(x @ x.transpose(-1, -2) / 4 + mask, -1)
+    low = torch.tril(x, -1) + torch.triu(y, 2)
+    lse = torch.logaddexp(x, y) + torch.logaddexp2(y, x * 0.5)
+    xl = torch.xlogy(torch.relu(x), y.abs() + 0.5) + torch.special.xlogy(2.0, y.abs() + 1)
+    r = torch.rsub(x, y, alpha=2) + torch.rsub(x, 1.5)
+    o = torch.outer(v, w)
+    d = x.diagonal(0, -2, -1) + torch.diagonal(x, 1, 1, 2).sum(-1, keepdim=True)
+    t = torch.trace(x[0]) + torch.diag(v).sum() + torch.diag(x[1], -1).sum()
+    e = torch.diag_embed(v, 1)
+    df = torch.diff(x, dim=1) + torch.diff(y, n=2, dim=1, prepend=y[:, :1])
+    deg = torch.deg2rad(x) * torch.rad2deg(y)
+    sc = torch.sinc(x) + torch.heaviside(torch.round(x).detach(), y.detach())  # (heaviside has no derivative)
+    return att, low, lse, xl, r, o, d, t, e, df, deg, sc
+
+
+def inputs(seed):
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(3, 6, 6, generator=g)
+    y = torch.randn(3, 6, 6, generator=g)
+    v = torch.randn(6, generator=g)
+    w = torch.randn(4, generator=g)
+    return x, y, v, w
+
+
+@pytest.mark.parametrize("target", ["c", "triton-npu"])
+def test_forward_matches_eager(target):
+    args = inputs(0)
+    want = model_math(*args)
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        got = torch.compile(model_math, backend="coil", options={"target": target})(*args)
+    for g, e in zip(got, want):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        torch.testing.assert_close(g, e, rtol=1e-5, atol=1e-5)
+    assert report.kernels, report
+    assert not fallbacks(report), report
+
+
+def test_backward_matches_eager():
+    args = inputs(1)
+    ref = [a.clone().requires_grad_() for a in args]
+    mine = [a.clone().requires_grad_() for a in args]
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        out = torch.compile(model_math, backend="coil")(*mine)
+        sum(o.float().sin().sum() for o in out).backward()
+    sum(o.float().sin().sum() for o in model_math(*ref)).backward()
+    for a, b in zip(mine, ref):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-5)
+    assert not fallbacks(report), report
+
+
+def test_diagonal_view_reaches_coil():
+    # aten.diagonal is a view Inductor's table keeps: coil takes it whole
+    def f(x):
+        return x.diagonal(1, 0, 2) * 2 + 1, torch.diagonal(x, -1).exp()
+
+    x = torch.randn(4, 3, 5)
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        got = torch.compile(f, backend="coil")(x)
+    for g, e in zip(got, f(x)):
+        torch.testing.assert_close(g, e)
+    ops = {op for k in report.kernels for op in k.ops}
+    assert "aten.diagonal.default" in ops, report
+    assert not fallbacks(report), report
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float64, torch.int32, torch.int64, torch.bool])
+def test_dtypes_match_eager(dtype):
+    def f(x, y):
+        out = [torch.triu(x, 1), torch.tril(x), torch.diagonal(x, 1), torch.diag(x[0]), torch.diff(x, dim=0),
+               torch.outer(x[0], y[1]), torch.heaviside(x, y), torch.sinc(x), torch.deg2rad(x), torch.xlogy(x, y)]
+        if dtype != torch.bool:
+            out += [torch.trace(x), torch.rsub(x, y)]
+        if dtype.is_floating_point:
+            out += [torch.logaddexp(x, y), torch.logaddexp2(x, y)]
+        return out
+
+    g = torch.Generator().manual_seed(3)
+    if dtype.is_floating_point:
+        x, y = (torch.randn(5, 5, generator=g) * 2).to(dtype), (torch.rand(5, 5, generator=g) * 3).to(dtype)
+        x[1, 2] = 0.0
+    else:
+        x, y = torch.randint(-3, 4, (5, 5), generator=g).to(dtype), torch.randint(0, 4, (5, 5), generator=g).to(dtype)
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        got = torch.compile(f, backend="coil")(x, y)
+    want = f(x, y)
+    tol = {torch.bfloat16: 2e-2}.get(dtype, 1e-5)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        torch.testing.assert_close(a, b, rtol=tol, atol=tol, equal_nan=True)
+    assert not fallbacks(report), report
