@@ -12,13 +12,13 @@ loads, deletes their tl.device_assert lines (what the GPU compiler does),
 and runs them under Triton's interpreter: indices out of range must raise
 IndexError naming the source position, indices in range must not, in both
 dialects.  Prints "ok NAME" or "FAIL NAME: why" per case."""
-import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
 
 os.environ["TRITON_INTERPRET"] = "1"
+from run import load  # noqa: E402  (tests/triton_interp/run.py, beside this file)
 
 SOURCE = '''import torch
 
@@ -35,13 +35,6 @@ CASES = [  # function, index range, size of the indexed dim, error expected
     ("embed", 0, 6, False), ("embed", 6, 9, True),
     ("take", 0, 33, False), ("take", 33, 40, True),
 ]
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def main():
