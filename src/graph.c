@@ -4264,6 +4264,7 @@ static GNode *scan_last(Builder *B, ScanKind k, GNode *x, SrcLoc loc) {
   int nd = x->ndim;
   int64_t n = x->shape[nd - 1];
   if (n <= 2 * SCAN_BLOCK || shape_numel(nd, x->shape) == 0) return scan_dense(B, k, x, loc);
+  if (nd + 2 > COIL_MAX_DIMS) return fail(B, loc, "a scan of a %d-dim tensor needs more than %d dims inside coil", nd, COIL_MAX_DIMS);
   int64_t nb = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
   GNode *blocks = scan_blocks(B, k, x, nb, loc); /* [..., nb, B] */
   uint32_t last = 1u << nd;
@@ -4320,6 +4321,10 @@ static void scan_arg_last(Builder *B, bool is_max, GNode *x, GNode **val, GNode 
     GNode *j = iota(B, nd + 1, sq->shape, nd, 0, 1, loc);
     *idx = reduce(B, OP_AMAX, twhere(B, hit, j, mkconst(B, DT_I64, 0, -1, loc), loc), last, false, loc);
     *val = v;
+    return;
+  }
+  if (nd + 2 > COIL_MAX_DIMS) {
+    fail(B, loc, "a scan of a %d-dim tensor needs more than %d dims inside coil", nd, COIL_MAX_DIMS);
     return;
   }
   int64_t nb = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
