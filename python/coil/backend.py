@@ -386,7 +386,10 @@ class _Entry:
 
     def __call__(self, tensors):
         if self.launch:
-            outs = self.launch(list(tensors))
+            try:
+                outs = self.launch(list(tensors))
+            except IndexError as e:  # the module's status check: the same error as the C kernels give
+                raise _C.IndexOutOfRange(str(e)) from None
         else:
             outs = [torch.empty(shape, dtype=dt, device=self.device) for dt, shape in self.outputs]
             _C.set_num_threads(torch.get_num_threads())

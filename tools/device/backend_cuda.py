@@ -108,6 +108,21 @@ def tiny_lm():
             torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-6)
 
 
+def bad_ids():
+    """An embedding whose ids are out of range raises coil.IndexOutOfRange on CUDA, as on the CPU
+    (the kernels' status: Triton's device_assert is compiled out without its debug mode)."""
+    emb = torch.nn.Embedding(10, 8).to(dev)
+    f = torch.compile(lambda i: emb(i).sum(-1), backend="coil")
+    f(torch.randint(0, 10, (4, 5), device=dev))
+    try:
+        f(torch.full((4, 5), 12, device=dev))
+    except coil.IndexOutOfRange as e:
+        if "index out of range" not in str(e):
+            raise AssertionError(f"the message does not say so: {e}")
+        return
+    raise AssertionError("no coil.IndexOutOfRange for ids out of range")
+
+
 def times():
     x = torch.randn(2, 4096, 64, 128, device=dev)
     w = torch.rand(128, device=dev, requires_grad=True)
@@ -149,5 +164,6 @@ check("layernorm_softmax_block_training_cuda", training(LayerNormSoftmaxBlock, (
 check("llama_forward_backward_cuda", llama)
 check("seed_backward_cuda", seed_case)
 check("embedding_cross_entropy_training_cuda", tiny_lm)
+check("index_out_of_range_cuda", bad_ids)
 check("times", times)
 print(f"{failures} failed")
