@@ -181,12 +181,6 @@ struct GNode {
   GNode *in[3];
   int nin;
   int input;     /* OP_INPUT: parameter index */
-  /* Kept in a buffer from the first plan on (compile.c), as recompute.c
-   * keeps a value that kernels compute again: a sum at indices' values,
-   * which its kernel reads once per point of the result's indexed dim
-   * (an embedding's gradient: once per vocabulary row), inside loops that
-   * no hoisting takes them out of. */
-  bool keep;
   double fval;   /* OP_CONST (float dtypes) */
   int64_t ival;  /* OP_CONST (int and bool dtypes) */
   /* OP_PERMUTE: output dim d reads input dim perm[d].  OP_GATHER: input
@@ -208,7 +202,10 @@ struct GNode {
    * OP_GATHER: out[p] = in[0][q], q[dim] = in[1][p] (in[1] has the
    * output's shape), q[d] = p[perm[d]] elsewhere; an index outside
    * [0, in[0]'s size along dim) is a run-time error, and where wraps, a
-   * negative one counts from the end first (x[idx] does, gather does not). */
+   * negative one counts from the end first (x[idx] does, gather does not).
+   * OP_SCATTER_ADD: out = in[0], then for each point q of in[2] in
+   * row-major order out[p] += in[2][q], p[dim] = in[1][q] (in[1] has
+   * in[2]'s shape) and p[d] = q[d] elsewhere; the same check and wraps. */
   int dim;
   bool wraps;
   int64_t step;
@@ -363,6 +360,10 @@ typedef struct FusedKernel {
   GNode **roots; /* all of one shape */
   int nroots;
   int *root_buf;
+  /* Its roots are one sum at indices (OP_SCATTER_ADD), whose base the
+   * kernel before wrote: this one runs over the values' points and adds
+   * each into the root's buffers at its index. */
+  bool scatter;
 } FusedKernel;
 
 typedef struct Fusion {
@@ -460,10 +461,23 @@ typedef struct KGroup {
   int axes[COIL_MAX_DIMS]; /* outer to inner */
 } KGroup;
 
+/* A store of value val at buf's element index.  An indexed store
+ * (indexed) adds val into buf at index + gstride * i instead, i the value
+ * of ival, checked as an indexed load's index is (gsize, gwrap, gnode): an
+ * index outside adds nothing and reports the check as failed.  Points of
+ * the kernel that differ only along axes index does not mention (its
+ * collision axes) may add into one element: a target adds them one after
+ * another in the order of those axes (the C target: PyTorch's CPU sums) or
+ * atomically (the Triton targets: the order is unspecified, as on CUDA). */
 typedef struct KStore {
   int buf;
   IExpr *index;
   int val;
+  bool indexed;
+  int ival;
+  int64_t gstride, gsize;
+  bool gwrap;
+  int gnode;
 } KStore;
 
 typedef struct Kernel {
@@ -534,8 +548,14 @@ void kernel_mark_needed(const Kernel *k, bool *mark, const int *stop);
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop);
 /* varies[i]: value i changes along axis ax (-1: none does but reductions). */
 void kernel_varies_along(const Kernel *k, int ax, bool *varies);
+/* Whether indexed store st may add twice into one element along axis ax
+ * (a collision axis: KStore). */
+bool kstore_collides_along(const KStore *st, int ax);
+/* Whether any store of k is indexed. */
+bool kernel_has_indexed_store(const Kernel *k);
 /* The value store st converts to its buffer's dtype: the store's value, or
- * the f32 operand of its cast to a 16-bit float buffer type. */
+ * the f32 operand of its cast to a 16-bit float buffer type (a plain
+ * store's: an indexed store adds the rounded value, as PyTorch does). */
 int kernel_stored_value(const Program *p, const Kernel *k, const KStore *st);
 
 /* --------------------------------------------------------------- simplify.c */

@@ -93,7 +93,6 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
    * keep one more node in a buffer and plan again.  The dumps are the
    * last plan's. */
   bool *kept = ARENA_ARRAY(a, bool, c->graph.nnodes + 1);
-  for (int i = 0; i < c->graph.nnodes; i++) kept[i] = c->graph.nodes[i]->keep;
   CompileOptions last = *o;
   StrBuf dumps = {0};
   last.dump_out = o->dump_out ? &dumps : NULL;

@@ -60,7 +60,9 @@ static bool needs_buffer(Fuser *F, const GNode *r, bool *seen, const GNode **roo
       const GNode *v = F->g->nodes[u->list[i]];
       if (seen[v->id]) continue;
       seen[v->id] = true;
-      if (is_reduce(v)) return true;
+      /* a sum at indices' kernel runs over its values' points: a reduction
+       * it reads comes from a buffer */
+      if (is_reduce(v) || v->op == OP_SCATTER_ADD) return true;
       if (F->mat[v->id] || v == r) {
         if (shape_numel(v->ndim, v->shape) > numel) return true;
         if (*root_seen && ((*root_seen)->ndim != v->ndim ||
@@ -99,7 +101,9 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
   for (int i = 0; i < nn; i++) {
-    if (g->nodes[i]->op == OP_INPUT || (kept && kept[i])) F.mat[i] = true;
+    /* a sum at indices is added into its buffer (after a kernel wrote its
+     * base there) */
+    if (g->nodes[i]->op == OP_INPUT || g->nodes[i]->op == OP_SCATTER_ADD || (kept && kept[i])) F.mat[i] = true;
     /* an indexed read reads its input at points only the data name: from
      * a buffer, never by computing it there */
     if (g->nodes[i]->op == OP_GATHER) F.mat[g->nodes[i]->in[0]->id] = true;
@@ -227,7 +231,9 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   /* Each kernel stores each of its roots into every buffer that holds it:
    * a node returned twice is stored twice; an input returned as is gets a
    * copy kernel (a root whose value is its own load). */
-  f->kernels = ARENA_ARRAY(a, FusedKernel, nk + g->noutputs);
+  int nscatter = 0;
+  for (int i = 0; i < nn; i++) nscatter += g->nodes[i]->op == OP_SCATTER_ADD;
+  f->kernels = ARENA_ARRAY(a, FusedKernel, nk + nscatter + g->noutputs);
   f->nkernels = 0;
   /* A root that joined an earlier kernel may read a later one's buffer:
    * order kernels by their dependencies (lowest index first). */
@@ -264,6 +270,20 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
         dst->root_buf[dst->nroots++] = f->node_buf[n->id];
       }
     }
+    /* Each sum at indices among the roots (the kernel wrote its base):
+     * its scatter kernel, next, before any kernel that reads it (those
+     * wait for this one), adding into every buffer that holds it. */
+    int nroots = dst->nroots;
+    for (int r = 0; r < nroots; r++) {
+      const GNode *n = dst->roots[r];
+      bool first = true;
+      for (int q = 0; q < r; q++) first &= dst->roots[q] != n;
+      if (n->op != OP_SCATTER_ADD || !first) continue;
+      FusedKernel *sk = &f->kernels[f->nkernels++];
+      *sk = (FusedKernel){.roots = ARENA_ARRAY(a, GNode *, nroots), .root_buf = ARENA_ARRAY(a, int, nroots), .scatter = true};
+      for (int q = r; q < nroots; q++)
+        if (dst->roots[q] == n) sk->roots[sk->nroots] = (GNode *)n, sk->root_buf[sk->nroots++] = dst->root_buf[q];
+    }
   }
   /* Outputs that are inputs: a copy kernel each. */
   for (int k = 0; k < g->noutputs; k++) {
@@ -290,13 +310,11 @@ void fuse_dump(StrBuf *sb, const Fusion *f) {
       sb_printf(sb, " (%lld elements of storage)", (long long)b->numel);
     }
     sb_printf(sb, "  = %%%d%s\n", b->node->id,
-              b->kind != BUF_TEMP || !f->kept || !f->kept[b->node->id] ? ""
-              : b->node->keep ? "  (kept: a sum at indices reads each value once per row of its result)"
-                              : "  (kept: computing it in each kernel cost more)");
+              b->kind != BUF_TEMP || !f->kept || !f->kept[b->node->id] ? "" : "  (kept: computing it in each kernel cost more)");
   }
   for (int k = 0; k < f->nkernels; k++) {
     const FusedKernel *K = &f->kernels[k];
-    sb_printf(sb, "kernel %d: roots", k);
+    sb_printf(sb, "kernel %d: %s", k, K->scatter ? "adds at indices into" : "roots");
     for (int r = 0; r < K->nroots; r++) sb_printf(sb, " %%%d->b%d", K->roots[r]->id, K->root_buf[r]);
     sb_puts(sb, "\n");
   }

@@ -3530,38 +3530,45 @@ static GNode *checked_index(Builder *B, GNode *idx, int64_t size, int dim, bool 
   return gather_node(B, iota(B, dim + 1, shape, dim, 0, 1, loc), dim, idx, from, wraps, loc);
 }
 
+/* x with each value of vals added at the point idx names: for every point
+ * q of vals' shape in row-major order, out[p] += vals[q], p[dim] = idx[q]
+ * and p[d] = q[d] elsewhere (idx has vals' shape, no larger than x's off
+ * dim).  One add per value, in that order, each rounded to x's dtype: what
+ * PyTorch's CPU loops do (index_put with accumulate, index_add,
+ * scatter_add), so the sums are its sums.  The kernels add in place at the
+ * index (an indexed store, lower.c): numel(vals) adds, however large x is.
+ * An index outside x's dim is a run-time error, as a gather's. */
+static GNode *scatter_add_node(Builder *B, GNode *x, int dim, GNode *idx, GNode *vals, bool wraps, SrcLoc loc) {
+  if (!x || !idx || !vals) return NULL; /* an error is already reported */
+  if (x->dtype == DT_BOOL) return fail(B, loc, "a sum at indices of a bool tensor is not supported");
+  if (!shape_numel(vals->ndim, vals->shape)) return x;
+  if (x->shape[dim] == 0) return fail(B, loc, "index out of range: dimension %d of the indexed tensor has size 0", dim);
+  GNode *v = cast(B, vals, x->dtype, loc); /* before the node: inputs come first */
+  if (!v) return NULL;
+  GNode *n = new_node(B, OP_SCATTER_ADD, x->dtype, x->ndim, x->shape, loc);
+  n->cdtype = opmath(x->dtype);
+  n->in[0] = x;
+  n->in[1] = idx;
+  n->in[2] = v;
+  n->nin = 3;
+  n->dim = dim;
+  n->wraps = wraps;
+  return n;
+}
+
 /* x plus, at x's index idx[s] along dim, the values vals[..., s, ...]
- * (vals: x's shape with idx's dims in place of dim), summed where indices
- * repeat: index_add, index_put with accumulate, an embedding's backward.
- * idx is in range already.  Computed densely, as a sum over s of the values
- * whose index is the point's: x.numel() * idx.numel() selections, the work
- * of the matmul an embedding's gradient comes with (the logits'), in a fixed
- * order (s ascending), so the sums are the same on every run and target. */
+ * (vals: x's shape with idx's dims in place of dim), summed in index order
+ * where indices repeat: index_add, index_put with accumulate, an
+ * embedding's backward.  idx is checked where it is used (an index
+ * outside x's dim is a run-time error; a negative one too). */
 static GNode *sum_at_indices(Builder *B, GNode *x, int dim, GNode *idx, GNode *vals, SrcLoc loc) {
   if (!x || !idx || !vals) return NULL;
-  int R = x->ndim, K = idx->ndim;
-  if (R + K > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported (the tensor's and the index's together)", COIL_MAX_DIMS);
-  if (x->dtype == DT_BOOL) return fail(B, loc, "a sum at indices of a bool tensor is not supported");
-  int64_t big[COIL_MAX_DIMS], ishape[COIL_MAX_DIMS], vshape[COIL_MAX_DIMS];
-  int perm[COIL_MAX_DIMS];
-  for (int d = 0; d < R; d++) big[d] = x->shape[d], ishape[d] = 1;
-  for (int k = 0; k < K; k++) big[R + k] = ishape[R + k] = idx->shape[k];
-  /* vals [pre, S, post] -> [pre, post, S] -> [pre, 1, post, S] */
-  for (int j = 0; j < R + K - 1; j++) perm[j] = j < dim ? j : j < R - 1 ? j + K : dim + (j - (R - 1));
-  GNode *cv = cast(B, vals, x->dtype, loc);
-  /* Each value is read once per point of x's dim: computed values are
-   * computed once, into a buffer, not again for every row. */
-  if (cv && op_is_pointwise(cv->op) && x->shape[dim] > 1) cv->keep = true;
-  GNode *v = permute(B, cv, perm, loc);
-  for (int d = 0; d < R + K; d++) vshape[d] = d < dim ? big[d] : d == dim ? 1 : big[d];
-  v = reshape(B, v, R + K, vshape, loc);
-  GNode *hit = tt(B, OP_EQ, reshape(B, idx, R + K, ishape, loc), iota(B, R + K, big, dim, 0, 1, loc), loc);
-  GNode *picked = twhere(B, hit, expand(B, v, R + K, big, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
-  uint32_t mask = 0;
-  for (int k = 0; k < K; k++) mask |= 1u << (R + k);
-  GNode *s = reduce(B, OP_SUM, picked, mask, false, loc);
-  if (!s) return NULL;
-  return cast(B, tt(B, OP_ADD, cast(B, x, s->dtype, loc), s, loc), x->dtype, loc);
+  int R = x->ndim;
+  int64_t S = shape_numel(idx->ndim, idx->shape), vshape[COIL_MAX_DIMS], ishape[COIL_MAX_DIMS];
+  for (int d = 0; d < R; d++) vshape[d] = d == dim ? S : x->shape[d], ishape[d] = d == dim ? S : 1;
+  GNode *v = reshape(B, vals, R, vshape, loc);
+  GNode *i = expand(B, reshape(B, idx, R, ishape, loc), R, vshape, loc);
+  return scatter_add_node(B, x, dim, i, v, false, loc);
 }
 
 /* The one index tensor of an index list (None elsewhere) and its dim. */
@@ -3848,7 +3855,7 @@ static Val *b_index_add(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc
     t = arith(B, OP_MUL, &vt, alpha, loc);
   }
   GNode *flat = reshape(B, idx, 1, &n, loc);
-  return mktensor(B, sum_at_indices(B, x, dim, checked_index(B, flat, x->shape[dim], dim, false, loc), t, loc));
+  return mktensor(B, sum_at_indices(B, x, dim, flat, t, loc)); /* the indexed store checks the index */
 }
 
 /* index_copy(x, dim, index, source): x with source's slices written at the
@@ -3896,17 +3903,13 @@ static Val *b_index_copy(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLo
   return mktensor(B, last_at_indices(B, x, dim, i, t, NULL, loc));
 }
 
-/* Per-element scatters (scatter, scatter_add): index has x's rank and is no
- * larger than x in any dim but dim; the element k of index's line at q
- * names x's position along dim for q's element of src.  t (index's shape,
- * or a number) laid out beside x: [x's dims, K] with t's line along dim
- * moved last and spread over dim's V positions, and where the index names
- * the point, elsewhere (and outside the index's box) fill.  *hit: whether
- * the index names the point, in the same layout (false outside the box).
- * With no t, for a write of src's elements: the result is, in the index's
- * box (index's shape, x's size along dim), the last k whose index names
- * the point (-1: none), and *hit the same padded to x's shape with -1. */
-static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode *t, GNode **hit, SrcLoc loc) {
+/* Per-element writes (scatter): index has x's rank and is no larger than x
+ * in any dim but dim; the element k of index's line at q names x's
+ * position along dim for q's element of src.  The result is, in the
+ * index's box (index's shape, x's size along dim), the last k whose index
+ * names the point (-1: none), and *hit the same padded to x's shape with
+ * -1. */
+static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode **hit, SrcLoc loc) {
   int R = x->ndim;
   if (R + 1 > COIL_MAX_DIMS) return fail(B, loc, "at most %d dimensions are supported", COIL_MAX_DIMS - 1);
   int64_t K = index->shape[dim], small[COIL_MAX_DIMS], big[COIL_MAX_DIMS], zero[COIL_MAX_DIMS] = {0};
@@ -3924,19 +3927,11 @@ static GNode *spread_at_index(Builder *B, GNode *x, int dim, GNode *index, GNode
   GNode *h = tt(B, OP_EQ, line, iota(B, R + 1, within, dim, 0, 1, loc), loc);
   if (!h) return NULL;
   h = expand(B, h, R + 1, within, loc);
-  if (!t) {
-    /* the last element k of the line whose index names the point (-1:
-     * none), inside the index's box: its value is src's at k there */
-    GNode *pos = twhere(B, h, iota(B, R + 1, within, R, 0, 1, loc), mkconst(B, DT_I64, 0, -1, loc), loc);
-    GNode *last = reduce(B, OP_AMAX, pos, 1u << R, false, loc);
-    if (!last) return NULL;
-    *hit = pad(B, last, zero, big, 0, -1, loc);
-    return last;
-  }
-  *hit = pad(B, h, zero, big, 0, 0, loc);
-  GNode *v = reshape(B, permute(B, t, perm, loc), R + 1, small, loc);
-  v = twhere(B, h, expand(B, v, R + 1, within, loc), mkconst(B, x->dtype, 0, 0, loc), loc);
-  return pad(B, v, zero, big, 0, 0, loc);
+  GNode *pos = twhere(B, h, iota(B, R + 1, within, R, 0, 1, loc), mkconst(B, DT_I64, 0, -1, loc), loc);
+  GNode *last = reduce(B, OP_AMAX, pos, 1u << R, false, loc);
+  if (!last) return NULL;
+  *hit = pad(B, last, zero, big, 0, -1, loc);
+  return last;
 }
 
 static bool scatter_args(Builder *B, Args *A, GNode *x, const char *fname, int *dim, GNode **index) {
@@ -3959,8 +3954,8 @@ static bool scatter_args(Builder *B, Args *A, GNode *x, const char *fname, int *
  * CPU loop leaves the last, and so does coil on every target: an amax of
  * the positions that name the point, then an indexed read of src there,
  * index.numel() * x.size(dim) selections).  scatter_add(x, dim, index,
- * src): src's elements summed in where the index names (sum_at_indices
- * says how). */
+ * src): src's elements summed in where the index names, in index order
+ * (scatter_add_node). */
 static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
   bool add = !strncmp(s->name, "scatter_add", 11);
   const char *fname = add ? "scatter_add()" : "scatter()";
@@ -3982,7 +3977,7 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
         return fail(B, arg_loc(A, 2, "src"), "%s: expected src %s to be no smaller than index %s", fname, shape_fmt(B->a, t->ndim, t->shape),
                     shape_fmt(B->a, index->ndim, index->shape));
     if (!add) {
-      GNode *last = spread_at_index(B, x, dim, index, NULL, &hit, loc);
+      GNode *last = spread_at_index(B, x, dim, index, &hit, loc);
       if (!last) return NULL;
       int from[COIL_MAX_DIMS];
       int64_t start[COIL_MAX_DIMS] = {0};
@@ -3992,16 +3987,13 @@ static Val *b_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc l
     }
     int64_t zero[COIL_MAX_DIMS] = {0};
     t = slice(B, cast(B, t, x->dtype, loc), zero, index->shape, loc);
+    return mktensor(B, scatter_add_node(B, x, dim, index, t, false, loc));
   } else {
     if (!is_num(src)) return fail(B, arg_loc(A, 2, "value"), "%s: value must be a number", fname);
     t = mkconst(B, x->dtype, src->kind == V_FLOAT ? src->f : (double)src->i, src->i, loc);
   }
-  GNode *spread = spread_at_index(B, x, dim, index, add ? t : NULL, &hit, loc);
-  if (!spread) return NULL;
-  if (!add) return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), t, x, loc));
-  GNode *sum = reduce(B, OP_SUM, spread, 1u << x->ndim, false, loc);
-  if (!sum) return NULL;
-  return mktensor(B, cast(B, tt(B, OP_ADD, cast(B, x, sum->dtype, loc), sum, loc), x->dtype, loc));
+  if (!spread_at_index(B, x, dim, index, &hit, loc)) return NULL;
+  return mktensor(B, twhere(B, ti(B, OP_GE, hit, 0, loc), t, x, loc));
 }
 
 /* Ops whose result's shape the data decides: refused with the reason
@@ -7130,6 +7122,19 @@ CoilErr *graph_verify(const Graph *g) {
       }
       break;
     }
+    case OK_SCATTER: {
+      const GNode *x = n->in[0], *ix = n->in[1], *v = n->in[2];
+      if (n->dtype != x->dtype || v->dtype != x->dtype || n->dtype == DT_BOOL || !(ix->dtype == DT_I64 || ix->dtype == DT_I32))
+        return coil_err("graph verifier: %%%d scatter's dtypes", i);
+      if (x->ndim != n->ndim || memcmp(x->shape, n->shape, sizeof(int64_t) * (size_t)n->ndim))
+        return coil_err("graph verifier: %%%d scatter's base is not of its shape", i);
+      if (ix->ndim != n->ndim || v->ndim != n->ndim || memcmp(ix->shape, v->shape, sizeof(int64_t) * (size_t)n->ndim))
+        return coil_err("graph verifier: %%%d scatter's index is not of its values' shape", i);
+      if (n->dim < 0 || n->dim >= n->ndim || n->shape[n->dim] < 1) return coil_err("graph verifier: %%%d scatters along a bad dim", i);
+      for (int d = 0; d < n->ndim; d++)
+        if (d != n->dim && v->shape[d] > n->shape[d]) return coil_err("graph verifier: %%%d scatter writes dim %d outside its result", i, d);
+      break;
+    }
     case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE:
       for (int k = 0; k < n->nin; k++) {
         const GNode *x = n->in[k];
@@ -7210,6 +7215,7 @@ void graph_dump(StrBuf *sb, const Graph *g) {
       }
       sb_puts(sb, n->wraps ? ") wraps" : ")");
     }
+    if (n->op == OP_SCATTER_ADD) sb_printf(sb, " dim=%d%s", n->dim, n->wraps ? " wraps" : "");
     if (op_info[n->op].kind == OK_REDUCE) {
       sb_puts(sb, " dims=(");
       for (int d = 0, first = 1; d < n->in[0]->ndim; d++)

@@ -282,6 +282,18 @@ CoilErr *kernel_verify(const Program *p, const Kernel *k) {
     if (k->vals[st->val].scope >= 0) e = coil_err("kernel verifier: %s: store %d of an unfinished value", k->name, s);
     else if (index_group(k, st->index) != -1) e = coil_err("kernel verifier: %s: store %d indexed by an r axis", k->name, s);
     else e = check_bounds(&a, p, k, st->index, NULL, 0, st->buf, arena_printf(&a, "store %d", s));
+    if (e || !st->indexed) continue;
+    /* the index value is checked in [0, gsize) when the kernel runs: the
+     * add stays inside the buffer for any value in that range */
+    const KVal *ix = st->ival >= 0 && st->ival < k->nvals ? &k->vals[st->ival] : NULL;
+    if (!ix || !(ix->dtype == DT_I64 || ix->dtype == DT_I32) || st->gsize < 1)
+      e = coil_err("kernel verifier: %s: store %d: an indexed store takes one integer index value and a size", k->name, s);
+    else if (ix->scope >= 0) e = coil_err("kernel verifier: %s: store %d's index is unfinished", k->name, s);
+    else if (k->vals[st->val].dtype != p->bufs[st->buf].dtype)
+      e = coil_err("kernel verifier: %s: store %d adds a value of another dtype than its buffer's", k->name, s);
+    else
+      e = check_bounds(&a, p, k, ix_add(&a, st->index, ix_const(&a, (st->gsize - 1) * st->gstride)), NULL, 0, st->buf,
+                       arena_printf(&a, "indexed store %d", s));
   }
   for (int ax = 0; ax < k->naxes && !e; ax++)
     if (k->axes[ax].size < 1) e = coil_err("kernel verifier: %s: axis %d has size %lld", k->name, ax, (long long)k->axes[ax].size);
@@ -359,7 +371,11 @@ void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k) {
     const KStore *st = &k->stores[s];
     sb_printf(sb, "    store %s[", p->bufs[st->buf].name);
     ix_print(sb, st->index, names, false);
-    sb_printf(sb, "] = v%d\n", st->val);
+    if (st->indexed)
+      sb_printf(sb, " + %lld*(v%d%s, checked in [0, %lld))] += v%d\n", (long long)st->gstride, st->ival, st->gwrap ? " wrapped" : "",
+                (long long)st->gsize, st->val);
+    else
+      sb_printf(sb, "] = v%d\n", st->val);
   }
   arena_free(&a);
 }
@@ -382,7 +398,18 @@ void kernel_mark_needed(const Kernel *k, bool *mark, const int *stop) {
     kernel_mark_from(k, k->reds[r].src, mark, stop);
     if (op_is_argred(k->reds[r].op)) kernel_mark_from(k, k->reds[r].idx, mark, stop);
   }
-  for (int t = 0; t < k->nstores; t++) kernel_mark_from(k, k->stores[t].val, mark, stop);
+  for (int t = 0; t < k->nstores; t++) {
+    kernel_mark_from(k, k->stores[t].val, mark, stop);
+    if (k->stores[t].indexed) kernel_mark_from(k, k->stores[t].ival, mark, stop);
+  }
+}
+
+bool kstore_collides_along(const KStore *st, int ax) { return st->indexed && !ix_mentions(st->index, ax); }
+
+bool kernel_has_indexed_store(const Kernel *k) {
+  for (int s = 0; s < k->nstores; s++)
+    if (k->stores[s].indexed) return true;
+  return false;
 }
 
 void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
@@ -400,7 +427,7 @@ void kernel_mark_group(const Kernel *k, int g, bool *mark, const int *stop) {
 int kernel_stored_value(const Program *p, const Kernel *k, const KStore *st) {
   const KVal *v = &k->vals[st->val];
   DType bt = p->bufs[st->buf].dtype;
-  if (v->op == OP_CAST && v->dtype == bt && (bt == DT_BF16 || bt == DT_F16) && k->vals[v->arg[0]].dtype == DT_F32) return v->arg[0];
+  if (!st->indexed && v->op == OP_CAST && v->dtype == bt && (bt == DT_BF16 || bt == DT_F16) && k->vals[v->arg[0]].dtype == DT_F32) return v->arg[0];
   return st->val;
 }
 

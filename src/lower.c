@@ -615,6 +615,9 @@ static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
     break;
   }
   case OK_GATHER: v = lower_gather(L, n, idx); break;
+  /* a sum at indices as a root of its first kernel: its base (the kernel
+   * after adds the values in, lower_scatter) */
+  case OK_SCATTER: v = lower_node(L, n->in[0], idx, false); break;
   case OK_REDUCE: v = lower_reduce(L, n, idx); break;
   default: coil_unreachable("bad op kind");
   }
@@ -644,10 +647,31 @@ static void name_axes(Arena *a, Kernel *k) {
     for (int i = 0; i < k->groups[g].naxes; i++) k->axes[k->groups[g].axes[i]].name = arena_printf(a, "r%d", r++);
 }
 
+/* The points a fused kernel runs over: its roots' shape, or a scatter
+ * kernel's values'. */
+static const GNode *kernel_domain(const FusedKernel *fk) { return fk->scatter ? fk->roots[0]->in[2] : fk->roots[0]; }
+
+/* A scatter kernel (FusedKernel.scatter) at the values' point idx: the
+ * index value and the value, and per buffer of the root an indexed store
+ * that adds the value at the affine part of the point plus the index value
+ * times the dim's stride. */
+static void lower_scatter(Lower *L, const FusedKernel *fk, IExpr **idx) {
+  const GNode *n = fk->roots[0];
+  int iv = lower_node(L, n->in[1], idx, false), vv = lower_node(L, n->in[2], idx, false);
+  IExpr *sub[COIL_MAX_DIMS];
+  for (int d = 0; d < n->ndim; d++) sub[d] = d == n->dim ? ix_const(L->a, 0) : idx[d];
+  for (int r = 0; r < fk->nroots; r++) {
+    const Buffer *b = &L->f->bufs[fk->root_buf[r]];
+    L->k->stores[L->k->nstores++] = (KStore){.buf = fk->root_buf[r], .index = buffer_offset(L, b, sub), .val = vv, .indexed = true,
+                                             .ival = iv, .gstride = b->stride[n->dim], .gsize = n->shape[n->dim], .gwrap = n->wraps,
+                                             .gnode = n->id};
+  }
+}
+
 static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, Kernel *k, int index, const bool *pads) {
   Lower L = {.a = a, .f = f, .k = k, .pads = pads};
   k->name = arena_printf(a, "coil_%s_k%d", f->g->fn_name, index);
-  const GNode *shape = fk->roots[0];
+  const GNode *shape = kernel_domain(fk);
   IExpr *idx[COIL_MAX_DIMS];
   for (int d = 0; d < shape->ndim; d++) {
     if (shape->shape[d] == 1) {
@@ -659,7 +683,8 @@ static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, K
     idx[d] = ix_axis(a, ax);
   }
   k->stores = ARENA_ARRAY(a, KStore, fk->nroots);
-  for (int r = 0; r < fk->nroots; r++) {
+  if (fk->scatter) lower_scatter(&L, fk, idx);
+  for (int r = 0; r < fk->nroots && !fk->scatter; r++) {
     const GNode *n = fk->roots[r];
     int v = lower_node(&L, n, idx, n->op != OP_INPUT);
     const Buffer *b = &f->bufs[fk->root_buf[r]];
@@ -683,7 +708,7 @@ CoilErr *lower_program(Arena *a, const Fusion *f, Program *p) {
   for (int i = 0; i < f->nkernels; i++) {
     /* Roots with no elements need no kernel: nothing reads an empty buffer
      * except through a reduction over its empty dim, which is a constant. */
-    const GNode *r0 = f->kernels[i].roots[0];
+    const GNode *r0 = kernel_domain(&f->kernels[i]);
     if (shape_numel(r0->ndim, r0->shape) == 0) continue;
     CoilErr *e = lower_kernel(a, f, &f->kernels[i], &p->kernels[p->nkernels], i, pads);
     if (e) return e;

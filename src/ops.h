@@ -86,6 +86,10 @@
   /* an indexed read: in[0] at a point whose coordinate along one dim is    \
    * the value of in[1] there (gather, index_select, embedding, x[idx]) */  \
   OP(GATHER,  OK_GATHER,  2, "", "")                                           \
+  /* an indexed accumulation: in[0] with each value of in[2] added at the   \
+   * point whose coordinate along dim is in[1]'s value there (index_add,    \
+   * index_put with accumulate, scatter_add, an embedding's backward) */    \
+  OP(SCATTER_ADD, OK_SCATTER, 3, "", "")                                       \
   OP(SUM,     OK_REDUCE,  1, "", "tl.sum")                                     \
   OP(PROD,    OK_REDUCE,  1, "", "coil_prod")                                  \
   OP(AMAX,    OK_REDUCE,  1, "", "coil_amax")                                  \
@@ -97,7 +101,7 @@
   OP(ARGMIN,  OK_REDUCE,  1, "", "coil_argmin")
 
 typedef enum OpKind {
-  OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_GATHER, OK_REDUCE
+  OK_LEAF, OK_UNARY, OK_BINARY, OK_COMPARE, OK_WHERE, OK_CAST, OK_VIEW, OK_GATHER, OK_SCATTER, OK_REDUCE
 } OpKind;
 
 typedef enum Op {

@@ -782,6 +782,33 @@ static RV *eval_whole(Ref *R, const GNode *n) {
   return out;
 }
 
+/* A sum at indices (OP_SCATTER_ADD): its base, then each value added at
+ * the point its index names, in row-major order, each sum rounded to the
+ * dtype (through the compute dtype, f32 for bf16 and f16): PyTorch's CPU
+ * loops.  Serial: two values may name one point. */
+static RV *compute_scatter(Ref *R, const GNode *n) {
+  RV *out = eval_whole(R, n->in[0]), *ix = eval_whole(R, n->in[1]), *v = eval_whole(R, n->in[2]);
+  const GNode *vn = n->in[2];
+  int64_t cs[COIL_MAX_DIMS], q[COIL_MAX_DIMS] = {0}, m = shape_numel(vn->ndim, vn->shape), size = n->shape[n->dim];
+  contiguous_strides(n->ndim, n->shape, cs);
+  for (int64_t t = 0; t < m; t++) {
+    int64_t i = ix[t].i;
+    if (n->wraps && i < 0) i += size;
+    if (i >= 0 && i < size) {
+      int64_t off = 0;
+      for (int d = 0; d < n->ndim; d++) off += (d == n->dim ? i : q[d]) * cs[d];
+      if (isf(n->dtype)) out[off].f = round_to(R, n->dtype, round_to(R, n->cdtype, out[off].f + v[t].f));
+      else out[off].i = wrap_int(n->dtype, (int64_t)((uint64_t)out[off].i + (uint64_t)v[t].i));
+    } else {
+      R->bad = n->id + 1;
+    }
+    for (int d = vn->ndim - 1; d >= 0 && ++q[d] == vn->shape[d]; d--) q[d] = 0;
+  }
+  free(ix);
+  free(v);
+  return out;
+}
+
 /* Which nodes the outputs need. */
 static void mark_needed(const GNode *n, bool *need) {
   if (need[n->id]) return;
@@ -802,6 +829,7 @@ CoilErr *ref_run(const Graph *g, void *const *inputs, bool f64, RefCasts casts, 
   for (int i = 0; i < g->nnodes; i++) {
     if (need[i] && op_is_argred(g->nodes[i]->op)) compute_argreduce(&R, g->nodes[i]);
     else if (need[i] && op_info[g->nodes[i]->op].kind == OK_REDUCE) compute_reduce(&R, g->nodes[i]);
+    else if (need[i] && g->nodes[i]->op == OP_SCATTER_ADD) R.red[i] = compute_scatter(&R, g->nodes[i]);
     else if (kept[i]) R.red[i] = eval_whole(&R, g->nodes[i]);
   }
   free(kept);

@@ -657,12 +657,14 @@ static void plan_col_chain(Arena *a, const Program *p, CSched *sched, CChain *ch
   plan_col_prefetch(p, sched, ch);
 }
 
-/* Indexed loads stay out of chains: a chain's kernels share one function,
- * and its row and tile buffers match loads by their affine indices. */
+/* Indexed loads and stores stay out of chains: a chain's kernels share one
+ * function, its row and tile buffers match loads by their affine indices,
+ * and an indexed store's adds must run in the order of its collision axes,
+ * which a row at a time does not keep. */
 static bool has_indexed_load(const Kernel *k) {
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_GATHER) return true;
-  return false;
+  return kernel_has_indexed_store(k);
 }
 
 void chain_plan(Arena *a, const Program *p, CSched *sched, CChains *out) {

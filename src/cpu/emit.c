@@ -416,9 +416,34 @@ static void store_conv(StrBuf *sb, DType t, int val) {
 
 static int stored_val(const Emit *E, const KStore *st) { return kernel_stored_value(E->p, E->k, st); }
 
+/* An indexed store: the element at the checked index (coil_index: one out
+ * of range adds at element 0, inside the buffer, and fails the run), read,
+ * added to in the compute type and written back, rounded as PyTorch's CPU
+ * rounds each add; ints wrap. */
+static void emit_indexed_add(Emit *E, const char *indent, const KStore *st) {
+  StrBuf *sb = E->sb;
+  DType t = E->p->bufs[st->buf].dtype;
+  sb_printf(sb, "%s{\n%s  const int64_t at_ = ", indent, indent);
+  ix_print(sb, st->index, E->names, true);
+  sb_printf(sb, " + INT64_C(%lld) * coil_index((int64_t)v%d, INT64_C(%lld), %d, &coil_bad_, %d);\n", (long long)st->gstride, st->ival,
+            (long long)st->gsize, st->gwrap, st->gnode + 1);
+  sb_printf(sb, "%s  b%d[at_] = ", indent, st->buf);
+  switch (t) {
+  case DT_BF16: sb_printf(sb, "coil_f32_to_bf16(coil_bf16_to_f32(b%d[at_]) + v%d)", st->buf, st->val); break;
+  case DT_F16: sb_printf(sb, "coil_f32_to_f16(coil_f16_to_f32(b%d[at_]) + v%d)", st->buf, st->val); break;
+  case DT_I32: sb_printf(sb, "(int32_t)((uint32_t)b%d[at_] + (uint32_t)v%d)", st->buf, st->val); break;
+  case DT_I64: sb_printf(sb, "(int64_t)((uint64_t)b%d[at_] + (uint64_t)v%d)", st->buf, st->val); break;
+  default: sb_printf(sb, "b%d[at_] + v%d", st->buf, st->val);
+  }
+  sb_printf(sb, ";\n%s}\n", indent);
+}
+
 static void mark_stores(Emit *E) {
   memset(E->mark, 0, sizeof(bool) * (size_t)E->k->nvals);
-  for (int s = 0; s < E->k->nstores; s++) mark_from(E, stored_val(E, &E->k->stores[s]));
+  for (int s = 0; s < E->k->nstores; s++) {
+    mark_from(E, stored_val(E, &E->k->stores[s]));
+    if (E->k->stores[s].indexed) mark_from(E, E->k->stores[s].ival);
+  }
 }
 
 /* staging: per store, whether it goes to its staging row st<s>_ (indexed
@@ -432,6 +457,10 @@ static void emit_stores(Emit *E, const char *indent, const bool *staging) {
       if (E->s->stage_store[s]) sb_printf(E->sb, "v%d", stored_val(E, st));
       else store_conv(E->sb, E->p->bufs[st->buf].dtype, stored_val(E, st));
       sb_puts(E->sb, ";\n");
+      continue;
+    }
+    if (st->indexed) {
+      emit_indexed_add(E, indent, st);
       continue;
     }
     sb_printf(E->sb, "%sb%d[", indent, st->buf);
@@ -897,6 +926,10 @@ static void plan_tiles(Emit *E, bool fixed, int64_t ctile, Tiling *T) {
    * several kernels, chain_verify). */
   bool tiled = T->vx || E->s->xtile > 1;
   T->xin = tiled && k->nx > first ? k->x[k->nx - 1] : -1;
+  /* no vector lanes along an axis two of whose points may add into one
+   * element: they add one after another */
+  for (int s = 0; s < k->nstores && T->xin >= 0; s++)
+    if (kstore_collides_along(&k->stores[s], T->xin)) T->xin = -1;
   T->inner = T->xin >= 0 ? k->axes[T->xin].size : 1;
   T->chain_cols = ctile > 0 && T->xin >= 0;
   T->xt = T->chain_cols ? ctile : T->xin >= 0 ? E->s->xtile : 1;
@@ -1086,6 +1119,10 @@ static void emit_kernel(Emit *E) {
   Tiling T;
   plan_tiles(E, false, 0, &T);
   int64_t nt = ns > 1 || T.tiles < 256 ? T.tiles : 256;
+  /* Indexed stores add in the order of their collision axes, which tasks
+   * taken by threads as they come would not keep: one task walks the tiles
+   * in order. */
+  if (kernel_has_indexed_store(k)) nt = 1;
   sb_printf(sb, "  enum { XT = %lld };\n", (long long)T.xt);
   emit_task_loop(sb, nt * ns, kernel_points(k));
   if (ns > 1) sb_printf(sb, "    const int64_t xt = task / %lld, split = task %% %lld;\n", (long long)ns, (long long)ns);

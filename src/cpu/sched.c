@@ -178,7 +178,7 @@ static void stage_conversions(Arena *a, const Program *p, const Kernel *k, CSche
     }
   }
   for (int t = 0; t < k->nstores; t++)
-    s->stage_store[t] = x_blocks && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin) &&
+    s->stage_store[t] = x_blocks && !k->stores[t].indexed && p->bufs[k->stores[t].buf].dtype == DT_F16 && contiguous_along(k->stores[t].index, xin) &&
                         !stores_a_load(p, k, &k->stores[t]);
 }
 

@@ -349,6 +349,13 @@ static void print_stores(Gpu *E, const char *indent) {
     if (E->need_post[i] && k->vals[i].scope == SCOPE_POST && op_info[k->vals[i].op].kind != OK_REDUCE) print_val(E, i, indent);
   for (int s = 0; s < k->nstores; s++) {
     const KStore *st = &k->stores[s];
+    if (st->indexed) {
+      StrBuf ix = {0};
+      print_index(E, &ix, st->index);
+      tri_indexed_add(E->P, s, indent, E->ptr[st->buf], ix.data, E->xmask ? "xmask" : NULL);
+      sb_free(&ix);
+      continue;
+    }
     sb_printf(sb, "%stl.store(%s + ", indent, E->ptr[st->buf]);
     print_index(E, sb, st->index);
     sb_puts(sb, ", ");

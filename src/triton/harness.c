@@ -113,13 +113,17 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
     bool *seen = ARENA_ARRAY(&tmp, bool, c->graph.nnodes + 1);
     for (int k = 0; k < plan->nlaunches; k++) {
       const Kernel *K = &c->planned->kernels[plan->launches[k].src];
-      for (int i = 0; i < K->nvals; i++) {
-        if (K->vals[i].op != OP_GATHER || seen[K->vals[i].gnode]) continue;
-        seen[K->vals[i].gnode] = true;
-        const GNode *n = c->graph.nodes[K->vals[i].gnode];
-        sb_printf(sb, "    %d: ", K->vals[i].gnode + 1);
+      /* the checks of indexed loads, then of indexed stores */
+      for (int i = 0; i < K->nvals + K->nstores; i++) {
+        bool load = i < K->nvals;
+        if (load ? K->vals[i].op != OP_GATHER : !K->stores[i - K->nvals].indexed) continue;
+        int gnode = load ? K->vals[i].gnode : K->stores[i - K->nvals].gnode;
+        if (seen[gnode]) continue;
+        seen[gnode] = true;
+        const GNode *n = c->graph.nodes[gnode];
+        sb_printf(sb, "    %d: ", gnode + 1);
         tri_pystr(sb, arena_printf(&tmp, "%s:%d:%d: error: %s", n->loc.file ? n->loc.file : "?", n->loc.line, n->loc.col,
-                                   ref_index_message(&tmp, &c->graph, K->vals[i].gnode)));
+                                   ref_index_message(&tmp, &c->graph, gnode)));
         sb_puts(sb, ",\n");
       }
     }

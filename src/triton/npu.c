@@ -292,6 +292,13 @@ static void print_post(Npu *E, const char *indent) {
   const char **names = layout_names(E, 0);
   for (int s = 0; s < k->nstores; s++) {
     const KStore *st = &k->stores[s];
+    if (st->indexed) {
+      StrBuf ix = {0};
+      print_index(E, &ix, st->index, names);
+      tri_indexed_add(E->P, s, indent, E->ptr[st->buf], ix.data, "x0_mask");
+      sb_free(&ix);
+      continue;
+    }
     sb_printf(sb, "%stl.store(%s + ", indent, E->ptr[st->buf]);
     print_index(E, sb, st->index, names);
     sb_puts(sb, ", ");

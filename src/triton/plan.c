@@ -95,8 +95,10 @@ static bool fits_int32(const Program *p, const Kernel *k) {
     for (int j = 0; j < v->nguard; j++)
       if (index_bound(k, v->guard[j].e) >= lim) return false;
   }
-  for (int s = 0; s < k->nstores; s++)
-    if (index_bound(k, k->stores[s].index) >= lim) return false;
+  for (int s = 0; s < k->nstores; s++) {
+    const KStore *st = &k->stores[s];
+    if (index_bound(k, st->index) + (st->indexed ? (st->gsize - 1) * st->gstride : 0) >= lim) return false;
+  }
   for (int b = 0; b < p->nbufs; b++)
     if (p->bufs[b].numel * 2 >= lim) return false;
   return true;
@@ -766,12 +768,12 @@ static bool writes_buf(const Kernel *k, int buf) {
 
 /* Can kernel j join the chain of kernels head..j-1?  Sets its cpos,
  * hand_k and hand_s. */
-/* Indexed loads stay out of chains: a member reads what an earlier one
- * stores only through values handed on at the same point. */
+/* Indexed loads and stores stay out of chains: a member reads what an
+ * earlier one stores only through values handed on at the same point. */
 static bool has_indexed_load(const Kernel *k) {
   for (int i = 0; i < k->nvals; i++)
     if (k->vals[i].op == OP_GATHER) return true;
-  return false;
+  return kernel_has_indexed_store(k);
 }
 
 static bool chain_join(Arena *a, const Program *p, TritonPlan *plan, int head, int j) {
@@ -954,12 +956,14 @@ static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk
   }
 }
 
-/* The status buffer, where any kernel has an indexed load. */
+/* The status buffer, where any kernel has an indexed load or store. */
 static void add_status(Arena *a, TritonPlan *plan, const Program *p) {
   plan->status = -1;
   bool gathers = false;
-  for (int i = 0; i < p->nkernels; i++)
+  for (int i = 0; i < p->nkernels; i++) {
     for (int j = 0; j < p->kernels[i].nvals; j++) gathers |= p->kernels[i].vals[j].op == OP_GATHER;
+    gathers |= kernel_has_indexed_store(&p->kernels[i]);
+  }
   if (!gathers) return;
   TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 1);
   if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
@@ -1021,6 +1025,7 @@ static void pointer_args(Arena *a, const Program *p, const Kernel *k, const TKer
   if (ws) ws_args(a, k, tk, s);
   bool gathers = false; /* status_ptr: where its index checks report (TritonPlan.status) */
   for (int i = 0; i < k->nvals; i++) gathers |= loads[i] && k->vals[i].op == OP_GATHER;
+  gathers |= stores && kernel_has_indexed_store(k);
   if (gathers) arg(a, s, "status_ptr", true, status, 0);
 }
 
@@ -1189,7 +1194,10 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
       mark(k, tk->need_grp, k->reds[r].src);
       if (op_is_argred(k->reds[r].op)) mark(k, tk->need_grp, k->reds[r].idx);
     }
-    for (int s = 0; s < k->nstores; s++) mark(k, tk->need_post, k->stores[s].val);
+    for (int s = 0; s < k->nstores; s++) {
+      mark(k, tk->need_post, k->stores[s].val);
+      if (k->stores[s].indexed) mark(k, tk->need_post, k->stores[s].ival);
+    }
   }
   if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, plan);
   for (int i = 0; i < p->nkernels; i++) add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);

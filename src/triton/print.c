@@ -545,17 +545,20 @@ void tri_helpers(StrBuf *out, unsigned helpers) {
 
 /* ------------------------------------------------------------- python */
 
-void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const char *index, const char *mask) {
-  const KVal *v = &P->k->vals[i];
+/* The checked index of an indexed access t (a load's or a store's):
+ * t_i, the index value wrapped where gwrap; t_ok, whether it lies in
+ * [0, gsize).  A lane of mask (all lanes: NULL) where it does not fails
+ * graph node gnode's check: an assert, and the status. */
+static void index_check(TPrint *P, const char *t, int ival, int64_t gsize, bool gwrap, int gnode, const char *indent, const char *mask) {
   StrBuf *sb = P->sb;
-  const char *t = tri_vname(P, i), *at = arena_printf(P->a, "%s_i", t), *ok = arena_printf(P->a, "%s_ok", t);
-  sb_printf(sb, "%s%s = %s.to(tl.int64)\n", indent, at, tri_vname(P, v->arg[0]));
-  if (v->gwrap) sb_printf(sb, "%s%s = tl.where(%s < 0, %s + %lld, %s)\n", indent, at, at, at, (long long)v->gsize, at);
-  sb_printf(sb, "%s%s = (%s >= 0) & (%s < %lld)\n", indent, ok, at, at, (long long)v->gsize);
+  const char *at = arena_printf(P->a, "%s_i", t), *ok = arena_printf(P->a, "%s_ok", t);
+  sb_printf(sb, "%s%s = %s.to(tl.int64)\n", indent, at, tri_vname(P, ival));
+  if (gwrap) sb_printf(sb, "%s%s = tl.where(%s < 0, %s + %lld, %s)\n", indent, at, at, at, (long long)gsize, at);
+  sb_printf(sb, "%s%s = (%s >= 0) & (%s < %lld)\n", indent, ok, at, at, (long long)gsize);
   /* lanes outside the tile (or the guard) may hold any index: not checked */
-  const GNode *n = P->p->g->nodes[v->gnode];
+  const GNode *n = P->p->g->nodes[gnode];
   const char *msg = arena_printf(P->a, "%s:%d:%d: %s", n->loc.file ? n->loc.file : "?", n->loc.line, n->loc.col,
-                                 ref_index_message(P->a, P->p->g, v->gnode));
+                                 ref_index_message(P->a, P->p->g, gnode));
   if (mask) sb_printf(sb, "%stl.device_assert(%s | ~(%s), ", indent, ok, mask);
   else sb_printf(sb, "%stl.device_assert(%s, ", indent, ok);
   tri_pystr(sb, msg);
@@ -566,11 +569,28 @@ void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const cha
   const char *bad = arena_printf(P->a, "%s_bad", t);
   if (mask) sb_printf(sb, "%s%s = ~%s & (%s)\n", indent, bad, ok, mask);
   else sb_printf(sb, "%s%s = ~%s\n", indent, bad, ok);
-  sb_printf(sb, "%stl.store(status_ptr + %s.to(tl.int32) * 0, %d, mask=%s)\n", indent, bad, v->gnode + 1, bad);
-  sb_printf(sb, "%s%s = tl.load(%s + %s + %lld * %s, mask=%s%s%s, other=0)", indent, t, ptr, index, (long long)v->gstride, at,
-            mask ? mask : "", mask ? " & " : "", ok);
+  sb_printf(sb, "%stl.store(status_ptr + %s.to(tl.int32) * 0, %d, mask=%s)\n", indent, bad, gnode + 1, bad);
+}
+
+void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const char *index, const char *mask) {
+  const KVal *v = &P->k->vals[i];
+  StrBuf *sb = P->sb;
+  const char *t = tri_vname(P, i);
+  index_check(P, t, v->arg[0], v->gsize, v->gwrap, v->gnode, indent, mask);
+  sb_printf(sb, "%s%s = tl.load(%s + %s + %lld * %s_i, mask=%s%s%s_ok, other=0)", indent, t, ptr, index, (long long)v->gstride, t,
+            mask ? mask : "", mask ? " & " : "", t);
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
   sb_puts(sb, "\n");
+}
+
+void tri_indexed_add(TPrint *P, int s, const char *indent, const char *ptr, const char *index, const char *mask) {
+  const KStore *st = &P->k->stores[s];
+  StrBuf *sb = P->sb;
+  const char *t = arena_printf(P->a, "st%d", s);
+  index_check(P, t, st->ival, st->gsize, st->gwrap, st->gnode, indent, mask);
+  sb_printf(sb, "%stl.atomic_add(%s + %s + %lld * %s_i, ", indent, ptr, index, (long long)st->gstride, t);
+  tri_store_value(P, st->val, P->p->bufs[st->buf].dtype);
+  sb_printf(sb, ", mask=%s%s%s_ok, sem='relaxed')\n", mask ? mask : "", mask ? " & " : "", t);
 }
 
 void tri_pystr(StrBuf *sb, const char *s) {

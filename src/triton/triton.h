@@ -304,6 +304,11 @@ void tri_helpers(StrBuf *out, unsigned helpers);
  * check, so an index out of range is never read: `index` is its affine
  * part as the dialect prints it, `mask` the tile's (and guard's) mask. */
 void tri_gather(TPrint *P, int i, const char *indent, const char *ptr, const char *index, const char *mask);
+/* An indexed store, store s: its index value checked as tri_gather's, and
+ * an atomic add of the value at ptr + index + its stride * that, masked by
+ * mask and the check: points that name one element add one at a time, in
+ * an order the device picks (as PyTorch's CUDA index_put does). */
+void tri_indexed_add(TPrint *P, int s, const char *indent, const char *ptr, const char *index, const char *mask);
 /* A Python string literal of s (single quotes, escapes). */
 void tri_pystr(StrBuf *sb, const char *s);
 

@@ -219,6 +219,31 @@ static TxVal bi_store(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
   return none_val();
 }
 
+/* tl.atomic_add(pointer, val, mask=, sem=, scope=): the pointer's shape
+ * (val and mask broadcast to it); every memory order is this executor's
+ * one order, lanes in turn. */
+static TxVal bi_atomic_add(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
+  (void)b;
+  TxTensor *ptr = need_ptr(ex, loc, A(0), "tl.atomic_add");
+  TxTensor *val = tx_sem_tensor(ex, loc, A(1));
+  if (val->ptr >= 0) tx_fail(ex, loc, "tl.atomic_add of pointers is not supported");
+  TxTensor *mask = GIVEN(2) ? need_mask(ex, loc, A(2)) : NULL;
+  int nd = ptr->ndim;
+  int64_t shape[TX_MAX_DIMS];
+  memcpy(shape, ptr->shape, sizeof(int64_t) * (size_t)nd);
+  tx_broadcast_shape(ex, loc, nd, shape, val->ndim, val->shape, &nd, shape);
+  if (mask) tx_broadcast_shape(ex, loc, nd, shape, mask->ndim, mask->shape, &nd, shape);
+  bool grew = nd != ptr->ndim;
+  for (int d = 0; d < nd && !grew; d++) grew = shape[d] != ptr->shape[d];
+  if (grew) tx_fail(ex, loc, "tl.atomic_add: the value and mask must broadcast to the pointer's shape");
+  TxTensor *v = tx_cast(ex, val, ex->args[ptr->ptr].dtype);
+  TxTensor *r = tx_k_atomic_add(ex, loc, ptr, v, mask);
+  tx_release(ex, v);
+  tx_release(ex, val);
+  if (mask) tx_release(ex, mask);
+  return tensor_val(r);
+}
+
 /* ------------------------------------------------------------- elementwise */
 
 static TxVal bi_where(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
@@ -809,6 +834,7 @@ static const TxBuiltin builtins[] = {
                  "eviction_policy=,volatile=", bi_load, 0},
     {"store", TL, "pointer,value,mask=,boundary_check=,cache_modifier=,eviction_policy=",
      bi_store, 0},
+    {"atomic_add", TL, "pointer,val,mask=,sem=,scope=", bi_atomic_add, 0},
     {"where", TL, "condition,x,y", bi_where, 0},
     {"maximum", TL | MA | HE, "x,y,propagate_nan=", bi_minmax2, TXO_MAX},
     {"minimum", TL | MA | HE, "x,y,propagate_nan=", bi_minmax2, TXO_MIN},

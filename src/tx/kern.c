@@ -959,3 +959,39 @@ void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
   tx_iter_run(&it, fns[ptr->dtype == DT_I64][size_index(es)], &c);
   if (c.bad) report_oob(ex, loc, "tl.store", ptr, mask, ptr->ndim, ptr->shape);
 }
+
+/* tl.atomic_add: each lane the mask keeps, in row-major order, adds its
+ * value into the element at its offset, the sum rounded to the element's
+ * dtype (computed in f32 for 16-bit floats, as a GPU's atomic add; ints
+ * wrap); lanes at one element add one after another.  Returns the elements'
+ * values before the lanes' adds. */
+TxTensor *tx_k_atomic_add(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val, TxTensor *mask) {
+  const TxArg *arg = &ex->args[ptr->ptr];
+  coil_assert(val->dtype == arg->dtype);
+  int nd = ptr->ndim;
+  TxTensor *o = tx_tensor_new(ex, arg->dtype, nd, ptr->shape);
+  int es = tx_dtype_size(arg->dtype);
+  int64_t numel = 1, idx[TX_MAX_DIMS];
+  for (int d = 0; d < nd; d++) numel *= ptr->shape[d];
+  for (int64_t i = 0; i < numel; i++) {
+    tx_unravel(i, nd, ptr->shape, idx);
+    char *po = tx_elem_bcast(ptr, nd, idx), *pv = tx_elem_bcast(val, nd, idx);
+    int64_t off = ptr->dtype == DT_I32 ? *(int32_t *)po : *(int64_t *)po;
+    char *out = (char *)o->data + i * es;
+    memset(out, 0, (size_t)es);
+    if (mask && !*(uint8_t *)tx_elem_bcast(mask, nd, idx)) continue;
+    if (off < 0 || off >= arg->numel) report_oob(ex, loc, "tl.atomic_add", ptr, mask, nd, ptr->shape);
+    char *at = (char *)arg->data + off * es;
+    memcpy(out, at, (size_t)es);
+    switch (arg->dtype) {
+    case DT_F32: *(float *)at = *(float *)at + *(float *)pv; break;
+    case DT_F64: *(double *)at = *(double *)at + *(double *)pv; break;
+    case DT_BF16: *(uint16_t *)at = f32_to_bf16(bf16_to_f32(*(uint16_t *)at) + bf16_to_f32(*(uint16_t *)pv)); break;
+    case DT_F16: *(uint16_t *)at = f32_to_f16(f16_to_f32(*(uint16_t *)at) + f16_to_f32(*(uint16_t *)pv)); break;
+    case DT_I32: *(int32_t *)at = (int32_t)((uint32_t) * (int32_t *)at + (uint32_t) * (int32_t *)pv); break;
+    case DT_I64: *(int64_t *)at = (int64_t)((uint64_t) * (int64_t *)at + (uint64_t) * (int64_t *)pv); break;
+    default: tx_fail(ex, loc, "tl.atomic_add of %s is not supported", tx_dtype_name(arg->dtype));
+    }
+  }
+  return o;
+}

@@ -405,6 +405,7 @@ TxTensor *tx_k_reduce(TxExec *ex, TxRed r, TxTensor *a, int axis,
  * outside the argument's buffer are errors at loc. */
 TxTensor *tx_k_load(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *mask,
                     TxTensor *other, int ndim, const int64_t *shape);
+TxTensor *tx_k_atomic_add(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val, TxTensor *mask);
 void tx_k_store(TxExec *ex, SrcLoc loc, TxTensor *ptr, TxTensor *val,
                 TxTensor *mask);
 

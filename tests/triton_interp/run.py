@@ -69,6 +69,10 @@ def main():
         for name, *_ in work:
             print(f"FAIL {name}: cannot import torch and triton: {type(e).__name__}: {e}", flush=True)
         return 0
+    if device == "cpu":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import bf16_atomics
+        bf16_atomics.install()
     signal.signal(signal.SIGALRM, on_alarm)
     slow = []
     for n, (name, path, *flags) in enumerate(work):

@@ -7,8 +7,9 @@ On a GPU, tl.device_assert is compiled out unless Triton's debug mode is on,
 so an index out of range would read nothing and raise nothing.  Each kernel
 with an indexed load also stores the failed check's id into the status
 buffer, and the harness's coil_launch raises IndexError with the check's
-message after the launches.  This emits modules for functions with indexed
-loads, deletes their tl.device_assert lines (what the GPU compiler does),
+message after the launches; so does each kernel with an indexed store (an
+atomic add at the index).  This emits modules for functions with indexed
+loads and stores, deletes their tl.device_assert lines (what the GPU compiler does),
 and runs them under Triton's interpreter: indices out of range must raise
 IndexError naming the source position, indices in range must not, in both
 dialects.  Prints "ok NAME" or "FAIL NAME: why" per case."""
@@ -29,11 +30,16 @@ def embed(w: "f32[6, 8]", ids: "i64[5] uniform(LO, HI)"):
 
 def take(x: "f32[4, 33]", i: "i64[4, 9] uniform(LO, HI)"):
     return x.gather(1, i % 40).amax(1)
+
+
+def add_at(x: "f32[7, 5]", i: "i64[4, 5] uniform(LO, HI)", src: "f32[4, 5]"):
+    return x.scatter_add(0, i, src * 2)
 '''
 
 CASES = [  # function, index range, size of the indexed dim, error expected
     ("embed", 0, 6, False), ("embed", 6, 9, True),
     ("take", 0, 33, False), ("take", 33, 40, True),
+    ("add_at", 0, 7, False), ("add_at", 7, 9, True),  # an indexed store's check
 ]
 
 
