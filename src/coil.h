@@ -464,7 +464,8 @@ typedef struct KGroup {
 /* A store of value val at buf's element index.  An indexed store
  * (indexed) adds val into buf at index + gstride * i instead, i the value
  * of ival, checked as an indexed load's index is (gsize, gwrap, gnode): an
- * index outside adds nothing and reports the check as failed.  Points of
+ * index outside adds nothing outside the buffer (C adds at element 0 of
+ * the add's range, Triton masks the add) and reports the check as failed.  Points of
  * the kernel that differ only along axes index does not mention (its
  * collision axes) may add into one element: a target adds them one after
  * another in the order of those axes (the C target: PyTorch's CPU sums) or

@@ -251,7 +251,9 @@ void default_tolerance(DType t, double *rtol, double *atol) {
 }
 
 /* The longest reduction an output depends on: its sums may be taken in
- * another order than the reference's. */
+ * another order than the reference's.  A sum at indices counts as long as
+ * its values' indexed dim (every value along it may add into one element,
+ * and the Triton targets add atomically, in any order). */
 int64_t reduction_length(const GNode *n, int64_t *memo) {
   if (memo[n->id]) return memo[n->id];
   int64_t m = 1;
@@ -265,6 +267,7 @@ int64_t reduction_length(const GNode *n, int64_t *memo) {
       if (n->rmask >> d & 1) len *= n->in[0]->shape[d];
     if (len > m) m = len;
   }
+  if (n->op == OP_SCATTER_ADD && n->in[2]->shape[n->dim] > m) m = n->in[2]->shape[n->dim];
   return memo[n->id] = m;
 }
 

@@ -236,7 +236,10 @@ static TxVal bi_atomic_add(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *ar
   bool grew = nd != ptr->ndim;
   for (int d = 0; d < nd && !grew; d++) grew = shape[d] != ptr->shape[d];
   if (grew) tx_fail(ex, loc, "tl.atomic_add: the value and mask must broadcast to the pointer's shape");
-  TxTensor *v = tx_cast(ex, val, ex->args[ptr->ptr].dtype);
+  DType dt = ex->args[ptr->ptr].dtype;
+  if (!(dt == DT_F32 || dt == DT_F64 || dt == DT_BF16 || dt == DT_F16 || dt == DT_I32 || dt == DT_I64))
+    tx_fail(ex, loc, "tl.atomic_add of %s is not supported", tx_dtype_name(dt));
+  TxTensor *v = tx_cast(ex, val, dt);
   TxTensor *r = tx_k_atomic_add(ex, loc, ptr, v, mask);
   tx_release(ex, v);
   tx_release(ex, val);

@@ -46,3 +46,19 @@ def scatter_add_forms(x: "f32[5, 7]", i: "i64[5, 3] uniform(0, 7)", src: "f32[5,
 
 def aten_scatter(x: "f32[6, 9]", t: "i64[6] uniform(0, 9)", i: "i64[4, 9] uniform(0, 6)", s: "f32[4, 9]"):
     return aten.scatter.value(x * 0, 1, t.unsqueeze(1), -1.0), aten.scatter_add.default(x, 0, i, s)
+
+
+def repeats_in_order(x: "f32[50]", i: "i64[60000] uniform(0, 50)", s: "f32[60000]", h: "bf16[50]", k: "i64[3000] uniform(-50, 50)"):
+    # every element takes some 1200 adds: they must run one after another
+    # (never in vector lanes or threads side by side), in index order on the
+    # CPU, where the sums are PyTorch's bit for bit (the Triton dialects add
+    # atomically, in any order: bf16, rounded at every add, takes 4 adds an
+    # element here, so that any order stays within its tolerance)
+    return (x.index_add(0, i, s), x.scatter_add(0, i, s * 2), h.index_add(0, i[:200], s[:200].bfloat16()),
+            torch.index_put(x, (k,), s[:3000], accumulate=True))
+
+
+def token_columns(g: "f32[8, 512, 64]", ids: "i64[8, 512] uniform(0, 300)"):
+    # an embedding's gradient large enough to run in parallel: the tokens
+    # collide, the columns do not
+    return aten.index_put.default(torch.zeros(300, 64), [ids], g * 0.5, True)
