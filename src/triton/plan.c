@@ -1236,7 +1236,7 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   const Kernel *k = &p->kernels[i];
   const TKernel *tk = &plan->kern[i];
   bool chain = tk->chain == i;
-  int64_t x = tk->xblock, px = pow2_ceil(chain ? tk->xnumel : tk->xnumel), r = 0, pr = 1;
+  int64_t x = tk->xblock, px = pow2_ceil(tk->xnumel), r = 0, pr = 1; /* a chain's xnumel: its rows */
   bool loop = false;
   if (chain) {
     r = tk->crblock;
