@@ -80,6 +80,11 @@ typedef struct coil_options {
    * `coil run --arg`), or NULL. */
   const char *const *args;
   int nargs;
+  /* "triton-gpu": the module offers a few tiles around the model's per
+   * kernel and times them on its first call, caching the choice on disk
+   * beside itself (`coil emit --autotune`, docs/triton.md).  Other
+   * targets ignore it. */
+  int autotune;
 } coil_options;
 
 /* ------------------------------------------------------------ programs */

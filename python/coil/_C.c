@@ -429,10 +429,11 @@ static PyObject *graph_output(Graph *o, PyObject *args) {
 static PyObject *graph_source(Graph *o, PyObject *unused) { return PyUnicode_FromString(coil_graph_source(o->g)); }
 
 static PyObject *graph_compile(Graph *o, PyObject *args, PyObject *kw) {
-  static char *names[] = {"target", "dump", NULL};
+  static char *names[] = {"target", "dump", "autotune", NULL};
   const char *target = "c", *dump = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|sz:compile", names, &target, &dump)) return NULL;
-  coil_options opts = {.target = target, .dump = dump};
+  int autotune = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|szp:compile", names, &target, &dump, &autotune)) return NULL;
+  coil_options opts = {.target = target, .dump = dump, .autotune = autotune};
   coil_program *p = NULL;
   coil_error *err = NULL;
   coil_status st;
@@ -450,7 +451,7 @@ static PyMethodDef graph_methods[] = {
     {"output", (PyCFunction)graph_output, METH_VARARGS, "output(values)"},
     {"source", (PyCFunction)graph_source, METH_NOARGS, "the program as coil's Python subset"},
     {"compile", (PyCFunction)(void (*)(void))graph_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(target='c', dump=None) -> Program"},
+     "compile(target='c', dump=None, autotune=False) -> Program (autotune: triton-gpu's module tunes its tiles)"},
     {NULL},
 };
 

@@ -456,9 +456,10 @@ class CoilGroup:
     fallback otherwise, which finds or compiles the specialization by its
     key and makes its plan the runner's."""
 
-    def __init__(self, graph_name, name, sub, target, reported_ahead):
+    def __init__(self, graph_name, name, sub, target, reported_ahead, autotune=False):
         self.graph_name, self.name, self.sub = graph_name, name, sub
         self.target = target
+        self.autotune = autotune  # CUDA's triton-gpu modules tune their tiles (config.autotune)
         self.reported_ahead = reported_ahead  # its first compile is in the report already
         self.cache = {}
         self.lock = threading.Lock()
@@ -521,7 +522,7 @@ class CoilGroup:
             layouts, perms = zip(*[_layout(n) for n in self.outputs]) if self.outputs else ((), ())
             b = _build(self.name, self.nodes, self.placeholders, args, self.outputs, perms)
             try:
-                program = b.g.compile(target=target)
+                program = b.g.compile(target=target, autotune=self.autotune and device.type == "cuda")
                 entry = _Entry(program, target, device, layouts, args)
                 if report and (self.cache or not self.reported_ahead):
                     report.kernels.append(Kernel(self.graph_name, self.name, target, _ops(self.nodes),
@@ -653,7 +654,8 @@ def compile_graph(gm, example_inputs, kind, options):
     programs, runners = [], {}
     for i in range(len(groups)):
         name = f"coil_{i}"
-        group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead)
+        group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead,
+                          autotune=bool(options.get("autotune", config.autotune)))
         runners[name] = group.runner
         programs += group.prepare()
     # Every group's C kernels in one run of the system compiler, now, rather
@@ -815,7 +817,7 @@ def _ops(nodes):
 
 def coil_backend(gm, example_inputs, options=None, **kwargs):
     """The torch.compile backend: torch.compile(model, backend="coil",
-    options={"target": "c" | "triton-npu" | "triton-gpu"})."""
+    options={"target": "c" | "triton-npu" | "triton-gpu", "autotune": bool})."""
     from torch._dynamo.backends.common import aot_autograd
     from torch._inductor.decomposition import select_decomp_table
 

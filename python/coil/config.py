@@ -8,8 +8,14 @@ target: the target of CPU tensors: "c" (C with OpenMP), or "triton-npu" /
         "triton-gpu" run through coil's Triton executor on the CPU (slow; a
         correctness tool).  torch.compile's options={"target": ...} overrides
         it per model.  CUDA tensors always run the triton-gpu module.
+autotune: CUDA groups' triton-gpu modules time a few tiles around the
+        model's per kernel on their first call and cache the choice beside
+        the module in the kernel cache (docs/triton.md, Autotune).  Default:
+        COIL_AUTOTUNE (set and not "0"); options={"autotune": ...} overrides
+        it per model.
 """
 import os
 
 strict = os.environ.get("COIL_STRICT", "") not in ("", "0")
 target = "c"
+autotune = os.environ.get("COIL_AUTOTUNE", "") not in ("", "0")

@@ -16,6 +16,7 @@
 
 #include "../../include/coil.h"
 #include "api/api.h"
+#include "triton/triton.h"
 
 /* DLPack 0.6 (Debian 12's libdlpack-dev) predates kDLBool; PyTorch
  * exports bool tensors with this code, as DLPack 0.8 defines it. */
@@ -141,6 +142,12 @@ static coil_status compile_text(const char *file, const char *text, const coil_o
   }
   CompileOptions co = {.file = file ? file : "<source>", .text = text, .fn = opts->fn, .args = over,
                        .nargs = opts->nargs, .target = t, .dump = opts->dump, .dump_out = opts->dump ? &p->dump : NULL};
+  TritonOptions topt;
+  if (opts->autotune && t == &triton_gpu_target) {
+    triton_options_default(&topt);
+    topt.autotune = true;
+    co.target_options = &topt;
+  }
   CoilErr *e = over && names ? compile_source(&co, &p->c) : coil_err("out of memory");
   for (int i = 0; names && i < opts->nargs; i++) free(names[i]);
   free(over), free(names);

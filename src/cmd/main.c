@@ -100,6 +100,9 @@ static const char EMIT_HELP[] =
     "                         reduction instead of the tile model's (0: the model's; for sweeps)\n"
     "  --gpu-no-chain         triton-gpu: no chains (each kernel of a normalisation its own launch)\n"
     "  --gpu-evict-first      triton-gpu: loads in reduction loops ask the L2 to evict their lines first\n"
+    "  --autotune             triton-gpu: a few tiles around the model's per kernel (blocks, warps, stages);\n"
+    "                         the module times them on its first call and caches the choice beside itself\n"
+    "                         (<module>.autotune.json; COIL_AUTOTUNE=0 off, =redo time again; docs/triton.md)\n"
     "  -d STAGES              print these stages' dumps instead (triton: the tile model)\n%s";
 
 static int fail(CoilErr *e) {
@@ -271,6 +274,8 @@ int main(int argc, char **argv) {
         topt.gpu_nochain = tflags = true;
       } else if (!strcmp(a, "--gpu-evict-first")) {
         topt.gpu_evict = tflags = true;
+      } else if (!strcmp(a, "--autotune")) {
+        topt.autotune = tflags = true;
       } else if (!strcmp(a, "--gpu-loads")) {
         if (i + 1 >= rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt.gpu_loads))
           return usage_error(cmd, "%s needs pointer or tma", a);
@@ -286,6 +291,8 @@ int main(int argc, char **argv) {
       return unknown_target(cmd, c.target);
     if (tflags && c.co.target == &cpu_target)
       return usage_error(cmd, "%s", "--harness, --npu-cores, --npu-ub-kb and --gpu-* options need --target triton-npu or triton-gpu");
+    if (topt.autotune && c.co.target != &triton_gpu_target)
+      return usage_error(cmd, "%s", "--autotune needs --target triton-gpu");
     if (c.co.target != &cpu_target) c.co.target_options = &topt;
     StrBuf out = {0};
     c.co.dump_out = &out;

@@ -54,7 +54,331 @@ static bool uses_descriptors(const Compiled *c, const TritonPlan *plan) {
   return false;
 }
 
-void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
+/* One launch as a dict of COIL_LAUNCHES (pad: more indent, in COIL_TUNE);
+ * `name` the function it calls. */
+static void launch_dict(StrBuf *sb, const TritonLaunch *L, const char *name, const char *pad) {
+  sb_printf(sb, "%s    {'kernel': '%s', 'grid': (%lld, %lld, %lld), 'num_warps': %d,", pad, name, (long long)L->grid[0],
+            (long long)L->grid[1], (long long)L->grid[2], L->num_warps);
+  if (L->num_stages) sb_printf(sb, " 'num_stages': %d,", L->num_stages);
+  sb_printf(sb, "\n%s     'args': [", pad);
+  for (int j = 0; j < L->nargs; j++) {
+    const TritonArg *A = &L->args[j];
+    if (j && j % 4 == 0) sb_printf(sb, "\n%s              ", pad);
+    else if (j) sb_putc(sb, ' ');
+    if (A->is_ptr) sb_printf(sb, "('%s', 'ptr', %d),", A->name, A->buf);
+    else sb_printf(sb, "('%s', 'constexpr', %lld),", A->name, (long long)A->value);
+  }
+  sb_puts(sb, "]},\n");
+}
+
+/* --autotune: COIL_TUNE, per tuned kernel its launches in COIL_LAUNCHES
+ * and its candidates' launches (tune_fn: the functions they call). */
+static void tune_table(StrBuf *sb, const TritonPlan *plan, const char *const *tune_fn) {
+  sb_puts(sb, "# --autotune: per tuned kernel, its launches COIL_LAUNCHES[first:first + count] and the\n"
+              "# candidates that may replace them, the model's first (launches as in COIL_LAUNCHES,\n"
+              "# 'num_stages' where one sets Triton's); coil_tune chooses on the first call\n"
+              "COIL_TUNE = [\n");
+  int at = 0;
+  for (int u = 0; u < plan->ntune; u++) {
+    const TritonTune *T = &plan->tune[u];
+    sb_printf(sb, "    {'kernel': '%s', 'first': %d, 'count': %d, 'candidates': [\n", plan->launches[T->first].kernel, T->first,
+              T->nlaunches);
+    for (int j = 0; j < T->ncand; j++) {
+      const TritonCandidate *C = &T->cand[j];
+      sb_puts(sb, "        {'label': ");
+      tri_pystr(sb, C->label);
+      sb_puts(sb, ", 'launches': [\n");
+      for (int l = 0; l < C->nlaunches; l++, at++) launch_dict(sb, &C->launches[l], tune_fn[at], "        ");
+      sb_puts(sb, "        ]},\n");
+    }
+    sb_puts(sb, "    ]},\n");
+  }
+  sb_puts(sb, "]\n");
+}
+
+/* The model's launches, run in order. */
+static const char bind_text[] =
+    "\n\n"
+    "def coil_bind(bufs):\n"
+    "    \"\"\"The launches bound to tensors (bufs[i] is buffer i of COIL_BUFFERS).\"\"\"\n"
+    "    calls = []\n"
+    "    for launch in COIL_LAUNCHES:\n"
+    "        kernel = globals()[launch['kernel']][launch['grid']]\n"
+    "        args = [bufs[v] if kind == 'ptr' else v for _, kind, v in launch['args']]\n"
+    "        calls.append((kernel, args, launch['num_warps']))\n"
+    "    return calls\n"
+    "\n\n"
+    "def coil_launch(bufs):\n"
+    "    \"\"\"Run every kernel, in order, on the buffers; an index out of range raises\n"
+    "    IndexError (the kernels' status, read after them: one synchronisation).\"\"\"\n"
+    "    for kernel, args, num_warps in coil_bind(bufs):\n"
+    "        kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
+    "    if COIL_STATUS is not None:\n"
+    "        failed = int(bufs[COIL_STATUS].item())\n"
+    "        if failed:\n"
+    "            raise IndexError(COIL_INDEX_ERRORS.get(failed, 'index out of range'))\n";
+
+/* --autotune: the launches of each tuned kernel are its chosen
+ * candidate's.  The first call chooses (coil_tune): from the cache beside
+ * the module, else by timing every candidate on copies of the buffers the
+ * kernel writes (so a kernel that reads what it writes is timed on its
+ * own copy and the real run happens once), then runs the choice.  The
+ * cache is JSON, written to a temp file renamed over it; a corrupt file or
+ * a stale entry is ignored with a warning and rewritten.  Python's
+ * logging, logger 'coil.autotune', never print: the module is a library
+ * (the torch.compile backend imports it). */
+/* in pieces: C11 promises string literals of 4095 characters, no more */
+static const char *const autotune_text[] = {
+    "\n"
+    "\n"
+    "# ---- autotune (coil emit --autotune; docs/triton.md, Autotune) ----\n"
+    "import functools\n"
+    "import hashlib\n"
+    "import inspect\n"
+    "import json\n"
+    "import logging\n"
+    "import os\n"
+    "import statistics\n"
+    "import tempfile\n"
+    "import threading\n"
+    "import time\n"
+    "\n"
+    "coil_log = logging.getLogger('coil.autotune')\n"
+    "# Times one candidate: coil_tune_timer(run, device, kernel, candidate) -> ms.  None: do_bench on\n"
+    "# CUDA, the median of three runs by the wall clock elsewhere.  Tests set it to count the timings.\n"
+    "coil_tune_timer = None\n"
+    "# This process's choice (an index into 'candidates') per entry of COIL_TUNE\n"
+    "coil_tuned = {}\n"
+    "coil_tune_lock = threading.RLock()\n"
+    "COIL_TUNE_AT = {t['first']: u for u, t in enumerate(COIL_TUNE)}\n",
+    "\n"
+    "\n"
+    "def coil_tune_mode():\n"
+    "    \"\"\"COIL_AUTOTUNE: '0' runs the model's choice (nothing timed, the cache neither read nor\n"
+    "    written); 'redo' times again and rewrites the cache's entries; otherwise the cache's\n"
+    "    choice, timing what it lacks.\"\"\"\n"
+    "    mode = os.environ.get('COIL_AUTOTUNE', '1').strip().lower()\n"
+    "    return 'off' if mode in ('0', 'off', 'false', 'no') else 'redo' if mode == 'redo' else 'on'\n",
+    "\n"
+    "\n"
+    "def coil_tune_path():\n"
+    "    \"\"\"The cache file: COIL_AUTOTUNE_CACHE, else beside this module (NAME.autotune.json); None\n"
+    "    for a module without a file (the choices then last for the process).\"\"\"\n"
+    "    path = os.environ.get('COIL_AUTOTUNE_CACHE')\n"
+    "    if path:\n"
+    "        return path\n"
+    "    here = globals().get('__file__')\n"
+    "    return os.path.splitext(here)[0] + '.autotune.json' if here else None\n",
+    "\n"
+    "\n"
+    "def coil_tune_key(u, bufs):\n"
+    "    \"\"\"What a choice depends on: the kernel's name, a hash of its candidates (their launches and\n"
+    "    the source of their functions), the device (and Triton's version), and its arguments'\n"
+    "    dtypes, shapes and strides.\"\"\"\n"
+    "    tune = COIL_TUNE[u]\n"
+    "    h = hashlib.sha256(repr(tune['candidates']).encode())\n"
+    "    for name in sorted({launch['kernel'] for cand in tune['candidates'] for launch in cand['launches']}):\n"
+    "        fn = globals()[name]\n"
+    "        h.update(inspect.getsource(getattr(fn, 'fn', fn)).encode())\n"
+    "    args, device = [], None\n"
+    "    for launch in COIL_LAUNCHES[tune['first']:tune['first'] + tune['count']]:\n"
+    "        for _, kind, v in launch['args']:\n"
+    "            if kind == 'ptr':\n"
+    "                t = bufs[v]\n"
+    "                device = device or (torch.cuda.get_device_name(t.device) if t.is_cuda else t.device.type)\n"
+    "                args.append(f\"{str(t.dtype).replace('torch.', '')}{list(t.shape)}{tuple(t.stride())}\")\n"
+    "    return {'kernel': tune['kernel'], 'source': h.hexdigest()[:16],\n"
+    "            'device': f'{device}, triton {triton.__version__}', 'args': ' '.join(args)}\n",
+    "\n"
+    "\n"
+    "def coil_tune_read(path, quiet=False):\n"
+    "    \"\"\"The cache's entries ({} when there is none); a corrupt cache is ignored with a warning.\"\"\"\n"
+    "    if not path or not os.path.exists(path):\n"
+    "        return {}\n"
+    "    try:\n"
+    "        with open(path) as f:\n"
+    "            data = json.load(f)\n"
+    "        if not isinstance(data, dict) or data.get('version') != 1 or not isinstance(data.get('entries'), dict):\n"
+    "            raise ValueError('not a coil autotune cache of version 1')\n"
+    "        return data['entries']\n"
+    "    except (OSError, ValueError) as e:  # json's errors are ValueErrors\n"
+    "        if not quiet:\n"
+    "            coil_log.warning('coil autotune: ignoring the corrupt cache %s (%s); it will be rewritten', path, e)\n"
+    "        return {}\n",
+    "\n"
+    "\n"
+    "def coil_tune_write(path, name, entry):\n"
+    "    \"\"\"Put entry under name and drop the entries it makes stale (the same kernel, device and\n"
+    "    arguments, another source), in a temp file beside the cache renamed over it: no reader\n"
+    "    ever sees half a file.\"\"\"\n"
+    "    same = ('kernel', 'device', 'args')\n"
+    "    entries = {k: e for k, e in coil_tune_read(path, quiet=True).items()\n"
+    "               if not (isinstance(e, dict) and all(e.get(f) == entry[f] for f in same))}\n"
+    "    entries[name] = entry\n"
+    "    tmp = None\n"
+    "    try:\n"
+    "        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),\n"
+    "                                   prefix=os.path.basename(path) + '.', suffix='.tmp')\n"
+    "        with os.fdopen(fd, 'w') as f:\n"
+    "            json.dump({'version': 1, 'entries': entries}, f, indent=1, sort_keys=True)\n"
+    "            f.flush()\n"
+    "            os.fsync(f.fileno())\n"
+    "        os.replace(tmp, path)\n"
+    "    except OSError as e:\n"
+    "        coil_log.warning('coil autotune: cannot write the cache %s: %s (the choice lasts for this process)', path, e)\n"
+    "        if tmp and os.path.exists(tmp):\n"
+    "            os.unlink(tmp)\n",
+    "\n"
+    "\n"
+    "def coil_bind_launches(launches, bufs):\n"
+    "    \"\"\"Launches bound to tensors: (kernel, args, num_warps) each.\"\"\"\n"
+    "    calls = []\n"
+    "    for launch in launches:\n"
+    "        kernel = globals()[launch['kernel']][launch['grid']]\n"
+    "        if launch.get('num_stages'):\n"
+    "            kernel = functools.partial(kernel, num_stages=launch['num_stages'])\n"
+    "        args = [bufs[v] if kind == 'ptr' else v for _, kind, v in launch['args']]\n"
+    "        calls.append((kernel, args, launch['num_warps']))\n"
+    "    return calls\n",
+    "\n"
+    "\n"
+    "def coil_tune_default_timer(run, device, kernel, candidate):\n"
+    "    if device.type == 'cuda':\n"
+    "        from triton.testing import do_bench\n"
+    "        return do_bench(run, warmup=10, rep=50, return_mode='median')\n"
+    "    times = []\n"
+    "    for _ in range(3):\n"
+    "        t0 = time.perf_counter()\n"
+    "        run()\n"
+    "        times.append((time.perf_counter() - t0) * 1e3)\n"
+    "    return statistics.median(times)\n",
+    "\n"
+    "\n"
+    "def coil_tune_time(u, bufs):\n"
+    "    \"\"\"Each candidate's time in ms, run on copies of the buffers the kernel writes (what it only\n"
+    "    reads is shared); a candidate that fails (out of registers or shared memory) times inf,\n"
+    "    with a warning.\"\"\"\n"
+    "    tune = COIL_TUNE[u]\n"
+    "    work = list(bufs)\n"
+    "    for cand in tune['candidates']:\n"
+    "        for launch in cand['launches']:\n"
+    "            for name, kind, v in launch['args']:\n"
+    "                if kind == 'ptr' and not name.startswith('in_ptr') and work[v] is bufs[v]:\n"
+    "                    work[v] = bufs[v].clone()\n"
+    "    device = next(bufs[v] for launch in tune['candidates'][0]['launches']\n"
+    "                  for _, kind, v in launch['args'] if kind == 'ptr').device\n"
+    "    timer = coil_tune_timer or coil_tune_default_timer\n"
+    "    times = []\n"
+    "    for c, cand in enumerate(tune['candidates']):\n"
+    "        calls = coil_bind_launches(cand['launches'], work)\n"
+    "\n"
+    "        def run(calls=calls):\n"
+    "            for kernel, args, num_warps in calls:\n"
+    "                kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
+    "        try:\n"
+    "            run()  # compiles it\n"
+    "            times.append(float(timer(run, device, tune['kernel'], c)))\n"
+    "        except Exception as e:  # the model's must run; another may not (registers, shared memory)\n"
+    "            if c == 0:\n"
+    "                raise\n"
+    "            coil_log.warning('coil autotune: %s: candidate %d (%s) failed: %s: %s', tune['kernel'], c,\n"
+    "                             cand['label'], type(e).__name__, (str(e).splitlines() or [''])[0])\n"
+    "            times.append(float('inf'))\n"
+    "    return times\n",
+    "\n"
+    "\n"
+    "def coil_tune_choose(u, bufs):\n"
+    "    \"\"\"Tuned kernel u's candidate: the model's (COIL_AUTOTUNE=0), the cache's, or the fastest,\n"
+    "    which the cache then keeps.\"\"\"\n"
+    "    tune = COIL_TUNE[u]\n"
+    "    mode = coil_tune_mode()\n"
+    "    if mode == 'off':\n"
+    "        return 0\n"
+    "    path = coil_tune_path()\n"
+    "    key = coil_tune_key(u, bufs)\n"
+    "    name = ' | '.join(key[f] for f in ('kernel', 'source', 'device', 'args'))\n"
+    "    if mode == 'on' and path:\n"
+    "        entries = coil_tune_read(path)\n"
+    "        entry = entries.get(name)\n"
+    "        if entry is not None:\n"
+    "            c = entry.get('choice') if isinstance(entry, dict) else None\n"
+    "            if type(c) is int and 0 <= c < len(tune['candidates']) and entry.get('label') == tune['candidates'][c]['label']:\n"
+    "                coil_log.debug('coil autotune: %s: %s (cached in %s)', tune['kernel'], entry['label'], path)\n"
+    "                return c\n"
+    "            coil_log.warning('coil autotune: ignoring the stale entry for %s in %s (its choice is no '\n"
+    "                             'candidate of this module); timing again', tune['kernel'], path)\n"
+    "        elif any(isinstance(e, dict) and all(e.get(f) == key[f] for f in ('kernel', 'device', 'args'))\n"
+    "                 for e in entries.values()):\n"
+    "            coil_log.warning('coil autotune: ignoring the stale entry for %s in %s (its source or '\n"
+    "                             'candidates changed); timing again', tune['kernel'], path)\n"
+    "    times = coil_tune_time(u, bufs)\n"
+    "    best = min(range(len(times)), key=times.__getitem__)\n"
+    "    coil_log.info('coil autotune: %s: %s, %.4f ms (the model\\'s: %.4f ms)', tune['kernel'],\n"
+    "                  tune['candidates'][best]['label'], times[best], times[0])\n"
+    "    if path:\n"
+    "        coil_tune_write(path, name, dict(key, choice=best, label=tune['candidates'][best]['label'],\n"
+    "                                         times_ms=[t if t != float('inf') else None for t in times]))\n"
+    "    return best\n",
+    "\n"
+    "\n"
+    "def coil_chosen_launches():\n"
+    "    \"\"\"COIL_LAUNCHES with each tuned kernel's launches replaced by its chosen candidate's.\"\"\"\n"
+    "    out, i = [], 0\n"
+    "    while i < len(COIL_LAUNCHES):\n"
+    "        u = COIL_TUNE_AT.get(i)\n"
+    "        if u is None:\n"
+    "            out.append(COIL_LAUNCHES[i])\n"
+    "            i += 1\n"
+    "        else:\n"
+    "            out += COIL_TUNE[u]['candidates'][coil_tuned[u]]['launches']\n"
+    "            i += COIL_TUNE[u]['count']\n"
+    "    return out\n",
+    "\n"
+    "\n"
+    "def coil_tune(bufs):\n"
+    "    \"\"\"Run every launch in order on bufs, choosing each tuned kernel's candidate as it comes,\n"
+    "    when its inputs are computed (coil_tune_choose).\"\"\"\n"
+    "    with coil_tune_lock:\n"
+    "        i = 0\n"
+    "        while i < len(COIL_LAUNCHES):\n"
+    "            u = COIL_TUNE_AT.get(i)\n"
+    "            if u is None:\n"
+    "                launches = [COIL_LAUNCHES[i]]\n"
+    "                i += 1\n"
+    "            else:\n"
+    "                if u not in coil_tuned:\n"
+    "                    coil_tuned[u] = coil_tune_choose(u, bufs)\n"
+    "                launches = COIL_TUNE[u]['candidates'][coil_tuned[u]]['launches']\n"
+    "                i += COIL_TUNE[u]['count']\n"
+    "            for kernel, args, num_warps in coil_bind_launches(launches, bufs):\n"
+    "                kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n",
+    "\n"
+    "\n"
+    "def coil_bind(bufs):\n"
+    "    \"\"\"The launches bound to tensors (bufs[i] is buffer i of COIL_BUFFERS), each tuned kernel's\n"
+    "    as chosen.  Before the choices are made, this runs the launches once on bufs (coil_tune).\"\"\"\n"
+    "    if len(coil_tuned) < len(COIL_TUNE):\n"
+    "        coil_tune(bufs)\n"
+    "    return coil_bind_launches(coil_chosen_launches(), bufs)\n",
+    "\n"
+    "\n"
+    "def coil_launch(bufs):\n"
+    "    \"\"\"Run every kernel, in order, on the buffers (the first call chooses the tuned kernels'\n"
+    "    candidates); an index out of range raises IndexError (the kernels' status, read after\n"
+    "    them: one synchronisation).\"\"\"\n"
+    "    if len(coil_tuned) < len(COIL_TUNE):\n"
+    "        coil_tune(bufs)\n"
+    "    else:\n"
+    "        for kernel, args, num_warps in coil_bind_launches(coil_chosen_launches(), bufs):\n"
+    "            kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
+    "    if COIL_STATUS is not None:\n"
+    "        failed = int(bufs[COIL_STATUS].item())\n"
+    "        if failed:\n"
+    "            raise IndexError(COIL_INDEX_ERRORS.get(failed, 'index out of range'))\n",
+    NULL,
+};
+
+void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan, const char *const *tune_fn) {
   const Graph *g = &c->graph;
   const Program *p = &c->program;
   sb_puts(sb, "\n\n# ---- what coil chose: read by coil_launch, the harness and coil's executor ----\n");
@@ -141,40 +465,15 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan)
               "COIL_LAUNCH_OPTIONS = {'enable_reflect_ftz': False}\n");
   sb_puts(sb, "# launches in order: kernel, grid, num_warps, arguments in parameter order\n"
               "# (('NAME', 'ptr', buffer id) or ('NAME', 'constexpr', value))\nCOIL_LAUNCHES = [\n");
-  for (int i = 0; i < plan->nlaunches; i++) {
-    const TritonLaunch *L = &plan->launches[i];
-    sb_printf(sb, "    {'kernel': '%s', 'grid': (%lld, %lld, %lld), 'num_warps': %d,\n     'args': [", L->kernel,
-              (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2], L->num_warps);
-    for (int j = 0; j < L->nargs; j++) {
-      const TritonArg *A = &L->args[j];
-      if (j && j % 4 == 0) sb_puts(sb, "\n              ");
-      else if (j) sb_putc(sb, ' ');
-      if (A->is_ptr) sb_printf(sb, "('%s', 'ptr', %d),", A->name, A->buf);
-      else sb_printf(sb, "('%s', 'constexpr', %lld),", A->name, (long long)A->value);
-    }
-    sb_puts(sb, "]},\n");
-  }
+  for (int i = 0; i < plan->nlaunches; i++) launch_dict(sb, &plan->launches[i], plan->launches[i].kernel, "");
   sb_puts(sb, "]\n");
+  if (plan->opt.autotune) {
+    tune_table(sb, plan, tune_fn);
+    for (int i = 0; autotune_text[i]; i++) sb_puts(sb, autotune_text[i]);
+  } else {
+    sb_puts(sb, bind_text);
+  }
   sb_puts(sb,
-          "\n\n"
-          "def coil_bind(bufs):\n"
-          "    \"\"\"The launches bound to tensors (bufs[i] is buffer i of COIL_BUFFERS).\"\"\"\n"
-          "    calls = []\n"
-          "    for launch in COIL_LAUNCHES:\n"
-          "        kernel = globals()[launch['kernel']][launch['grid']]\n"
-          "        args = [bufs[v] if kind == 'ptr' else v for _, kind, v in launch['args']]\n"
-          "        calls.append((kernel, args, launch['num_warps']))\n"
-          "    return calls\n"
-          "\n\n"
-          "def coil_launch(bufs):\n"
-          "    \"\"\"Run every kernel, in order, on the buffers; an index out of range raises\n"
-          "    IndexError (the kernels' status, read after them: one synchronisation).\"\"\"\n"
-          "    for kernel, args, num_warps in coil_bind(bufs):\n"
-          "        kernel(*args, num_warps=num_warps, **COIL_LAUNCH_OPTIONS)\n"
-          "    if COIL_STATUS is not None:\n"
-          "        failed = int(bufs[COIL_STATUS].item())\n"
-          "        if failed:\n"
-          "            raise IndexError(COIL_INDEX_ERRORS.get(failed, 'index out of range'))\n"
           "\n\n"
           "def coil_extent(shape, stride):\n"
           "    \"\"\"The elements a storage with these strides spans.\"\"\"\n"

@@ -861,7 +861,9 @@ static bool chain_tile(const TritonOptions *o, TKernel *h, int64_t onumel) {
   return true;
 }
 
-static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, TritonPlan *plan) {
+/* ko: per kernel, the options of its model (autotune candidates), or NULL:
+ * o for every kernel; a chain's tile takes its head's. */
+static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, const TritonOptions *ko, TritonPlan *plan) {
   for (int head = 0; head < p->nkernels;) {
     const Kernel *k = &p->kernels[head];
     TKernel *h = &plan->kern[head];
@@ -883,7 +885,7 @@ static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, Trito
     int n = 1;
     while (head + n < p->nkernels && chain_join(a, p, plan, head, head + n)) n++;
     TKernel saved = *h;
-    if (n < 2 || !chain_tile(o, h, h->xnumel)) {
+    if (n < 2 || !chain_tile(ko ? &ko[head] : o, h, h->xnumel)) {
       *h = saved;
       head++;
       continue;
@@ -1180,14 +1182,17 @@ static void chain_launch(Arena *a, const Program *p, TritonPlan *plan, int head)
 
 /* ------------------------------------------------------------ the plan */
 
-CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
+/* The plan with every kernel modelled under o, or under ko[i] (kernel i's
+ * options: an autotune candidate's tile) where ko is given. */
+static void plan_with(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, const TritonOptions *ko,
+                      TritonPlan *plan) {
   const Program *p = &c->program;
   *plan = (TritonPlan){.target = t, .opt = *o, .nbufs = p->nbufs};
   plan->kern = ARENA_ARRAY(a, TKernel, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
     const Kernel *k = &p->kernels[i];
     TKernel *tk = &plan->kern[i];
-    model_kernel(a, p, k, t, o, tk);
+    model_kernel(a, p, k, t, ko ? &ko[i] : o, tk);
     tk->need_grp = ARENA_ARRAY(a, bool, k->nvals + 1);
     tk->need_post = ARENA_ARRAY(a, bool, k->nvals + 1);
     for (int r = 0; r < k->nreds; r++) {
@@ -1199,7 +1204,7 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
       if (k->stores[s].indexed) mark(k, tk->need_post, k->stores[s].ival);
     }
   }
-  if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, plan);
+  if (t == TRITON_GPU && !o->gpu_nochain) gpu_chains(a, p, o, ko, plan);
   for (int i = 0; i < p->nkernels; i++) add_scratch(a, plan, &p->kernels[i], &plan->kern[i]);
   add_status(a, plan, p);
   for (int i = 0; i < p->nkernels; i++) {
@@ -1210,6 +1215,194 @@ CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOp
     else if (tk->chain == i) chain_launch(a, p, plan, i);
     else if (tk->chain < 0) gpu_launches(a, p, k, tk, plan, i);
   }
+}
+
+/* ------------------------------------------------------- GPU: autotune */
+
+enum {
+  TUNE_MAX = 10,           /* candidates of a kernel, the model's included */
+  TUNE_MAX_TILE = 1 << 15, /* elements of a candidate's [XBLOCK, RBLOCK] tile */
+};
+
+/* A candidate's tile: XBLOCK, RBLOCK, split parts, num_warps as
+ * --gpu-tile gives them (0: the model's), and the launch's num_stages
+ * (0: Triton's default). */
+typedef struct Tile {
+  int64_t x, r, s, w;
+  int stages;
+} Tile;
+
+/* The configurations tried besides the model's: each changes one of its
+ * choices by a factor of two (num_warps, RBLOCK, XBLOCK, the split parts),
+ * then the software pipeline's depth of a loop (Triton's default is 3
+ * stages), as far as the tile stays a valid one: blocks within the
+ * padded ranges, at most TUNE_MAX_TILE elements, 1 to 16 warps.  Every
+ * candidate is planned as the model plans a --gpu-tile, so masks, tails
+ * and splits are as valid as the model's own.  A kernel of a chain is
+ * tuned as its chain (XBLOCK rows, RBLOCK of the row, warps), unsplit. */
+static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out) {
+  const Kernel *k = &p->kernels[i];
+  const TKernel *tk = &plan->kern[i];
+  bool chain = tk->chain == i;
+  int64_t x = tk->xblock, px = pow2_ceil(tk->xnumel), r = 0, pr = 1; /* a chain's xnumel: its rows */
+  bool loop = false;
+  if (chain) {
+    r = tk->crblock;
+    pr = pow2_ceil(tk->cinner);
+    loop = !tk->cpersist;
+  } else if (k->ngroups) {
+    r = tk->g[0].rblock;
+    for (int g = 0; g < k->ngroups; g++) {
+      if (tk->g[g].rblock != r) r = 0; /* groups of other blocks keep the model's */
+      if (pow2_ceil(tk->g[g].numel) > pr) pr = pow2_ceil(tk->g[g].numel);
+      loop |= !tk->g[g].persistent;
+    }
+  }
+  /* chains stay unsplit (their head's own model too); a kernel the model
+   * does not split stays so unless a candidate changes the parts */
+  int64_t s = chain || !k->ngroups ? (chain ? 1 : 0) : tk->nsplit;
+  Tile base = {x, r, s, tk->num_warps, 0};
+  int n = 0;
+  int64_t rr = r ? r : 1;
+#define TUNE_ADD(f, v, ok)                                                                                                   \
+  do {                                                                                                                     \
+    Tile t_ = base;                                                                                                        \
+    t_.f = (v);                                                                                                            \
+    if ((ok) && n < 2 * TUNE_MAX) out[n++] = t_;                                                                           \
+  } while (0)
+  TUNE_ADD(w, base.w * 2, base.w * 2 <= 16);
+  TUNE_ADD(w, base.w / 2, base.w / 2 >= 1);
+  TUNE_ADD(r, r * 2, r && r * 2 <= pr && x * r * 2 <= TUNE_MAX_TILE);
+  TUNE_ADD(r, r / 2, r && r / 2 >= 1);
+  TUNE_ADD(x, x * 2, x * 2 <= px && x * 2 * rr <= TUNE_MAX_TILE);
+  TUNE_ADD(x, x / 2, x / 2 >= 1);
+  TUNE_ADD(s, s * 2, s > 1);
+  TUNE_ADD(s, s / 2, s > 1);
+  TUNE_ADD(stages, 2, loop);
+  TUNE_ADD(stages, 4, loop);
+#undef TUNE_ADD
+  return n;
+}
+
+/* The candidate plan's kernels run as the model's do, one launch each or
+ * in the same chains: only then do its launches replace the tuned
+ * kernel's and nothing else. */
+static bool same_chains(const Program *p, const TritonPlan *a, const TritonPlan *b) {
+  for (int j = 0; j < p->nkernels; j++) {
+    const TKernel *x = &a->kern[j], *y = &b->kern[j];
+    if (x->chain != y->chain || (x->chain == j && x->nchain != y->nchain)) return false;
+  }
+  return true;
+}
+
+/* "XBLOCK 64, RBLOCK 128, RSPLIT_CHUNK 4096, grid (2, 256, 1), num_warps 8":
+ * the main launch's blocks, grid and options; names the candidate in the
+ * module and its cache. */
+static const char *tune_label(Arena *a, const TritonLaunch *L) {
+  StrBuf sb = {0};
+  for (int j = 0; j < L->nargs; j++)
+    if (!L->args[j].is_ptr && (strstr(L->args[j].name, "BLOCK") || strstr(L->args[j].name, "CHUNK") || !strcmp(L->args[j].name, "NUM_STAGES")))
+      sb_printf(&sb, "%s %lld, ", L->args[j].name, (long long)L->args[j].value);
+  sb_printf(&sb, "grid (%lld, %lld, %lld), num_warps %d", (long long)L->grid[0], (long long)L->grid[1], (long long)L->grid[2],
+            L->num_warps);
+  if (L->num_stages) sb_printf(&sb, ", num_stages %d", L->num_stages);
+  const char *s = arena_strdup(a, sb.data);
+  sb_free(&sb);
+  return s;
+}
+
+/* Every launch's grid, options and constexprs: two candidates with the
+ * same key run the same code the same way. */
+static char *tune_key(const TritonLaunch *L, int n) {
+  StrBuf sb = {0};
+  for (int l = 0; l < n; l++) {
+    sb_printf(&sb, "%s %lld %lld %lld %d %d:", L[l].kernel, (long long)L[l].grid[0], (long long)L[l].grid[1],
+              (long long)L[l].grid[2], L[l].num_warps, L[l].num_stages);
+    for (int j = 0; j < L[l].nargs; j++)
+      if (!L[l].args[j].is_ptr) sb_printf(&sb, " %lld", (long long)L[l].args[j].value);
+    sb_puts(&sb, ";");
+  }
+  return sb.data;
+}
+
+/* A candidate's scratch buffer in the plan: the one of the same name
+ * (a reduction's partials), grown to the candidate's parts, or a new one
+ * after the rest, so that the model's launches keep their buffer ids. */
+static int tune_scratch(Arena *a, TritonPlan *plan, const TritonScratch *S) {
+  for (int i = 0; i < plan->nscratch; i++)
+    if (!strcmp(plan->scratch[i].name, S->name)) {
+      if (S->numel > plan->scratch[i].numel) plan->scratch[i].numel = S->numel;
+      return plan->nbufs + i;
+    }
+  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 1);
+  if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
+  plan->scratch = ns;
+  plan->scratch[plan->nscratch++] = *S;
+  return plan->nbufs + plan->nscratch - 1;
+}
+
+/* --autotune: per launch unit (a kernel, a split kernel's two launches, a
+ * chain), the model's choice and up to TUNE_MAX - 1 other tiles (Tile),
+ * each planned as a whole plan in which only that unit's options differ;
+ * kept when the plan has the same chains, and its launches are not those
+ * of an earlier candidate. */
+static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
+  const Program *p = &c->program;
+  TritonOptions base = plan->opt;
+  base.autotune = false;
+  TritonOptions *ko = ARENA_ARRAY(a, TritonOptions, p->nkernels + 1);
+  for (int j = 0; j < p->nkernels; j++) ko[j] = base;
+  plan->tune = ARENA_ARRAY(a, TritonTune, p->nkernels + 1);
+  for (int i = 0; i < p->nkernels; i++) {
+    const TKernel *tk = &plan->kern[i];
+    if (tk->launch < 0) continue; /* a chain's member: its head tunes the chain */
+    TritonTune *T = &plan->tune[plan->ntune];
+    *T = (TritonTune){.src = i, .first = tk->launch, .nlaunches = tk->claunch >= 0 ? 2 : 1};
+    T->cand = ARENA_ARRAY(a, TritonCandidate, TUNE_MAX);
+    T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &plan->launches[T->first]), &plan->launches[T->first], T->nlaunches, plan};
+    char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches)};
+    Tile tiles[2 * TUNE_MAX];
+    int nt = tune_tiles(p, plan, i, tiles);
+    for (int t = 0; t < nt && T->ncand < TUNE_MAX; t++) {
+      int64_t tile[4] = {tiles[t].x, tiles[t].r, tiles[t].s, tiles[t].w};
+      memcpy(ko[i].gpu_tile, tile, sizeof tile);
+      TritonPlan *cp = ARENA_NEW(a, TritonPlan);
+      plan_with(a, c, TRITON_GPU, &base, ko, cp);
+      ko[i] = base;
+      const TKernel *ck = &cp->kern[i];
+      if (!same_chains(p, plan, cp) || ck->launch < 0) continue;
+      int n = ck->claunch >= 0 ? 2 : 1;
+      TritonLaunch *L = ARENA_ARRAY(a, TritonLaunch, n);
+      memcpy(L, &cp->launches[ck->launch], sizeof(TritonLaunch) * (size_t)n);
+      for (int l = 0; l < n; l++) {
+        L[l].num_stages = tiles[t].stages;
+        L[l].args = ARENA_ARRAY(a, TritonArg, L[l].nargs + 1);
+        memcpy(L[l].args, cp->launches[ck->launch + l].args, sizeof(TritonArg) * (size_t)L[l].nargs);
+      }
+      char *key = tune_key(L, n);
+      bool seen = false;
+      for (int j = 0; j < T->ncand && !seen; j++) seen = !strcmp(keys[j], key);
+      if (seen) {
+        free(key);
+        continue;
+      }
+      for (int l = 0; l < n; l++) /* the candidate's scratch in the plan's buffer ids */
+        for (int j = 0; j < L[l].nargs; j++) {
+          TritonArg *A = &L[l].args[j];
+          if (!A->is_ptr || A->buf < cp->nbufs) continue;
+          A->buf = A->buf == cp->status ? plan->status : tune_scratch(a, plan, &cp->scratch[A->buf - cp->nbufs]);
+        }
+      keys[T->ncand] = key;
+      T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &L[0]), L, n, cp};
+    }
+    for (int j = 0; j < T->ncand; j++) free(keys[j]);
+    if (T->ncand > 1) plan->ntune++;
+  }
+}
+
+CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan) {
+  plan_with(a, c, t, o, NULL, plan);
+  if (t == TRITON_GPU && o->autotune) gpu_tune(a, c, plan);
   return NULL;
 }
 
@@ -1364,4 +1557,18 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
   for (int i = 0; i < plan->nscratch; i++)
     sb_printf(sb, "scratch %d: %s %s[%lld]\n", plan->nbufs + i, plan->scratch[i].name, dtype_name(plan->scratch[i].dtype),
               (long long)plan->scratch[i].numel);
+  if (plan->opt.autotune)
+    sb_printf(sb, "autotune: %d kernel%s with candidates (the model's first), timed on the module's first call\n", plan->ntune,
+              plan->ntune == 1 ? "" : "s");
+  for (int u = 0; u < plan->ntune; u++) {
+    const TritonTune *T = &plan->tune[u];
+    sb_printf(sb, "  %s (launches %d-%d):\n", plan->launches[T->first].kernel, T->first, T->first + T->nlaunches - 1);
+    for (int j = 0; j < T->ncand; j++) {
+      const TritonCandidate *C = &T->cand[j];
+      sb_printf(sb, "    %d. %s", j, C->label);
+      if (C->nlaunches > 1) sb_printf(sb, "; %s grid (%lld, %lld, %lld) num_warps %d", C->launches[1].kernel, (long long)C->launches[1].grid[0],
+                                     (long long)C->launches[1].grid[1], (long long)C->launches[1].grid[2], C->launches[1].num_warps);
+      sb_puts(sb, "\n");
+    }
+  }
 }

@@ -58,6 +58,10 @@ typedef struct TritonOptions {
   int64_t gpu_tile[4];
   bool gpu_nochain; /* --gpu-no-chain: every kernel its own launch */
   bool gpu_evict;   /* --gpu-evict-first: eviction_policy='evict_first' on the loads of reduction loops */
+  /* --autotune (GPU): the plan offers candidate tiles around the model's
+   * per kernel (TritonPlan.tune) and the module times them on its first
+   * call, caching the choice on disk beside itself */
+  bool autotune;
   bool harness;  /* append the standalone script */
 } TritonOptions;
 
@@ -82,6 +86,7 @@ typedef struct TritonLaunch {
   bool combine;       /* the second kernel of a split reduction */
   int64_t grid[3];
   int num_warps;
+  int num_stages; /* a launch option; 0: Triton's default (only autotune candidates set it) */
   TritonArg *args;
   int nargs;
 } TritonLaunch;
@@ -97,8 +102,30 @@ typedef struct TritonScratch {
 } TritonScratch;
 
 typedef struct TKernel TKernel;
+typedef struct TritonPlan TritonPlan;
 
-typedef struct TritonPlan {
+/* --autotune: one configuration a tuned kernel may run with: the launches
+ * that replace the kernel's (one, two for a split reduction, a chain's
+ * one), their pointers bound to the plan's buffer ids (scratch sized for
+ * every candidate), and the plan whose TKernel its functions print from. */
+typedef struct TritonCandidate {
+  const char *label; /* "XBLOCK 64, RBLOCK 128, grid (2, 256, 1), num_warps 8" */
+  TritonLaunch *launches;
+  int nlaunches;
+  const TritonPlan *plan;
+} TritonCandidate;
+
+/* A tuned kernel: a Program kernel (a chain's head for the chain), its
+ * launches [first, first + nlaunches) in TritonPlan.launches, and its
+ * candidates, cand[0] the model's choice (those launches). */
+typedef struct TritonTune {
+  int src;
+  int first, nlaunches;
+  TritonCandidate *cand;
+  int ncand;
+} TritonTune;
+
+struct TritonPlan {
   TritonTarget target;
   TritonOptions opt;
   int nbufs; /* Program buffers; scratch k has buffer id nbufs + k */
@@ -114,7 +141,11 @@ typedef struct TritonPlan {
    * status still tells the launcher (the harness's coil_launch raises
    * IndexError with the check's message; coil's executor returns it). */
   int status;
-} TritonPlan;
+  /* --autotune: the kernels with candidates besides the model's (the
+   * launches above are the model's; coil's executor runs those) */
+  TritonTune *tune;
+  int ntune;
+};
 
 /* Choose tiles and launches for every kernel of a compiled program. */
 CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan);
@@ -319,8 +350,11 @@ void tri_pystr(StrBuf *sb, const char *s);
 void emit_triton_npu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 void emit_triton_gpu_kernel(TPrint *P, const TritonPlan *plan, int kernel);
 
-/* harness.c: the tables, coil_launch() and (harness) the script. */
-void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
+/* harness.c: the tables, coil_launch() and (harness) the script.  With
+ * plan->ntune, tune_fn names the function each candidate's launch calls,
+ * in order of tune, candidate, launch (module.c prints a variant where a
+ * candidate's code differs from the model's). */
+void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan, const char *const *tune_fn);
 void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 
 /* run.c: run a compiled program's module (Compiled.code) through coil's

@@ -26,6 +26,8 @@
 #            ptxas Triton ships; no GPU needed): what the GPU run will
 #            compile (tests/triton_interp/compile_check.py).
 #            tests/run's functions are left to tools/device/gpu_check.sh, for time.
+#  autotune/ modules emitted with --autotune: every candidate checked, the
+#            cache of the choice (tests/triton_interp/autotune.py).
 #  control/  modules broken on purpose must FAIL that check: the seed's bug
 #            (the accumulator reset inside the reduction loops), a masked
 #            lane that contributes 0 to an amax of negative numbers, and a
@@ -91,6 +93,10 @@ golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_i
 # an input handed over as a view (stride(...)): its descriptor takes the
 # caller's row stride, and COIL_INPUT_STRIDES tells coil_alloc its layout
 golden tma_strided_rows.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn strided_rows
+# --autotune: the candidates the plan offers (the seed's split kernel: warps,
+# RBLOCK, XBLOCK, parts, stages; softmax's three kernels, their masks and loops)
+golden seed.gpu.autotune.tile --target triton-gpu --autotune -d triton $G/seed.py
+golden softmax.gpu.autotune.tile --target triton-gpu --autotune -d triton $G/softmax.py
 
 # ------------------------------------------------------------------- cli
 cli() { # NAME WANT_STATUS WANT_TEXT ARGS...
@@ -111,6 +117,8 @@ cli bad_loads 2 "--gpu-loads needs pointer or tma" --target triton-gpu --gpu-loa
 cli loads_need_triton 2 "need --target triton" --gpu-loads tma $G/softmax.py
 cli bad_tile 2 "--gpu-tile needs XBLOCK,RBLOCK,SPLIT,WARPS" --target triton-gpu --gpu-tile 3,0,0,0 $G/softmax.py
 cli bad_sms 2 "--gpu-sms needs an integer" --target triton-gpu --gpu-sms 0 $G/softmax.py
+cli autotune_needs_gpu 2 "--autotune needs --target triton-gpu" --target triton-npu --autotune $G/softmax.py
+cli autotune_help 0 "autotune.json" --help
 
 # ---------------------------------------------------------------- interp
 # The functions, one "FILE FN" a line.
@@ -238,6 +246,12 @@ control tma_tile_start triton-gpu 's/desc0.load(\[r1_t,/desc0.load([0 * r1_t,/' 
 # The index checks' status with the asserts taken out, as a GPU without
 # Triton's debug mode compiles them: coil_launch must raise IndexError.
 python3 tests/triton_interp/status.py "$COIL" 2>"$tmp/err.status" || echo "FAIL triton/status: crashed: $(tail -3 "$tmp/err.status")"
+
+# --autotune: every candidate of a row and a column reduction, the seed
+# scaled down and two chains against eager PyTorch, the cache (written,
+# reused without timing, corrupt or stale ignored and rewritten), and a
+# candidate broken on purpose that must fail
+python3 tests/triton_interp/autotune.py "$COIL" 2>"$tmp/err.autotune" || echo "FAIL triton/autotune: crashed: $(tail -3 "$tmp/err.autotune")"
 
 # Both dialects and the compiler at once (one process each: torch and
 # triton import once per process).
