@@ -982,7 +982,8 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     } else if (scalar) {
       add_stmt(c, id, fmt("%s = %s %s %.3g", name, a->name, op, 0.5 + rint_(r, 7) * 0.25));
     } else {
-      if (op[0] == '/') add_stmt(c, id, fmt("%s = %s / (%s.abs() + 1)", name, a->name, b->name));
+      /* (PyTorch has no abs of a bool: b + 1 is the same int64 divisor) */
+      if (op[0] == '/') add_stmt(c, id, fmt(b->dt == DT_BOOL ? "%s = %s / (%s + 1)" : "%s = %s / (%s.abs() + 1)", name, a->name, b->name));
       else add_stmt(c, id, fmt("%s = %s %s %s", name, a->name, op, b->name));
       if (op[0] == '/') dt = bin_dtype(a, b, true);
       if (b->dt == DT_BOOL && op[0] == '/') dt = bin_dtype(a, &(Var){.dt = DT_I64, .ndim = b->ndim}, true);
