@@ -59,6 +59,11 @@ typedef struct Var {
 #define MAX_VARS 32
 #define MAX_STMTS 24
 
+/* The families of ops drawn after the scans (gen_family), one statement a
+ * case at most, each counted in the run's tally. */
+enum { FAM_MULTI_INDEX, FAM_INDEX_WRITE, FAM_MORE_OP, FAM_ACTIVATION, FAM_LOSS, NFAMILIES };
+static const char *const family_name[NFAMILIES] = {"multi-index", "index writes", "more ops", "activations", "losses"};
+
 typedef struct Case {
   char fn[32];
   Var vars[MAX_VARS];
@@ -66,9 +71,10 @@ typedef struct Case {
   char *stmts[MAX_STMTS]; /* "t3 = ..." */
   int stmt_var[MAX_STMTS];
   int nstmts;
-  int outs[4];
+  int outs[6];
   int nouts;
   bool scan; /* a scan statement was drawn (the run's tally counts them) */
+  int family; /* the family drawn (FAM_*), or -1 */
 } Case;
 
 static const char *torch_dt[DT_COUNT] = {"torch.bool", "torch.int32", "torch.int64", "torch.float16",
@@ -117,21 +123,24 @@ static DType bin_dtype(const Var *a, const Var *b, bool true_div) {
   return t;
 }
 
-/* A var whose shape broadcasts onto a's (a suffix, with some dims 1). */
-static int pick_broadcastable(Rng *r, Case *c, const Var *a) {
+/* A var whose shape broadcasts onto (ndim, shape) (a suffix, with some dims 1). */
+static int pick_onto(Rng *r, Case *c, int ndim, const int64_t *shape) {
   int cand[MAX_VARS], n = 0;
   for (int i = 0; i < c->nvars; i++) {
     const Var *b = &c->vars[i];
-    if (b->ndim > a->ndim) continue;
+    if (b->ndim > ndim) continue;
     bool ok = true;
     for (int d = 0; d < b->ndim; d++) {
-      int64_t sb = b->shape[d], sa = a->shape[d + a->ndim - b->ndim];
+      int64_t sb = b->shape[d], sa = shape[d + ndim - b->ndim];
       ok &= sb == sa || sb == 1;
     }
     if (ok) cand[n++] = i;
   }
   return n ? cand[rint_(r, n)] : -1;
 }
+
+/* A var whose shape broadcasts onto a's. */
+static int pick_broadcastable(Rng *r, Case *c, const Var *a) { return pick_onto(r, c, a->ndim, a->shape); }
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...) {
@@ -224,6 +233,716 @@ static bool gen_scan(Rng *r, Case *c, const Var *a, int id, const char *name) {
   return true;
 }
 
+/* Sizes of index tensors' dims (an index tensor is small whatever it reads). */
+static const int64_t INDEX_SIZES[] = {1, 2, 3, 4, 5, 7};
+
+/* An int64 index tensor of shape (ndim >= 1, shape) with values in [lo, hi),
+ * as model code computes one: an arange pattern, or the values of a var
+ * computed exactly (Var.inexact: an ulp could move an index, an O(1)
+ * difference) flattened, cut to size and folded into the range.  A third
+ * of them take at most three distinct values, so writes repeat indices
+ * (the last write wins, sums add up). */
+static char *index_expr(Rng *r, Case *c, int ndim, const int64_t *shape, int64_t lo, int64_t hi) {
+  int64_t m = shape_numel(ndim, shape), span = hi - lo;
+  if (rchance(r, 30) && span > 1) span = 1 + rint_(r, span < 3 ? (int)span : 3);
+  int cand[MAX_VARS], n = 0;
+  for (int i = 0; i < c->nvars; i++)
+    if (!c->vars[i].inexact && numel(&c->vars[i]) >= m) cand[n++] = i;
+  char *base;
+  if (n && rchance(r, 40)) {
+    const Var *b = &c->vars[cand[rint_(r, n)]];
+    char *x = numel(b) == m && b->ndim == 1 ? fmt("%s", b->name) : fmt("%s.flatten()[:%lld]", b->name, (long long)m);
+    /* NaN and inf made 0 and 1e6, as the gathers of gen_op take them */
+    base = dtype_is_float(b->dt) ? fmt("torch.nan_to_num(%s.float().abs() * 7, 0.0, 1e6, 0.0).long()", x) : fmt("%s.long()", x);
+    free(x);
+  } else {
+    static const int steps[] = {1, 2, 3, 5, 7};
+    base = fmt("(torch.arange(%lld) * %d + %d)", (long long)m, steps[rint_(r, 5)], rint_(r, 9));
+  }
+  char *e = lo < 0 ? fmt("(%s %% %lld - %lld)", base, (long long)span, (long long)-lo) : fmt("(%s %% %lld)", base, (long long)span);
+  free(base);
+  if (ndim == 1) return e;
+  char st[64];
+  shape_text(st, sizeof st, ndim, shape);
+  char *v = fmt("%s.view(%s)", e, st);
+  free(e);
+  return v;
+}
+
+/* Shapes of index tensors that broadcast together: each is the common
+ * shape (1 or 2 dims of INDEX_SIZES), a suffix of it, or it with some dims
+ * 1.  idx_bcast folds one into the broadcast shape so far. */
+static void idx_shape(Rng *r, int bnd, const int64_t *bs, int *nd, int64_t *s) {
+  int drop = bnd > 1 && rchance(r, 20) ? 1 : 0;
+  *nd = bnd - drop;
+  for (int d = 0; d < *nd; d++) s[d] = rchance(r, 25) ? 1 : bs[d + drop];
+}
+static void idx_bcast(int *bnd, int64_t *b, int nd, const int64_t *s) {
+  int64_t out[5];
+  int n = nd > *bnd ? nd : *bnd;
+  for (int d = 0; d < n; d++) {
+    int64_t x = d - (n - nd) >= 0 ? s[d - (n - nd)] : 1, y = d - (n - *bnd) >= 0 ? b[d - (n - *bnd)] : 1;
+    out[d] = x == 1 ? y : x;
+  }
+  memcpy(b, out, sizeof(int64_t) * (size_t)n);
+  *bnd = n;
+}
+
+/* Advanced indexing: a[...] with one to all dims read at index tensors
+ * that broadcast together (negative ones count from the end, int32 or
+ * int64), the other dims sliced, taken by an int or left whole, a None
+ * among them, leading whole dims as "...".  The result's shape follows
+ * PyTorch: ints select first; the index tensors' broadcast shape stands
+ * where they were when they are adjacent (a None between them separates
+ * them, as an unsqueeze would), first otherwise. */
+static bool gen_multi_index(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  if (a->ndim == 0) return false;
+  enum { IT_FULL, IT_SLICE, IT_INT, IT_TENSOR };
+  int kind[5], nt = 0;
+  for (int d = 0; d < a->ndim; d++) {
+    int p = rint_(r, 100);
+    kind[d] = p < 45 ? IT_TENSOR : p < 65 ? IT_FULL : p < 82 ? IT_SLICE : IT_INT;
+    if (kind[d] == IT_SLICE && a->shape[d] < 2) kind[d] = IT_FULL;
+    nt += kind[d] == IT_TENSOR;
+  }
+  if (!nt) kind[rint_(r, a->ndim)] = IT_TENSOR;
+  int bnd = 1 + rint_(r, 2), none_at = rchance(r, 25) ? rint_(r, a->ndim + 1) : -1;
+  int64_t bs[2] = {INDEX_SIZES[rint_(r, 6)], INDEX_SIZES[rint_(r, 6)]};
+  /* the result's dims in order: a size, or -1 for the index tensors' place */
+  int64_t ent[6], bshape[5];
+  int nent = 0, first = -1, last = -1, gnd = 0;
+  char *item[6] = {0};
+  int nitems = 0;
+  for (int d = 0; d <= a->ndim; d++) {
+    if (d == none_at) { item[nitems++] = fmt("None"); ent[nent++] = 1; }
+    if (d == a->ndim) break;
+    int64_t s = a->shape[d];
+    if (kind[d] == IT_FULL) { item[nitems++] = fmt(":"); ent[nent++] = s; }
+    else if (kind[d] == IT_SLICE) {
+      int64_t lo = rint_(r, (int)s), hi = lo + 1 + rint_(r, (int)(s - lo));
+      item[nitems++] = fmt("%lld:%lld", (long long)(rchance(r, 30) ? lo - s : lo), (long long)hi);
+      ent[nent++] = hi - lo;
+    } else if (kind[d] == IT_INT) {
+      item[nitems++] = fmt("%lld", (long long)(rint_(r, (int)(2 * s)) - s));
+    } else {
+      int tnd;
+      int64_t ts[2];
+      idx_shape(r, bnd, bs, &tnd, ts);
+      idx_bcast(&gnd, bshape, tnd, ts);
+      char *e = index_expr(r, c, tnd, ts, rchance(r, 50) ? -s : 0, s);
+      item[nitems++] = rchance(r, 25) ? fmt("%s.int()", e) : fmt("%s", e);
+      free(e);
+      if (first < 0) first = nent;
+      last = nent;
+      ent[nent++] = -1;
+    }
+  }
+  bool adjacent = true;
+  int nd = gnd;
+  for (int i = first; i <= last; i++) adjacent &= ent[i] == -1;
+  for (int i = 0; i < nent; i++) nd += ent[i] != -1;
+  bool ok = nd <= 5;
+  int64_t ns[5];
+  nd = 0;
+  if (ok && !adjacent)
+    for (int i = 0; i < gnd; i++) ns[nd++] = bshape[i];
+  for (int i = 0; ok && i < nent; i++) {
+    if (ent[i] != -1) ns[nd++] = ent[i];
+    else if (i == first && adjacent)
+      for (int k = 0; k < gnd; k++) ns[nd++] = bshape[k];
+  }
+  /* leading whole dims as "...", or trailing ones left out */
+  int lead = 0, skip_to = 0, end = nitems;
+  while (lead < nitems && !strcmp(item[lead], ":")) lead++;
+  if (lead && rchance(r, 30)) skip_to = lead;
+  else
+    while (end > 1 && !strcmp(item[end - 1], ":") && rchance(r, 50)) end--;
+  StrBuf sub = {0};
+  if (skip_to) sb_puts(&sub, "...");
+  for (int i = skip_to; i < end; i++) sb_printf(&sub, "%s%s", sub.len ? ", " : "", item[i]);
+  for (int i = 0; i < nitems; i++) free(item[i]);
+  if (ok) {
+    add_stmt(c, id, fmt("%s = %s[%s]", name, a->name, sub.data));
+    Var *v = new_var(c, a->dt, nd, ns);
+    v->summed = a->summed;
+    v->inexact = a->inexact;
+  }
+  sb_free(&sub);
+  return ok;
+}
+
+/* Text of a value of shape (ndim, shape) in dtype dt written at indices:
+ * a var that broadcasts onto it, cast to dt where it is another dtype and
+ * expanded where the op takes no broadcast (expand), or else fallback (a's
+ * own values). */
+static char *write_values(Rng *r, Case *c, int ndim, const int64_t *shape, DType dt, bool expand, const char *fallback, bool *inexact) {
+  int bi = rchance(r, 70) ? pick_onto(r, c, ndim, shape) : -1;
+  if (bi < 0) return fmt("%s", fallback);
+  const Var *b = &c->vars[bi];
+  *inexact |= b->inexact;
+  char *v = b->dt == dt ? fmt("%s", b->name) : fmt("%s.to(%s)", b->name, torch_dt[dt]);
+  if (expand && (b->ndim != ndim || memcmp(b->shape, shape, sizeof(int64_t) * (size_t)ndim))) {
+    char st[64];
+    shape_text(st, sizeof st, ndim, shape);
+    char *x = fmt("%s.expand(%s)", v, st);
+    free(v);
+    v = x;
+  }
+  return v;
+}
+
+/* A number of dtype dt for index_fill and scatter. */
+static char *fill_value(Rng *r, DType dt) {
+  if (dt == DT_BOOL) return fmt(rchance(r, 50) ? "True" : "False");
+  if (!dtype_is_float(dt)) return fmt("%d", rint_(r, 19) - 9);
+  static const char *v[] = {"-1.0", "2.5", "0.0", "-0.0", "7.25"};
+  return fmt("%s", v[rint_(r, 5)]);
+}
+
+/* Writes at indices into a: index_put (accumulate or not, one index tensor
+ * per leading dim), index_add (with alpha), index_copy, index_fill (a number
+ * or a 0-d tensor), scatter (a tensor or a number) and scatter_add, at
+ * indices from index_expr, which often repeat: sums add up, other writes
+ * keep the last in index order (PyTorch's CPU; coil follows it). */
+static bool gen_index_write(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  if (a->ndim == 0) return false;
+  bool is_bool = a->dt == DT_BOOL, fl = dtype_is_float(a->dt), inexact = a->inexact, sum = false;
+  int form = rint_(r, 7), d = rint_(r, a->ndim);
+  int ds = rchance(r, 30) ? d - a->ndim : d;
+  int64_t n = a->shape[d];
+  if (is_bool && (form == 1 || form == 2 || form == 6)) form = form == 1 ? 0 : form == 2 ? 3 : 5;
+  const char *dtn = torch_dt[a->dt];
+  char *e = NULL;
+  if (form <= 1) { /* index_put at k leading dims */
+    int k = 1 + rint_(r, a->ndim < 3 ? a->ndim : 3), bnd = 1 + rint_(r, 2), gnd = 0;
+    int64_t bs[2] = {INDEX_SIZES[rint_(r, 6)], INDEX_SIZES[rint_(r, 6)]}, bshape[5];
+    StrBuf idx = {0};
+    for (int j = 0; j < k; j++) {
+      int tnd;
+      int64_t ts[2];
+      idx_shape(r, bnd, bs, &tnd, ts);
+      idx_bcast(&gnd, bshape, tnd, ts);
+      char *ie = index_expr(r, c, tnd, ts, rchance(r, 50) ? -a->shape[j] : 0, a->shape[j]);
+      sb_printf(&idx, "%s%s%s", j ? ", " : "", ie, rchance(r, 20) ? ".int()" : "");
+      free(ie);
+    }
+    if (k == 1) sb_putc(&idx, ',');
+    if (gnd + a->ndim - k > 5) { sb_free(&idx); return false; }
+    /* the values broadcast onto what a[idx] reads: the index shape, then a's other dims */
+    int64_t rs[5];
+    int rnd = 0;
+    for (int j = 0; j < gnd; j++) rs[rnd++] = bshape[j];
+    for (int j = k; j < a->ndim; j++) rs[rnd++] = a->shape[j];
+    char *own = fmt(is_bool ? "%s[%s].logical_not()" : "(%s[%s] * 2 - 1)", a->name, idx.data);
+    char *v = write_values(r, c, rnd, rs, a->dt, false, own, &inexact);
+    free(own);
+    sum = form == 1;
+    if (!sum && rchance(r, 50)) e = fmt("%s.index_put((%s), %s)", a->name, idx.data, v);
+    else if (rchance(r, 50)) e = fmt("torch.index_put(%s, (%s), %s, accumulate=%s)", a->name, idx.data, v, sum ? "True" : "False");
+    else e = fmt("%s.index_put((%s), %s, %s)", a->name, idx.data, v, sum ? "True" : "False");
+    free(v);
+    sb_free(&idx);
+  } else if (form <= 3) { /* index_add, index_copy: m slices of a source along d */
+    int64_t m = 1 + rint_(r, 7);
+    char *ie = index_expr(r, c, 1, &m, 0, n);
+    int64_t ss[5];
+    memcpy(ss, a->shape, sizeof ss);
+    ss[d] = m;
+    char *own = m <= n ? fmt(is_bool ? "%s.narrow(%d, 0, %lld).logical_not()" : "(%s.narrow(%d, 0, %lld) * 2)", a->name, d, (long long)m)
+                       : fmt(is_bool ? "%s.index_select(%d, torch.arange(%lld) %% %lld).logical_not()"
+                                     : "(%s.index_select(%d, torch.arange(%lld) %% %lld) * 2)", a->name, d, (long long)m, (long long)n);
+    char *v = write_values(r, c, a->ndim, ss, a->dt, true, own, &inexact);
+    free(own);
+    if (form == 2) {
+      sum = true;
+      char alpha[32] = "";
+      if (rchance(r, 40)) snprintf(alpha, sizeof alpha, ", alpha=%s", fl ? (rchance(r, 50) ? "0.5" : "-2.0") : "3");
+      const char *ix = rchance(r, 25) ? ".int()" : "";
+      e = rchance(r, 50) ? fmt("%s.index_add(%d, %s%s, %s%s)", a->name, ds, ie, ix, v, alpha)
+                         : fmt("torch.index_add(%s, %d, %s%s, %s%s)", a->name, ds, ie, ix, v, alpha);
+    } else {
+      e = rchance(r, 50) ? fmt("%s.index_copy(%d, %s, %s)", a->name, ds, ie, v) : fmt("torch.index_copy(%s, %d, %s, %s)", a->name, ds, ie, v);
+    }
+    free(ie);
+    free(v);
+  } else if (form == 4) { /* index_fill: negative indices count from the end */
+    int64_t m = 1 + rint_(r, 7);
+    char *ie = index_expr(r, c, 1, &m, rchance(r, 40) ? -n : 0, n);
+    char *v = rchance(r, 25) ? fmt("%s.flatten()[%d]", a->name, rint_(r, (int)(numel(a) < 64 ? numel(a) : 64))) : fill_value(r, a->dt);
+    e = fmt("%s.index_fill(%d, %s, %s)", a->name, ds, ie, v);
+    free(ie);
+    free(v);
+  } else { /* scatter, scatter_add: an index of a's rank, no larger than a along any dim */
+    int64_t is[5];
+    for (int j = 0; j < a->ndim; j++) is[j] = 1 + rint_(r, (int)(a->shape[j] < 7 ? a->shape[j] : 7));
+    char *ie = index_expr(r, c, a->ndim, is, 0, n);
+    sum = form == 6;
+    if (!sum && rchance(r, 35)) {
+      char *v = fill_value(r, a->dt);
+      e = rchance(r, 50) ? fmt("%s.scatter(%d, %s, %s)", a->name, ds, ie, v) : fmt("torch.scatter(%s, %d, %s, value=%s)", a->name, ds, ie, v);
+      free(v);
+    } else {
+      /* src: a var at least the index's size along every dim */
+      int cand[MAX_VARS], nc = 0;
+      for (int i = 0; i < c->nvars; i++) {
+        const Var *b = &c->vars[i];
+        bool fits = b->ndim == a->ndim;
+        for (int j = 0; fits && j < a->ndim; j++) fits = b->shape[j] >= is[j];
+        if (fits) cand[nc++] = i;
+      }
+      const Var *b = &c->vars[cand[rint_(r, nc)]]; /* (a itself fits) */
+      inexact |= b->inexact;
+      char *v = b == a ? fmt(is_bool ? "%s.logical_not()" : "(%s * 2 - 1)", a->name)
+                       : b->dt == a->dt ? fmt("%s", b->name) : fmt("%s.to(%s)", b->name, dtn);
+      if (sum) e = rchance(r, 50) ? fmt("%s.scatter_add(%d, %s, %s)", a->name, ds, ie, v) : fmt("torch.scatter_add(%s, %d, %s, %s)", a->name, ds, ie, v);
+      else e = rchance(r, 50) ? fmt("%s.scatter(%d, %s, %s)", a->name, ds, ie, v) : fmt("torch.scatter(%s, %d, %s, src=%s)", a->name, ds, ie, v);
+      free(v);
+    }
+    free(ie);
+  }
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  Var *v = new_var(c, a->dt, a->ndim, a->shape);
+  v->summed = a->summed || (sum && fl);
+  v->inexact = inexact || (sum && fl);
+  return true;
+}
+
+/* a as a 1-D tensor of at most 13 elements, for outer, diag and trace. */
+static char *as_vector(Rng *r, const Var *a, int64_t *len) {
+  int64_t m = numel(a) < 13 ? numel(a) : 1 + rint_(r, 13);
+  *len = m;
+  if (a->ndim == 1 && m == a->shape[0]) return fmt("%s", a->name);
+  return fmt("%s.flatten()[:%lld]", a->name, (long long)m);
+}
+
+/* The composites of coil's ops that model code writes (tests/run/more_ops.py):
+ * triu and tril, logaddexp(2), xlogy, rsub, add and sub with alpha, outer,
+ * diagonal, diagonal_scatter, trace, diag, diag_embed, diff (prepend and
+ * append), deg2rad, rad2deg, heaviside and sinc, each on the ranges where it
+ * is continuous, so an ulp of difference in an operand stays an ulp. */
+static bool gen_more_op(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  bool fl = dtype_is_float(a->dt), is_bool = a->dt == DT_BOOL;
+  int form = rint_(r, 16), nd = a->ndim;
+  int64_t ns[5];
+  memcpy(ns, a->shape, sizeof ns);
+  DType dt = a->dt;
+  bool inexact = a->inexact, summed = a->summed;
+  int64_t limit = fuzz_large ? MAX_EXPAND_LARGE : MAX_EXPAND;
+  char *e = NULL;
+  switch (form) {
+  case 0: { /* triu, tril */
+    if (nd < 2) return false;
+    const char *op = rchance(r, 50) ? "triu" : "tril";
+    int k = rint_(r, 7) - 3, f = rint_(r, 3);
+    e = f == 0 ? fmt("torch.%s(%s, %d)", op, a->name, k) : f == 1 ? fmt("%s.%s(%d)", a->name, op, k) : fmt("%s.%s(diagonal=%d)", a->name, op, k);
+    break;
+  }
+  case 1: { /* logaddexp, logaddexp2 with a float tensor */
+    if (!fl) return false;
+    int bi = pick_broadcastable(r, c, a);
+    const Var *b = bi >= 0 && dtype_is_float(c->vars[bi].dt) ? &c->vars[bi] : a;
+    const char *op = rchance(r, 50) ? "logaddexp" : "logaddexp2";
+    e = b == a ? fmt("torch.%s(%s, %s * 0.5)", op, a->name, a->name)
+               : rchance(r, 50) ? fmt("torch.%s(%s, %s)", op, a->name, b->name) : fmt("%s.%s(%s)", a->name, op, b->name);
+    dt = bin_dtype(a, b, false);
+    summed |= b->summed;
+    inexact = true;
+    break;
+  }
+  case 2: { /* xlogy: y kept away from 0, where x log y jumps */
+    int bi = pick_broadcastable(r, c, a);
+    const Var *b = bi >= 0 && c->vars[bi].dt != DT_BOOL ? &c->vars[bi] : NULL;
+    if (!b) {
+      e = rchance(r, 50) ? fmt("torch.xlogy(%s, 2.5)", a->name) : fmt("torch.special.xlogy(%s, 0.75)", a->name);
+      dt = bin_dtype(a, NULL, true);
+    } else {
+      const char *clamp = dtype_is_float(b->dt) ? "%s.abs().clamp(0.5, 64)" : "%s.clamp(1, 64)";
+      char *y = fmt(clamp, b->name);
+      int f = rint_(r, 3);
+      e = f == 0 ? fmt("torch.xlogy(%s, %s)", a->name, y) : f == 1 ? fmt("%s.xlogy(%s)", a->name, y) : fmt("torch.xlogy(2, %s)", y);
+      free(y);
+      dt = f == 2 ? bin_dtype(b, NULL, true) : bin_dtype(a, b, true);
+      if (f == 2) { nd = b->ndim; memcpy(ns, b->shape, sizeof ns); }
+      summed |= b->summed;
+    }
+    inexact = true;
+    break;
+  }
+  case 3: case 4: { /* rsub (other - alpha * a), add and sub with alpha */
+    if (is_bool) return false;
+    int bi = pick_broadcastable(r, c, a);
+    const Var *b = bi >= 0 && c->vars[bi].dt != DT_BOOL ? &c->vars[bi] : NULL;
+    if (form == 3 && !b) {
+      int k = 1 + rint_(r, 5);
+      e = fl ? fmt("torch.rsub(%s, %d, alpha=%s)", a->name, k, rchance(r, 50) ? "0.5" : "3") : fmt("torch.rsub(%s, %d)", a->name, k);
+      break;
+    }
+    if (!b) return false;
+    dt = bin_dtype(a, b, false);
+    const char *alpha = dtype_is_float(dt) ? (rchance(r, 50) ? "0.5" : "-2.5") : (rchance(r, 50) ? "2" : "-3");
+    int f = rint_(r, 3);
+    if (form == 3) e = rchance(r, 40) ? fmt("torch.rsub(%s, %s)", a->name, b->name) : fmt("torch.rsub(%s, %s, alpha=%s)", a->name, b->name, alpha);
+    else if (f == 0) e = fmt("torch.add(%s, %s, alpha=%s)", a->name, b->name, alpha);
+    else if (f == 1) e = fmt("%s.sub(%s, alpha=%s)", a->name, b->name, alpha);
+    else e = fmt("torch.sub(%s, %s, alpha=%s)", a->name, b->name, alpha);
+    summed |= b->summed;
+    inexact |= b->inexact || dtype_is_float(dt);
+    break;
+  }
+  case 5: { /* outer of two vectors */
+    if (numel(a) == 0) return false;
+    const Var *b = &c->vars[rint_(r, c->nvars)];
+    if (numel(b) == 0) return false;
+    int64_t m1, m2;
+    char *u = as_vector(r, a, &m1), *w = as_vector(r, b, &m2);
+    int f = rint_(r, 3);
+    e = f == 0 ? fmt("torch.outer(%s, %s)", u, w) : f == 1 ? fmt("%s.outer(%s)", u, w) : fmt("torch.ger(%s, %s)", u, w);
+    free(u), free(w);
+    Var va = {.dt = a->dt, .ndim = 1}, vb = {.dt = b->dt, .ndim = 1};
+    dt = bin_dtype(&va, &vb, false);
+    nd = 2, ns[0] = m1, ns[1] = m2;
+    summed |= b->summed;
+    inexact |= b->inexact;
+    break;
+  }
+  case 6: case 7: { /* diagonal (a view), diagonal_scatter (its backward) */
+    if (nd < 2) return false;
+    int d1 = rint_(r, nd), d2 = (d1 + 1 + rint_(r, nd - 1)) % nd, off = rint_(r, 7) - 3;
+    int64_t s1 = a->shape[d1], s2 = a->shape[d2];
+    int64_t len = off >= 0 ? (s2 - off < s1 ? s2 - off : s1) : (s1 + off < s2 ? s1 + off : s2);
+    if (len < 0) len = 0;
+    int k = 0;
+    for (int i = 0; i < nd; i++)
+      if (i != d1 && i != d2) ns[k++] = a->shape[i];
+    ns[k++] = len;
+    int n1 = rchance(r, 30) ? d1 - nd : d1, n2 = rchance(r, 30) ? d2 - nd : d2;
+    char *dg = fmt("%s.diagonal(%d, %d, %d)", a->name, off, n1, n2);
+    if (form == 6) {
+      int f = rint_(r, 3);
+      e = f == 0 ? fmt("%s", dg) : f == 1 ? fmt("torch.diagonal(%s, %d, %d, %d)", a->name, off, n1, n2)
+                                           : fmt("%s.diagonal(offset=%d, dim1=%d, dim2=%d)", a->name, off, n1, n2);
+      nd = k;
+    } else {
+      int bi = len && rchance(r, 50) ? pick_onto(r, c, k, ns) : -1;
+      char *src = bi >= 0 ? (c->vars[bi].dt == a->dt ? fmt("%s", c->vars[bi].name) : fmt("%s.to(%s)", c->vars[bi].name, torch_dt[a->dt]))
+                          : fmt(is_bool ? "%s.logical_not()" : "(%s * 2 - 1)", dg);
+      /* src must have the diagonal's shape: a var that only broadcasts onto it is expanded */
+      char st[64];
+      shape_text(st, sizeof st, k, ns);
+      if (bi >= 0) {
+        char *x = fmt("%s.expand(%s)", src, st);
+        free(src);
+        src = x;
+        inexact |= c->vars[bi].inexact;
+      }
+      e = rchance(r, 50) ? fmt("torch.diagonal_scatter(%s, %s, %d, %d, %d)", a->name, src, off, n1, n2)
+                         : fmt("%s.diagonal_scatter(%s, %d, %d, %d)", a->name, src, off, n1, n2);
+      free(src);
+    }
+    free(dg);
+    break;
+  }
+  case 8: { /* trace of a as a matrix */
+    if (is_bool || nd == 0) return false;
+    char *m = nd == 2 ? fmt("%s", a->name) : nd == 1 ? fmt("%s.view(1, %lld)", a->name, (long long)a->shape[0]) : fmt("%s.flatten(1)", a->name);
+    e = rchance(r, 50) ? fmt("torch.trace(%s)", m) : fmt("%s.trace()", m);
+    free(m);
+    nd = 0;
+    dt = fl ? a->dt : DT_I64;
+    summed |= fl;
+    inexact |= fl;
+    break;
+  }
+  case 9: { /* diag: a vector to a matrix, or a matrix's diagonal */
+    int k = rint_(r, 7) - 3;
+    if (nd == 2) {
+      int64_t s1 = a->shape[0], s2 = a->shape[1];
+      int64_t len = k >= 0 ? (s2 - k < s1 ? s2 - k : s1) : (s1 + k < s2 ? s1 + k : s2);
+      e = rchance(r, 50) ? fmt("torch.diag(%s, %d)", a->name, k) : fmt("%s.diag(%d)", a->name, k);
+      nd = 1, ns[0] = len < 0 ? 0 : len;
+      break;
+    }
+    if (numel(a) == 0) return false;
+    int64_t m;
+    char *u = as_vector(r, a, &m);
+    e = rchance(r, 50) ? fmt("torch.diag(%s, %d)", u, k) : fmt("%s.diag(%d)", u, k);
+    free(u);
+    nd = 2, ns[0] = ns[1] = m + (k < 0 ? -k : k);
+    break;
+  }
+  case 10: { /* diag_embed: the last dim becomes a diagonal along two new dims d1, d2 of the result */
+    if (nd == 0 || nd > 4) return false;
+    int64_t n = a->shape[nd - 1];
+    int off = rint_(r, 5) - 2, d1 = nd - 1, d2 = nd;
+    int64_t m = n + (off < 0 ? -off : off);
+    if (numel(a) / n * m * m > limit) return false;
+    int f = rint_(r, 3);
+    if (f == 0) e = fmt("torch.diag_embed(%s, %d)", a->name, off);
+    else if (f == 1) e = fmt("%s.diag_embed(%d)", a->name, off);
+    else {
+      d1 = rint_(r, nd + 1), d2 = (d1 + 1 + rint_(r, nd)) % (nd + 1);
+      e = fmt("torch.diag_embed(%s, %d, %d, %d)", a->name, off, rchance(r, 30) ? d1 - nd - 1 : d1, d2);
+    }
+    for (int i = 0, j = 0; i <= nd; i++) ns[i] = i == d1 || i == d2 ? m : a->shape[j++];
+    nd++;
+    break;
+  }
+  case 11: { /* diff along a dim, n = 1 or 2, with prepend and append from a */
+    if (nd == 0) return false;
+    int d = rint_(r, nd), n = 1 + rint_(r, 2);
+    int64_t s = a->shape[d], pre = rchance(r, 25) ? 1 + rint_(r, (int)s) : 0, app = rchance(r, 25) ? 1 + rint_(r, (int)s) : 0;
+    int ds = rchance(r, 30) ? d - nd : d;
+    StrBuf sb = {0};
+    sb_printf(&sb, "torch.diff(%s, n=%d, dim=%d", a->name, n, ds);
+    if (pre) sb_printf(&sb, ", prepend=%s.narrow(%d, 0, %lld)", a->name, d, (long long)pre);
+    if (app) sb_printf(&sb, ", append=%s.narrow(%d, %lld, %lld)", a->name, d, (long long)(s - app), (long long)app);
+    sb_puts(&sb, ")");
+    if (!pre && !app && rchance(r, 40)) {
+      sb_free(&sb);
+      e = n == 1 && rchance(r, 50) ? fmt("%s.diff(dim=%d)", a->name, ds) : fmt("%s.diff(%d, %d)", a->name, n, ds);
+    } else {
+      e = sb.data;
+    }
+    int64_t len = s + pre + app - n;
+    ns[d] = len < 0 ? 0 : len;
+    break;
+  }
+  case 12: case 13: { /* deg2rad, rad2deg */
+    const char *op = rchance(r, 50) ? "deg2rad" : "rad2deg";
+    e = rchance(r, 50) ? fmt("torch.%s(%s)", op, a->name) : fmt("%s.%s()", a->name, op);
+    dt = fl ? a->dt : DT_F32;
+    inexact = true;
+    break;
+  }
+  case 14: { /* heaviside of a value computed exactly: its step is at 0 */
+    if (a->inexact) return false;
+    int bi = pick_broadcastable(r, c, a);
+    const Var *b = bi >= 0 ? &c->vars[bi] : a;
+    char *v = b == a ? fmt("%s.flip(%d)", a->name, nd ? rint_(r, nd) : 0)
+                     : b->dt == a->dt ? fmt("%s", b->name) : fmt("%s.to(%s)", b->name, torch_dt[a->dt]);
+    if (nd == 0 && b == a) { free(v); v = fmt("%s", a->name); }
+    e = rchance(r, 50) ? fmt("torch.heaviside(%s, %s)", a->name, v) : fmt("%s.heaviside(%s)", a->name, v);
+    free(v);
+    break;
+  }
+  default: { /* sinc, on [-4, 4] (sin(pi x) of a large x loses its digits to pi x's rounding) */
+    char *x = is_bool ? fmt("%s", a->name) : fmt("%s.clamp(-4, 4)", a->name);
+    e = rchance(r, 50) ? fmt("torch.sinc(%s)", x) : rchance(r, 50) ? fmt("%s.sinc()", x) : fmt("torch.special.sinc(%s)", x);
+    free(x);
+    dt = fl ? a->dt : DT_F32;
+    inexact = true;
+    break;
+  }
+  }
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  Var *v = new_var(c, dt, nd, ns);
+  v->summed = summed;
+  v->inexact = inexact;
+  return true;
+}
+
+/* An activation of torch.nn.functional on a (an int or bool a as float32,
+ * but for the three that take ints).  threshold jumps at its threshold, so
+ * a value that may differ by an ulp (Var.inexact) is replaced by the
+ * threshold itself there, where it is continuous. */
+static bool gen_activation(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  bool fl = dtype_is_float(a->dt);
+  int form = rint_(r, 20), nd = a->ndim;
+  int64_t ns[5];
+  memcpy(ns, a->shape, sizeof ns);
+  if (!fl && a->dt != DT_BOOL && rchance(r, 40)) { /* ints: relu6, hardtanh, threshold */
+    int f = rint_(r, 3);
+    char *e = f == 0 ? fmt("F.relu6(%s)", a->name)
+              : f == 1 ? fmt("F.hardtanh(%s, %d, %d)", a->name, -1 - rint_(r, 3), 1 + rint_(r, 3))
+                       : fmt("F.threshold(%s, %d, %d)", a->name, rint_(r, 5) - 2, rint_(r, 9) - 4);
+    add_stmt(c, id, fmt("%s = %s", name, e));
+    free(e);
+    Var *v = new_var(c, a->dt, nd, ns);
+    v->summed = a->summed;
+    v->inexact = a->inexact;
+    return true;
+  }
+  DType dt = fl ? a->dt : DT_F32;
+  char *x = fl ? fmt("%s", a->name) : fmt("%s.float()", a->name);
+  char *e = NULL;
+  bool summed = a->summed;
+  switch (form) {
+  case 0: e = fmt("F.relu6(%s)", x); break;
+  case 1: e = rchance(r, 50) ? fmt("F.leaky_relu(%s)", x) : fmt("F.leaky_relu(%s, %s)", x, rchance(r, 50) ? "0.2" : "negative_slope=0.01"); break;
+  case 2: e = rchance(r, 50) ? fmt("F.elu(%s)", x) : fmt("F.elu(%s, alpha=%s)", x, rchance(r, 50) ? "0.5" : "1.5"); break;
+  case 3: e = rchance(r, 50) ? fmt("F.selu(%s)", x) : fmt("torch.selu(%s)", x); break;
+  case 4: e = rchance(r, 50) ? fmt("F.celu(%s)", x) : fmt("F.celu(%s, alpha=0.5)", x); break;
+  case 5: e = fmt("F.gelu(%s)", x); break;
+  case 6: e = fmt("F.gelu(%s, approximate=\"tanh\")", x); break;
+  case 7: e = fmt("F.silu(%s)", x); break;
+  case 8: e = fmt("F.mish(%s)", x); break;
+  case 9: e = rchance(r, 50) ? fmt("F.softplus(%s)", x) : fmt("F.softplus(%s, beta=2.0, threshold=5.0)", x); break;
+  case 10: e = fmt("F.softsign(%s)", x); break;
+  case 11: e = rchance(r, 50) ? fmt("F.hardtanh(%s)", x) : fmt("F.hardtanh(%s, -2.0, 3.0)", x); break;
+  case 12: e = fmt("F.hardsigmoid(%s)", x); break;
+  case 13: e = fmt("F.hardswish(%s)", x); break;
+  case 14: e = fmt("F.logsigmoid(%s)", x); break;
+  case 15: { /* glu halves a dim of even size */
+    int cand[5], n = 0;
+    for (int d = 0; d < nd; d++)
+      if (a->shape[d] % 2 == 0) cand[n++] = d;
+    if (!n) break;
+    int d = cand[rint_(r, n)];
+    ns[d] /= 2;
+    e = d == nd - 1 && rchance(r, 50) ? fmt("F.glu(%s)", x) : fmt("F.glu(%s, %d)", x, rchance(r, 30) ? d - nd : d);
+    break;
+  }
+  case 16: case 17: { /* threshold */
+    const char *th = rchance(r, 50) ? "0.5" : "-0.25";
+    e = a->inexact ? fmt("F.threshold(%s, %s, %s)", x, th, th) : fmt("F.threshold(%s, %s, %s)", x, th, rchance(r, 50) ? "-1.0" : "2.0");
+    break;
+  }
+  default: { /* softmin over a dim (a reduction) */
+    if (!nd) break;
+    int d = rint_(r, nd);
+    e = fmt("F.softmin(%s, dim=%d)", x, rchance(r, 30) ? d - nd : d);
+    summed = true;
+    break;
+  }
+  }
+  free(x);
+  if (!e) return false;
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  Var *v = new_var(c, dt, nd, ns);
+  v->summed = summed;
+  v->inexact = true;
+  return true;
+}
+
+/* A target for a loss of input x (text, dtype dt, a's shape): another var
+ * that broadcasts onto a, cast to dt, or else a transformed copy of x. */
+static char *loss_target(Rng *r, Case *c, const Var *a, const char *x, DType dt, bool same_shape, bool *exact) {
+  int bi = pick_broadcastable(r, c, a);
+  if (bi >= 0 && same_shape && c->vars[bi].ndim != a->ndim) bi = -1;
+  if (bi >= 0 && same_shape && memcmp(c->vars[bi].shape, a->shape, sizeof(int64_t) * (size_t)a->ndim)) bi = -1;
+  if (bi >= 0 && &c->vars[bi] != a) {
+    const Var *b = &c->vars[bi];
+    *exact = !b->inexact;
+    return b->dt == dt ? fmt("%s", b->name) : fmt("%s.to(%s)", b->name, torch_dt[dt]);
+  }
+  *exact = !a->inexact;
+  return a->ndim ? fmt("%s.flip(%d)", x, rint_(r, a->ndim)) : fmt("(%s * 0.5)", x);
+}
+
+/* A loss of torch.nn.functional with a as its input (an int or bool a as
+ * float32): the regression losses, kl_div, binary cross-entropy on
+ * probabilities and on logits, and nll_loss and cross_entropy with class
+ * indices in range (from a's argmax where a is computed exactly, else from
+ * index_expr), ignore_index, weights, label smoothing, every reduction. */
+static bool gen_loss(Rng *r, Case *c, const Var *a, int id, const char *name) {
+  bool fl = dtype_is_float(a->dt);
+  DType dt = fl ? a->dt : DT_F32;
+  int nd = a->ndim, form = rint_(r, 6);
+  int64_t ns[5];
+  memcpy(ns, a->shape, sizeof ns);
+  char *x = fl ? fmt("%s", a->name) : fmt("%s.float()", a->name);
+  static const char *reds[] = {"mean", "sum", "none"};
+  const char *red = reds[rint_(r, 3)];
+  char redarg[40] = "";
+  if (strcmp(red, "mean") || rchance(r, 30)) snprintf(redarg, sizeof redarg, ", reduction=\"%s\"", red);
+  bool exact;
+  char *e = NULL;
+  if (form <= 1) { /* mse, l1, smooth_l1, huber */
+    char *y = loss_target(r, c, a, x, dt, false, &exact);
+    int f = rint_(r, 4);
+    if (f == 0) e = fmt("F.mse_loss(%s, %s%s)", x, y, redarg);
+    else if (f == 1) e = fmt("F.l1_loss(%s, %s%s)", x, y, redarg);
+    else if (f == 2) e = fmt("F.smooth_l1_loss(%s, %s%s, beta=%s)", x, y, redarg, rchance(r, 50) ? "0.5" : "2.0");
+    else e = rchance(r, 50) ? fmt("F.huber_loss(%s, %s%s)", x, y, redarg) : fmt("F.huber_loss(%s, %s%s, delta=0.7)", x, y, redarg);
+    free(y);
+  } else if (form == 2) { /* kl_div: log-probabilities against probabilities or their logs */
+    bool logt = rchance(r, 50);
+    if (nd && rchance(r, 25)) { red = "batchmean"; snprintf(redarg, sizeof redarg, ", reduction=\"batchmean\""); }
+    char *y = loss_target(r, c, a, x, dt, false, &exact);
+    e = logt ? fmt("F.kl_div(%s, %s.clamp(-8, 8)%s, log_target=True)", x, y, redarg) : fmt("F.kl_div(%s, %s.sigmoid()%s)", x, y, redarg);
+    free(y);
+  } else if (form == 3) { /* binary_cross_entropy(_with_logits): targets of a's shape in [0, 1] */
+    bool logits = rchance(r, 50);
+    char *y = loss_target(r, c, a, x, dt, true, &exact);
+    /* hard labels only from exact values: a comparison turns an ulp into a 1 */
+    char *t = exact && rchance(r, 40) ? fmt("(%s > 0.25).to(%s)", y, torch_dt[dt]) : fmt("%s.sigmoid()", y);
+    char *in = logits ? fmt("%s", x) : fmt(rchance(r, 50) ? "%s.sigmoid()" : "%s.clamp(0, 1)", x);
+    StrBuf sb = {0};
+    sb_printf(&sb, "F.binary_cross_entropy%s(%s, %s", logits ? "_with_logits" : "", in, t);
+    free(in);
+    for (int k = 0; k < (logits ? 2 : 1); k++) {
+      if (!rchance(r, 35)) continue;
+      int wi = pick_broadcastable(r, c, a);
+      if (wi < 0) continue;
+      const Var *w = &c->vars[wi];
+      char *wt = w->dt == dt ? fmt("%s", w->name) : fmt("%s.to(%s)", w->name, torch_dt[dt]);
+      sb_printf(&sb, k ? ", pos_weight=%s.abs() + 0.5" : ", weight=%s", wt);
+      free(wt);
+    }
+    sb_printf(&sb, "%s)", redarg);
+    e = sb.data;
+    free(y), free(t);
+  } else { /* nll_loss, cross_entropy: classes along dim 1 (dim 0 of one sample) */
+    if (nd == 0 || (nd == 1 && a->inexact)) { free(x); return false; }
+    bool ce = form == 5;
+    int cd = nd >= 2 ? 1 : 0;
+    int64_t C = a->shape[cd], ts[5];
+    int tnd = 0;
+    for (int d = 0; d < nd; d++)
+      if (d != cd) ts[tnd++] = a->shape[d];
+    char *t = nd == 1 ? fmt("%s.argmax()", x)
+              : !a->inexact && rchance(r, 50) ? fmt("%s.argmax(%d)", x, cd) : index_expr(r, c, tnd, ts, 0, C);
+    bool ignore = rchance(r, 30);
+    int64_t ig = rint_(r, (int)C);
+    char *tt = ignore && rchance(r, 50) ? fmt("torch.where(%s == %lld, -100, %s)", t, (long long)ig, t) : fmt("%s", t);
+    char *in = ce || rchance(r, 30) ? fmt("%s", x) : fmt("%s.log_softmax(%d)", x, cd);
+    StrBuf sb = {0};
+    sb_printf(&sb, "F.%s(%s, %s", ce ? "cross_entropy" : "nll_loss", in, tt);
+    free(in);
+    if (ignore && !strstr(tt, "-100")) sb_printf(&sb, ", ignore_index=%lld", (long long)ig);
+    if (rchance(r, 30)) {
+      char *w = nd == 2 && rchance(r, 50) ? fmt("%s[0].abs() + 0.5", x) : fmt("(torch.arange(%lld) * 0.25 + 0.5).to(%s)", (long long)C, torch_dt[dt]);
+      sb_printf(&sb, ", weight=%s", w);
+      free(w);
+    }
+    if (ce && rchance(r, 30)) sb_printf(&sb, ", label_smoothing=%s", rchance(r, 50) ? "0.1" : "0.25");
+    sb_printf(&sb, "%s)", redarg);
+    e = sb.data;
+    free(t), free(tt);
+    memcpy(ns, ts, sizeof ns);
+    nd = tnd;
+  }
+  free(x);
+  if (strcmp(red, "none")) nd = 0;
+  add_stmt(c, id, fmt("%s = %s", name, e));
+  free(e);
+  Var *v = new_var(c, dt, nd, ns);
+  v->summed = a->summed || strcmp(red, "none");
+  v->inexact = true;
+  return true;
+}
+
+/* One statement of a family, as an extra output: tries a few operands
+ * (the latest value half the time, so it fuses with what made it) and, if
+ * the family applies to none, the next family. */
+static int gen_family(Rng *r, Case *c) {
+  static bool (*const gen[NFAMILIES])(Rng *, Case *, const Var *, int, const char *) = {gen_multi_index, gen_index_write, gen_more_op,
+                                                                                        gen_activation, gen_loss};
+  int f = rint_(r, NFAMILIES);
+  char name[16];
+  snprintf(name, sizeof name, "t%d", c->nvars);
+  for (int tries = 0; tries < 12; tries++) {
+    if (tries && tries % 4 == 0) f = (f + 1) % NFAMILIES;
+    const Var *a = &c->vars[rchance(r, 50) ? c->nvars - 1 : rint_(r, c->nvars)];
+    if (numel(a) == 0) continue;
+    if (gen[f](r, c, a, c->nvars, name)) return f;
+  }
+  return -1;
+}
+
 /* One random statement from operand *src; false if the chosen op does not apply. */
 static bool gen_op(Rng *r, Case *c, int *src) {
   if (c->nvars >= MAX_VARS || c->nstmts >= MAX_STMTS) return false;
@@ -263,7 +982,8 @@ static bool gen_op(Rng *r, Case *c, int *src) {
     } else if (scalar) {
       add_stmt(c, id, fmt("%s = %s %s %.3g", name, a->name, op, 0.5 + rint_(r, 7) * 0.25));
     } else {
-      if (op[0] == '/') add_stmt(c, id, fmt("%s = %s / (%s.abs() + 1)", name, a->name, b->name));
+      /* (PyTorch has no abs of a bool: b + 1 is the same int64 divisor) */
+      if (op[0] == '/') add_stmt(c, id, fmt(b->dt == DT_BOOL ? "%s = %s / (%s + 1)" : "%s = %s / (%s.abs() + 1)", name, a->name, b->name));
       else add_stmt(c, id, fmt("%s = %s %s %s", name, a->name, op, b->name));
       if (op[0] == '/') dt = bin_dtype(a, b, true);
       if (b->dt == DT_BOOL && op[0] == '/') dt = bin_dtype(a, &(Var){.dt = DT_I64, .ndim = b->ndim}, true);
@@ -603,12 +1323,19 @@ static void gen_case(Rng *r, Case *c, int index) {
       c->scan = true;
     }
   }
+  /* The families of gen_family last, likewise: two cases in five gain one
+   * statement as an extra output (the suite's run time stays what it was
+   * while each family still comes up dozens of times in 500 cases). */
+  c->family = -1;
+  if (rchance(r, 40) && c->nvars < MAX_VARS && c->nstmts < MAX_STMTS && c->nouts < 6 && (c->family = gen_family(r, c)) >= 0)
+    c->outs[c->nouts++] = c->nvars - 1;
 }
 
 /* Python source; skip[i] drops statement i (for minimisation). */
 static char *case_source(const Case *c, const bool *skip) {
   StrBuf sb = {0};
-  sb_printf(&sb, "import torch\n\n\ndef %s(", c->fn);
+  sb_printf(&sb, "import torch\n%s\n\ndef %s(", c->family == FAM_ACTIVATION || c->family == FAM_LOSS ? "import torch.nn.functional as F\n" : "",
+            c->fn);
   for (int i = 0; i < c->ninputs; i++) {
     const Var *v = &c->vars[i];
     char st[64];
@@ -788,6 +1515,7 @@ static bool fuzz_verbose; /* -v: a line per case */
  * buffers so kernels stop recomputing them). */
 typedef struct FuzzTally {
   long passed, row_chains, col_chains, split_kernels, kept, indexed, scans;
+  long families[NFAMILIES]; /* cases with a statement of each family */
 } FuzzTally;
 
 /* One worker's share of a run: the batches base = worker, worker + jobs, ...
@@ -839,6 +1567,7 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       for (int k = 0; k < plan->program.nkernels; k++)
         for (int i = 0; i < plan->program.kernels[k].nvals; i++) tally->indexed += plan->program.kernels[k].vals[i].op == OP_GATHER;
       tally->scans += cases[j].scan;
+      if (cases[j].family >= 0) tally->families[cases[j].family]++;
     }
     JitLib lib = {0};
     CoilErr *e = failed ? NULL : jit_compile(lib_src.data, &lib);
@@ -998,6 +1727,7 @@ int fuzz_main(int argc, char **argv) {
         tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
         tally.split_kernels += t.split_kernels, tally.kept += t.kept, tally.indexed += t.indexed;
         tally.scans += t.scans;
+        for (int k = 0; k < NFAMILIES; k++) tally.families[k] += t.families[k];
       }
       close(fds[w]);
       int status;
@@ -1009,8 +1739,10 @@ int fuzz_main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
   printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels, "
-         "%ld kept buffers, %ld indexed loads, %ld scans)\n",
+         "%ld kept buffers, %ld indexed loads, %ld scans",
          tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
          tally.split_kernels, tally.kept, tally.indexed, tally.scans);
+  for (int k = 0; k < NFAMILIES; k++) printf(", %ld %s", tally.families[k], family_name[k]);
+  printf(")\n");
   return failed ? 1 : 0;
 }
