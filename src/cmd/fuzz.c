@@ -1514,7 +1514,7 @@ static bool fuzz_verbose; /* -v: a line per case */
  * (chains of kernels, reductions split across threads, nodes kept in
  * buffers so kernels stop recomputing them). */
 typedef struct FuzzTally {
-  long passed, row_chains, col_chains, split_kernels, kept, indexed, scans;
+  long passed, row_chains, col_chains, split_kernels, kept, indexed, indexed_stores, scans;
   long families[NFAMILIES]; /* cases with a statement of each family */
 } FuzzTally;
 
@@ -1564,8 +1564,10 @@ static int fuzz_worker(uint64_t seed, long count, long batch, double seconds, co
       for (int k = 0; k < plan->program.nkernels; k++) tally->split_kernels += plan->sched[k].nsplit > 1;
       const Fusion *fu = &cps[j].fusion;
       for (int b = 0; b < fu->nbufs; b++) tally->kept += fu->bufs[b].kind == BUF_TEMP && fu->kept && fu->kept[fu->bufs[b].node->id];
-      for (int k = 0; k < plan->program.nkernels; k++)
+      for (int k = 0; k < plan->program.nkernels; k++) {
         for (int i = 0; i < plan->program.kernels[k].nvals; i++) tally->indexed += plan->program.kernels[k].vals[i].op == OP_GATHER;
+        for (int i = 0; i < plan->program.kernels[k].nstores; i++) tally->indexed_stores += plan->program.kernels[k].stores[i].indexed;
+      }
       tally->scans += cases[j].scan;
       if (cases[j].family >= 0) tally->families[cases[j].family]++;
     }
@@ -1725,7 +1727,7 @@ int fuzz_main(int argc, char **argv) {
       FuzzTally t = {0};
       if (read(fds[w], &t, sizeof t) == (ssize_t)sizeof t) {
         tally.passed += t.passed, tally.row_chains += t.row_chains, tally.col_chains += t.col_chains;
-        tally.split_kernels += t.split_kernels, tally.kept += t.kept, tally.indexed += t.indexed;
+        tally.split_kernels += t.split_kernels, tally.kept += t.kept, tally.indexed += t.indexed, tally.indexed_stores += t.indexed_stores;
         tally.scans += t.scans;
         for (int k = 0; k < NFAMILIES; k++) tally.families[k] += t.families[k];
       }
@@ -1739,9 +1741,9 @@ int fuzz_main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd)) {}
   printf("fuzz: %ld passed, %d failed (seed %llu, %.1f s; compiled: %ld row chains, %ld column chains, %ld split kernels, "
-         "%ld kept buffers, %ld indexed loads, %ld scans",
+         "%ld kept buffers, %ld indexed loads, %ld indexed stores, %ld scans",
          tally.passed, failed, (unsigned long long)seed, (coil_now_ms() - t0) / 1e3, tally.row_chains, tally.col_chains,
-         tally.split_kernels, tally.kept, tally.indexed, tally.scans);
+         tally.split_kernels, tally.kept, tally.indexed, tally.indexed_stores, tally.scans);
   for (int k = 0; k < NFAMILIES; k++) printf(", %ld %s", tally.families[k], family_name[k]);
   printf(")\n");
   return failed ? 1 : 0;

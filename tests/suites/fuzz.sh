@@ -3,14 +3,15 @@
 # compiled, run and checked against the reference.  A failure prints the
 # minimised reproducer.  The batch must keep some nodes in buffers
 # (recompute.c: stacked layers), so that path stays covered, must have
-# compiled indexed loads (gather, index_add) and scans (cumsum, cummax...),
+# compiled indexed loads (gather), indexed stores (index_add, scatter_add)
+# and scans (cumsum, cummax...),
 # and must have drawn each family of ops the generator adds last: advanced
 # indexing with several index tensors, writes at indices, the composites of
 # more_ops (triu, diagonal, logaddexp...), activations and losses.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if "$COIL" fuzz --seed 1 --count 500 --out "$tmp" >"$tmp/log" 2>&1 &&
-   tail -n 1 "$tmp/log" | grep -Eq ', [1-9][0-9]* kept buffers, [1-9][0-9]* indexed loads, [1-9][0-9]* scans, [1-9][0-9]* multi-index, [1-9][0-9]* index writes, [1-9][0-9]* more ops, [1-9][0-9]* activations, [1-9][0-9]* losses\)$'; then
+   tail -n 1 "$tmp/log" | grep -Eq ', [1-9][0-9]* kept buffers, [1-9][0-9]* indexed loads, [1-9][0-9]* indexed stores, [1-9][0-9]* scans, [1-9][0-9]* multi-index, [1-9][0-9]* index writes, [1-9][0-9]* more ops, [1-9][0-9]* activations, [1-9][0-9]* losses\)$'; then
   echo "ok fuzz/seed1_500: $(tail -n 1 "$tmp/log")"
 else
   echo "FAIL fuzz/seed1_500:"
