@@ -696,19 +696,26 @@ def _flat_code(gm, runners, graph_name):
         return f"{fn}({', '.join(parts)})"
 
     nodes = list(gm.graph.nodes)
+    views, folded = _view_chains(nodes)
+    uses = {n: [views[n][0]] if n in views else n.all_input_nodes for n in nodes if n not in folded}
     last_use = {}
     for i, n in enumerate(nodes):
-        for a in n.all_input_nodes:
+        for a in uses.get(n, ()):
             last_use[a] = i
     params = []
     for i, n in enumerate(nodes):
         name = names[n] = f"v{i}"
-        if n.op == "placeholder":
+        if n in folded:  # a view only the next view of its chain takes: made by that one
+            continue
+        if n in views:
+            root, view, ops = views[n]
+            lines.append(f"{name} = {const(view)}({names[root]})  # {', '.join(spelling(op) for op, _, _ in ops)}")
+        elif n.op == "placeholder":
             params.append(name)
             if not n.users:
                 lines.append(f"{name} = None")
             continue
-        if n.op == "get_attr":
+        elif n.op == "get_attr":
             value = gm
             for part in n.target.split("."):
                 value = getattr(value, part)
@@ -727,7 +734,7 @@ def _flat_code(gm, runners, graph_name):
             break
         else:
             raise RuntimeError(f"coil: {graph_name}: a node {n.op} the graph's code cannot take")
-        dead = [names[a] for a in n.all_input_nodes if last_use[a] == i]
+        dead = [names[a] for a in uses[n] if last_use[a] == i]
         if n.op != "output" and not n.users:
             dead.append(name)
         if dead:
@@ -749,6 +756,60 @@ def _flat_code(gm, runners, graph_name):
 # ATen ops whose result is always a view of their input.
 _VIEWS = {"view", "_unsafe_view", "permute", "expand", "alias", "unsqueeze", "squeeze", "slice", "select", "t",
           "transpose"}
+
+
+# How the graph's code makes a view from the traced layout (_C.View): as
+# Inductor's generated code does, torch.as_strided where PyTorch lacks it.
+_reinterpret = getattr(getattr(getattr(torch._C, "_dynamo", None), "guards", None), "_reinterpret_tensor", None)
+if _reinterpret is None:
+    def _reinterpret(x, sizes, strides, offset):
+        return x.as_strided(sizes, strides, x.storage_offset() + offset)
+
+
+def _static_layout(node):
+    """A node's traced (shape, strides, storage offset), or None where it is
+    no dense tensor of a dtype coil knows with every number static."""
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    if not isinstance(val, torch.Tensor) or val.layout != torch.strided or val.dtype not in DTYPES:
+        return None
+    layout = (tuple(val.shape), tuple(val.stride()), val.storage_offset())
+    if not all(type(x) is int for x in layout[0] + layout[1] + (layout[2],)):
+        return None
+    return layout
+
+
+def _view_chains(nodes):
+    """The graph's view ops (_VIEWS, less view's dtype overload) that the
+    code makes as one _C.View each, where the layouts of the view and of the
+    tensor it views were traced static: node -> (that tensor, the View, its
+    ops).  A view whose only user is the next view of a chain is made by
+    that one (folded): the backward's permute(permute(mm)) of a weight's
+    gradient is one call."""
+    chains, folded = {}, set()
+    for n in nodes:
+        if not (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                and n.target._opname in _VIEWS and n.target._overloadname != "dtype"
+                and n.args and isinstance(n.args[0], torch.fx.Node) and n.all_input_nodes == [n.args[0]]):
+            continue
+        src = n.args[0]
+        if (_static_layout(n) is None or _static_layout(src) is None
+                or n.meta["val"].dtype != src.meta["val"].dtype):
+            continue
+        root, ops = src, []
+        if src in chains and len(src.users) == 1:
+            root, ops = chains[src][0], list(chains[src][1])
+            folded.add(src)
+        ops.append((n.target, tuple(n.args[1:]), dict(n.kwargs) or None))
+        chains[n] = (root, ops)
+    views = {}
+    for n, (root, ops) in chains.items():
+        if n in folded:
+            continue
+        shape, strides, offset = _static_layout(root)
+        sizes, view_strides, view_offset = _static_layout(n)
+        views[n] = (root, _C.View((torch.Tensor, torch.nn.Parameter), shape, strides, sizes, view_strides,
+                                  view_offset - offset, _reinterpret, torch.is_grad_enabled, tuple(ops)), ops)
+    return views, folded
 
 
 def _views_of_inputs(nodes):

@@ -263,3 +263,31 @@ def test_views_of_inputs_that_leave_a_group_stay_aten():
     t = g.call_function(aten.t.default, (m,))  # a view of a computed value: coil's
     g.output((p2, s, t))
     assert _views_of_inputs([p1, p2, m, v, s, t]) == {p1, p2}
+
+
+def mm_views(a, b):
+    m = torch.mm(a, b)
+    return m.t().t(), m.view(-1)[2:7], a.t()
+
+
+def test_graph_code_makes_views_from_the_traced_layout():
+    """The graph's code makes each view (a chain of views where each feeds
+    only the next: a weight's gradient permute(permute(mm))) as one
+    _C.View, with no OpOverload call; a tensor whose layout is not the
+    traced one gets the ops' own result."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from coil import _C
+    from coil.backend import _flat_code
+    a, b = torch.randn(4, 3), torch.randn(3, 5)
+    gm = make_fx(mm_views, tracing_mode="fake")(a, b)
+    code = _flat_code(gm, {}, "g")
+    calls = [line.split("= ", 1)[1] for line in code.source.splitlines() if "(" in line and "= _k" in line]
+    views = [c for c in calls if isinstance(code.__globals__[c.split("(")[0]], _C.View)]
+    assert len(views) == len(calls) - 1 and any(c.count("aten.t.default") == 2 for c in views), code.source
+    for x in (a, torch.randn(3, 4).t()):  # the traced layout, then another
+        got, want = code([x, b]), mm_views(x, b)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.stride() == w.stride() and g.storage_offset() == w.storage_offset()
+            assert torch.equal(g, w)
+    counts = [code.__globals__[c.split("(")[0]].counts for c in views]
+    assert sum(f for f, _ in counts) == len(views) + len(views) - 1 and sum(s for _, s in counts) == 1
