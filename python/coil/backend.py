@@ -619,7 +619,8 @@ def compile_graph(gm, example_inputs, kind, options):
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
         for p in partitions:
-            for n in _views_of_inputs([n for n in gm.graph.nodes if n in p.nodes]):
+            nodes = [n for n in gm.graph.nodes if n in p.nodes]
+            for n in _views_of_inputs(nodes) | _views_that_leave(nodes):
                 p.remove_node(n)
         partitions = [p for p in partitions if any(
             n.target is not operator.getitem and n.target._opname not in _NO_COMPUTE for n in p.nodes)]
@@ -832,6 +833,32 @@ def _views_of_inputs(nodes):
                 found.add(a)
                 out.append(a)
     return found
+
+
+def _views_that_leave(nodes):
+    """The nodes of a group that are views of values the group computes
+    (through other such views) and whose every user is outside the group:
+    left to the graph's code, where a view is one _C.View call, rather than
+    written by coil as one more result.  Llama's RMSNorm returned its
+    result and three [128, 256] views of it (for q_proj, k_proj and
+    v_proj), each a copy; now the result once.  A view that any of the
+    group's own nodes reads stays, so no cycle between the group and its
+    views arises.  A view of fewer than _VIEW_MIN_COPY elements stays too:
+    copying it costs the kernel less than the call that would make it
+    (BatchNorm's flattened [32] mean and variance)."""
+    members, found = set(nodes), set()
+    for n in reversed(nodes):
+        val = n.meta.get("val")
+        if (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and n.target._opname in _VIEWS
+                and isinstance(val, torch.Tensor) and type(val.numel()) is int and val.numel() >= _VIEW_MIN_COPY
+                and all(u not in members or u in found for u in n.users)):
+            found.add(n)
+    return found
+
+
+# Elements below which a view is copied by the group's kernel rather than
+# made by a _C.View call (about 0.6 us, the time of a few KiB of copying).
+_VIEW_MIN_COPY = 1024
 
 
 def _compile_ahead(name, nodes, target, emit_target, refused, kernels):

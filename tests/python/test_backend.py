@@ -291,3 +291,33 @@ def test_graph_code_makes_views_from_the_traced_layout():
             assert torch.equal(g, w)
     counts = [code.__globals__[c.split("(")[0]].counts for c in views]
     assert sum(f for f, _ in counts) == len(views) + len(views) - 1 and sum(s for _, s in counts) == 1
+
+
+def scaled_rows_to_two_mms(x, w1, w2):
+    h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+    return torch.mm(h.view(-1, 8), w1), torch.mm(h.view(-1, 8), w2)
+
+
+def test_views_of_a_groups_value_that_leave_it_are_views_not_results():
+    """Views of a value a group computes, read only outside the group (the
+    [128, 256] views of an RMSNorm's result for q_proj, k_proj and
+    v_proj), are made by the graph's code from the group's one result:
+    not written by coil as results of their own, each a copy."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from coil.backend import _views_that_leave
+
+    def f(x):
+        m = x * 2.0
+        v2 = m.permute(1, 0)
+        return m.view(-1), v2.t(), v2 + 1.0, m.sum(0).view(1, -1)
+    g = make_fx(f, tracing_mode="fake")(torch.randn(64, 32)).graph
+    nodes = [n for n in g.nodes if n.op == "call_function"]
+    m, v2, v1, v3, s, r, v4 = nodes  # mul, permute, view, t, add, sum, view
+    # v2 is read in the group too, and v4's 32 elements cost less to copy than to view: both stay
+    assert _views_that_leave(nodes) == {v1, v3}
+    x, w1, w2 = torch.randn(2, 64, 8), torch.randn(8, 3), torch.randn(8, 5)
+    report = coil.explain(scaled_rows_to_two_mms, x, w1, w2)
+    assert report.kernels and all("aten.view.default" not in k.ops for k in report.kernels), report
+    f = torch.compile(scaled_rows_to_two_mms, backend="coil")
+    for got, want in zip(f(x, w1, w2), scaled_rows_to_two_mms(x, w1, w2)):
+        torch.testing.assert_close(got, want)
