@@ -18,6 +18,9 @@
  *            the backend's per-call path (see "Plan and Runner" below):
  *            runner(*args) runs runner.plan where the arguments match it,
  *            else returns fallback(*args)
+ *   View(types, shape, strides, sizes, view_strides, offset, make, grad_on, ops):
+ *            a view op (or a chain of them) of the backend's graph code,
+ *            made from the traced layout without the dispatcher (see "View")
  *
  * Arguments of Graph.call are tagged tuples, so a value and an int never
  * look alike: ("v", id), ("i", int), ("f", float), ("b", bool), ("n",),
@@ -770,6 +773,190 @@ static PyTypeObject RunnerType = {
     .tp_new = runner_new,
 };
 
+/* ------------------------------------------------------------ View
+ *
+ * A view op of the backend's graph code (permute, view, slice, ...; a chain
+ * of them where each feeds only the next) as one C call.  Through its
+ * OpOverload a view costs a Python frame and the dispatcher's schema
+ * matching, 3-4 us, for a result known when the graph was traced: where the
+ * tensor has the exact type, shape and strides it was traced with, the
+ * view's sizes and strides are the traced ones and its storage offset is
+ * the tensor's plus the traced difference, so make(x, sizes, strides,
+ * offset) (Dynamo's _reinterpret_tensor, as Inductor's code makes views, a
+ * tenth of the cost) gives the same tensor.  Any other tensor (another
+ * layout, a subclass), and a tensor that requires grad while grad mode is
+ * on (where the view would have to carry autograd's history), goes through
+ * the ops themselves: x = op(x, *args, **kwargs) for each, as the graph
+ * says. */
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *types;     /* tuple of the exact types taken */
+  PyObject *shape;     /* tuple the tensor's shape must equal */
+  PyObject *strides;   /* tuple its stride() must equal */
+  PyObject *make;      /* make(x, sizes, strides, offset) -> the view */
+  PyObject *make_args; /* (sizes, strides, offset) */
+  PyObject *grad_on;   /* () -> bool: torch.is_grad_enabled */
+  PyObject *ops;       /* tuple of (op, args tuple, kwargs dict or None) */
+  long long fast, slow;
+} View;
+
+static PyObject *shape_name, *stride_name, *requires_grad_name; /* interned */
+
+/* 1: the traced layout, the view can be made; 0: not; -1: an error. */
+static int view_fits(View *v, PyObject *x) {
+  PyObject *type = (PyObject *)Py_TYPE(x);
+  bool known = false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v->types); i++) known |= PyTuple_GET_ITEM(v->types, i) == type;
+  if (!known) return 0;
+  PyObject *rg = PyObject_GetAttr(x, requires_grad_name);
+  if (!rg) return -1;
+  int needs = PyObject_IsTrue(rg);
+  Py_DECREF(rg);
+  if (needs < 0) return -1;
+  if (needs) {
+    PyObject *on = PyObject_CallNoArgs(v->grad_on);
+    if (!on) return -1;
+    int t = PyObject_IsTrue(on);
+    Py_DECREF(on);
+    if (t) return t < 0 ? -1 : 0;
+  }
+  PyObject *shape = PyObject_GetAttr(x, shape_name);
+  if (!shape) return -1;
+  int eq = PyObject_RichCompareBool(shape, v->shape, Py_EQ);
+  Py_DECREF(shape);
+  if (eq <= 0) return eq;
+  PyObject *strides = PyObject_CallMethodNoArgs(x, stride_name);
+  if (!strides) return -1;
+  eq = PyObject_RichCompareBool(strides, v->strides, Py_EQ);
+  Py_DECREF(strides);
+  return eq;
+}
+
+static PyObject *view_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  View *v = (View *)self;
+  if (PyVectorcall_NARGS(nargsf) != 1 || kwnames) {
+    PyErr_SetString(PyExc_TypeError, "View: one tensor");
+    return NULL;
+  }
+  PyObject *x = args[0];
+  int fits = view_fits(v, x);
+  if (fits < 0) return NULL;
+  if (fits) {
+    PyObject *margs[4] = {x, PyTuple_GET_ITEM(v->make_args, 0), PyTuple_GET_ITEM(v->make_args, 1),
+                          PyTuple_GET_ITEM(v->make_args, 2)};
+    v->fast++;
+    return PyObject_Vectorcall(v->make, margs, 4, NULL);
+  }
+  v->slow++;
+  PyObject *cur = Py_NewRef(x);
+  for (Py_ssize_t i = 0; cur && i < PyTuple_GET_SIZE(v->ops); i++) {
+    PyObject *step = PyTuple_GET_ITEM(v->ops, i);
+    PyObject *rest = PyTuple_GET_ITEM(step, 1), *kw = PyTuple_GET_ITEM(step, 2);
+    Py_ssize_t n = PyTuple_GET_SIZE(rest);
+    PyObject *call = PyTuple_New(n + 1);
+    if (!call) { Py_CLEAR(cur); break; }
+    PyTuple_SET_ITEM(call, 0, cur); /* the reference to cur goes to the tuple */
+    for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(call, k + 1, Py_NewRef(PyTuple_GET_ITEM(rest, k)));
+    cur = PyObject_Call(PyTuple_GET_ITEM(step, 0), call, kw == Py_None ? NULL : kw);
+    Py_DECREF(call);
+  }
+  return cur;
+}
+
+static PyObject *view_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+  static char *names[] = {"types", "shape", "strides", "sizes", "view_strides", "offset", "make", "grad_on", "ops", NULL};
+  PyObject *types, *shape, *strides, *sizes, *vstrides, *offset, *make, *grad_on, *ops;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O!O!O!O!O!OOO!:View", names, &PyTuple_Type, &types, &PyTuple_Type,
+                                   &shape, &PyTuple_Type, &strides, &PyTuple_Type, &sizes, &PyTuple_Type, &vstrides,
+                                   &PyLong_Type, &offset, &make, &grad_on, &PyTuple_Type, &ops))
+    return NULL;
+  if (!PyCallable_Check(make) || !PyCallable_Check(grad_on)) {
+    PyErr_SetString(PyExc_TypeError, "View: make and grad_on are callables");
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(types); i++)
+    if (!PyType_Check(PyTuple_GET_ITEM(types, i))) {
+      PyErr_SetString(PyExc_TypeError, "View: types is a tuple of types");
+      return NULL;
+    }
+  if (PyTuple_GET_SIZE(ops) == 0) {
+    PyErr_SetString(PyExc_ValueError, "View: at least one op");
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(ops); i++) {
+    PyObject *s = PyTuple_GET_ITEM(ops, i);
+    if (!PyTuple_Check(s) || PyTuple_GET_SIZE(s) != 3 || !PyCallable_Check(PyTuple_GET_ITEM(s, 0)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(s, 1)) ||
+        (PyTuple_GET_ITEM(s, 2) != Py_None && !PyDict_Check(PyTuple_GET_ITEM(s, 2)))) {
+      PyErr_SetString(PyExc_TypeError, "View: ops holds (op, args tuple, kwargs dict or None) per op");
+      return NULL;
+    }
+  }
+  View *v = (View *)type->tp_alloc(type, 0);
+  if (!v) return NULL;
+  v->vectorcall = view_vectorcall;
+  v->types = Py_NewRef(types);
+  v->shape = Py_NewRef(shape);
+  v->strides = Py_NewRef(strides);
+  v->make = Py_NewRef(make);
+  v->grad_on = Py_NewRef(grad_on);
+  v->ops = Py_NewRef(ops);
+  if (!(v->make_args = PyTuple_Pack(3, sizes, vstrides, offset))) { Py_DECREF(v); return NULL; }
+  return (PyObject *)v;
+}
+
+static int view_traverse(View *v, visitproc visit, void *arg) {
+  Py_VISIT(v->types);
+  Py_VISIT(v->make);
+  Py_VISIT(v->grad_on);
+  Py_VISIT(v->ops);
+  return 0;
+}
+
+static int view_clear(View *v) {
+  Py_CLEAR(v->types);
+  Py_CLEAR(v->make);
+  Py_CLEAR(v->grad_on);
+  Py_CLEAR(v->ops);
+  return 0;
+}
+
+static void view_dealloc(View *v) {
+  PyObject_GC_UnTrack(v);
+  view_clear(v);
+  Py_CLEAR(v->shape);
+  Py_CLEAR(v->strides);
+  Py_CLEAR(v->make_args);
+  Py_TYPE(v)->tp_free((PyObject *)v);
+}
+
+static PyObject *view_counts(View *v, void *unused) { return Py_BuildValue("(LL)", v->fast, v->slow); }
+
+static PyGetSetDef view_getset[] = {
+    {"counts", (getter)view_counts, NULL, "(views made from the traced layout, calls through the ops)", NULL},
+    {NULL},
+};
+
+static PyObject *view_call(PyObject *self, PyObject *args, PyObject *kw) { return PyVectorcall_Call(self, args, kw); }
+
+static PyTypeObject ViewType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "coil._C.View",
+    .tp_basicsize = sizeof(View),
+    .tp_dealloc = (destructor)view_dealloc,
+    .tp_vectorcall_offset = offsetof(View, vectorcall),
+    .tp_call = view_call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "View(types, shape, strides, sizes, view_strides, offset, make, grad_on, ops): view(x) is "
+              "make(x, sizes, view_strides, offset) where x has one of types, shape and strides (and needs no "
+              "autograd history), else the ops applied in turn.",
+    .tp_traverse = (traverseproc)view_traverse,
+    .tp_clear = (inquiry)view_clear,
+    .tp_getset = view_getset,
+    .tp_new = view_new,
+};
+
 /* ------------------------------------------------------------ module */
 
 static PyObject *build(PyObject *self, PyObject *args) {
@@ -833,9 +1020,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__C(void) {
   if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&GraphType) < 0 || PyType_Ready(&PlanType) < 0 ||
-      PyType_Ready(&RunnerType) < 0)
+      PyType_Ready(&RunnerType) < 0 || PyType_Ready(&ViewType) < 0)
     return NULL;
-  if (!(data_ptr_name = PyUnicode_InternFromString("data_ptr"))) return NULL;
+  if (!(data_ptr_name = PyUnicode_InternFromString("data_ptr")) || !(shape_name = PyUnicode_InternFromString("shape")) ||
+      !(stride_name = PyUnicode_InternFromString("stride")) ||
+      !(requires_grad_name = PyUnicode_InternFromString("requires_grad")))
+    return NULL;
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   CoilError = PyErr_NewExceptionWithDoc("coil.CoilError", "An error from libcoil.", NULL, NULL);
@@ -856,7 +1046,8 @@ PyMODINIT_FUNC PyInit__C(void) {
       PyModule_AddObjectRef(m, "Program", (PyObject *)&ProgramType) < 0 ||
       PyModule_AddObjectRef(m, "Graph", (PyObject *)&GraphType) < 0 ||
       PyModule_AddObjectRef(m, "Plan", (PyObject *)&PlanType) < 0 ||
-      PyModule_AddObjectRef(m, "Runner", (PyObject *)&RunnerType) < 0) {
+      PyModule_AddObjectRef(m, "Runner", (PyObject *)&RunnerType) < 0 ||
+      PyModule_AddObjectRef(m, "View", (PyObject *)&ViewType) < 0) {
     Py_DECREF(m);
     return NULL;
   }

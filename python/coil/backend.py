@@ -620,7 +620,8 @@ def compile_graph(gm, example_inputs, kind, options):
         support = _Support({"cpu", "cuda"}, refused)
         partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
         for p in partitions:
-            for n in _views_of_inputs([n for n in gm.graph.nodes if n in p.nodes]):
+            nodes = [n for n in gm.graph.nodes if n in p.nodes]
+            for n in _views_of_inputs(nodes) | _views_that_leave(nodes):
                 p.remove_node(n)
         partitions = [p for p in partitions if any(
             n.target is not operator.getitem and n.target._opname not in _NO_COMPUTE for n in p.nodes)]
@@ -698,19 +699,26 @@ def _flat_code(gm, runners, graph_name):
         return f"{fn}({', '.join(parts)})"
 
     nodes = list(gm.graph.nodes)
+    views, folded = _view_chains(nodes)
+    uses = {n: [views[n][0]] if n in views else n.all_input_nodes for n in nodes if n not in folded}
     last_use = {}
     for i, n in enumerate(nodes):
-        for a in n.all_input_nodes:
+        for a in uses.get(n, ()):
             last_use[a] = i
     params = []
     for i, n in enumerate(nodes):
         name = names[n] = f"v{i}"
-        if n.op == "placeholder":
+        if n in folded:  # a view only the next view of its chain takes: made by that one
+            continue
+        if n in views:
+            root, view, ops = views[n]
+            lines.append(f"{name} = {const(view)}({names[root]})  # {', '.join(spelling(op) for op, _, _ in ops)}")
+        elif n.op == "placeholder":
             params.append(name)
             if not n.users:
                 lines.append(f"{name} = None")
             continue
-        if n.op == "get_attr":
+        elif n.op == "get_attr":
             value = gm
             for part in n.target.split("."):
                 value = getattr(value, part)
@@ -729,7 +737,7 @@ def _flat_code(gm, runners, graph_name):
             break
         else:
             raise RuntimeError(f"coil: {graph_name}: a node {n.op} the graph's code cannot take")
-        dead = [names[a] for a in n.all_input_nodes if last_use[a] == i]
+        dead = [names[a] for a in uses[n] if last_use[a] == i]
         if n.op != "output" and not n.users:
             dead.append(name)
         if dead:
@@ -753,6 +761,60 @@ _VIEWS = {"view", "_unsafe_view", "permute", "expand", "alias", "unsqueeze", "sq
           "transpose"}
 
 
+# How the graph's code makes a view from the traced layout (_C.View): as
+# Inductor's generated code does, torch.as_strided where PyTorch lacks it.
+_reinterpret = getattr(getattr(getattr(torch._C, "_dynamo", None), "guards", None), "_reinterpret_tensor", None)
+if _reinterpret is None:
+    def _reinterpret(x, sizes, strides, offset):
+        return x.as_strided(sizes, strides, x.storage_offset() + offset)
+
+
+def _static_layout(node):
+    """A node's traced (shape, strides, storage offset), or None where it is
+    no dense tensor of a dtype coil knows with every number static."""
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    if not isinstance(val, torch.Tensor) or val.layout != torch.strided or val.dtype not in DTYPES:
+        return None
+    layout = (tuple(val.shape), tuple(val.stride()), val.storage_offset())
+    if not all(type(x) is int for x in layout[0] + layout[1] + (layout[2],)):
+        return None
+    return layout
+
+
+def _view_chains(nodes):
+    """The graph's view ops (_VIEWS, less view's dtype overload) that the
+    code makes as one _C.View each, where the layouts of the view and of the
+    tensor it views were traced static: node -> (that tensor, the View, its
+    ops).  A view whose only user is the next view of a chain is made by
+    that one (folded): the backward's permute(permute(mm)) of a weight's
+    gradient is one call."""
+    chains, folded = {}, set()
+    for n in nodes:
+        if not (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                and n.target._opname in _VIEWS and n.target._overloadname != "dtype"
+                and n.args and isinstance(n.args[0], torch.fx.Node) and n.all_input_nodes == [n.args[0]]):
+            continue
+        src = n.args[0]
+        if (_static_layout(n) is None or _static_layout(src) is None
+                or n.meta["val"].dtype != src.meta["val"].dtype):
+            continue
+        root, ops = src, []
+        if src in chains and len(src.users) == 1:
+            root, ops = chains[src][0], list(chains[src][1])
+            folded.add(src)
+        ops.append((n.target, tuple(n.args[1:]), dict(n.kwargs) or None))
+        chains[n] = (root, ops)
+    views = {}
+    for n, (root, ops) in chains.items():
+        if n in folded:
+            continue
+        shape, strides, offset = _static_layout(root)
+        sizes, view_strides, view_offset = _static_layout(n)
+        views[n] = (root, _C.View((torch.Tensor, torch.nn.Parameter), shape, strides, sizes, view_strides,
+                                  view_offset - offset, _reinterpret, torch.is_grad_enabled, tuple(ops)), ops)
+    return views, folded
+
+
 def _views_of_inputs(nodes):
     """The nodes of a group that are views of the group's inputs (through
     other such views) and whose result leaves the group, with the views
@@ -773,6 +835,32 @@ def _views_of_inputs(nodes):
                 found.add(a)
                 out.append(a)
     return found
+
+
+def _views_that_leave(nodes):
+    """The nodes of a group that are views of values the group computes
+    (through other such views) and whose every user is outside the group:
+    left to the graph's code, where a view is one _C.View call, rather than
+    written by coil as one more result.  Llama's RMSNorm returned its
+    result and three [128, 256] views of it (for q_proj, k_proj and
+    v_proj), each a copy; now the result once.  A view that any of the
+    group's own nodes reads stays, so no cycle between the group and its
+    views arises.  A view of fewer than _VIEW_MIN_COPY elements stays too:
+    copying it costs the kernel less than the call that would make it
+    (BatchNorm's flattened [32] mean and variance)."""
+    members, found = set(nodes), set()
+    for n in reversed(nodes):
+        val = n.meta.get("val")
+        if (n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and n.target._opname in _VIEWS
+                and isinstance(val, torch.Tensor) and type(val.numel()) is int and val.numel() >= _VIEW_MIN_COPY
+                and all(u not in members or u in found for u in n.users)):
+            found.add(n)
+    return found
+
+
+# Elements below which a view is copied by the group's kernel rather than
+# made by a _C.View call (about 0.6 us, the time of a few KiB of copying).
+_VIEW_MIN_COPY = 1024
 
 
 def _compile_ahead(name, nodes, target, emit_target, refused, kernels):

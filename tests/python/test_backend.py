@@ -263,3 +263,61 @@ def test_views_of_inputs_that_leave_a_group_stay_aten():
     t = g.call_function(aten.t.default, (m,))  # a view of a computed value: coil's
     g.output((p2, s, t))
     assert _views_of_inputs([p1, p2, m, v, s, t]) == {p1, p2}
+
+
+def mm_views(a, b):
+    m = torch.mm(a, b)
+    return m.t().t(), m.view(-1)[2:7], a.t()
+
+
+def test_graph_code_makes_views_from_the_traced_layout():
+    """The graph's code makes each view (a chain of views where each feeds
+    only the next: a weight's gradient permute(permute(mm))) as one
+    _C.View, with no OpOverload call; a tensor whose layout is not the
+    traced one gets the ops' own result."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from coil import _C
+    from coil.backend import _flat_code
+    a, b = torch.randn(4, 3), torch.randn(3, 5)
+    gm = make_fx(mm_views, tracing_mode="fake")(a, b)
+    code = _flat_code(gm, {}, "g")
+    calls = [line.split("= ", 1)[1] for line in code.source.splitlines() if "(" in line and "= _k" in line]
+    views = [c for c in calls if isinstance(code.__globals__[c.split("(")[0]], _C.View)]
+    assert len(views) == len(calls) - 1 and any(c.count("aten.t.default") == 2 for c in views), code.source
+    for x in (a, torch.randn(3, 4).t()):  # the traced layout, then another
+        got, want = code([x, b]), mm_views(x, b)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.stride() == w.stride() and g.storage_offset() == w.storage_offset()
+            assert torch.equal(g, w)
+    counts = [code.__globals__[c.split("(")[0]].counts for c in views]
+    assert sum(f for f, _ in counts) == len(views) + len(views) - 1 and sum(s for _, s in counts) == 1
+
+
+def scaled_rows_to_two_mms(x, w1, w2):
+    h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+    return torch.mm(h.view(-1, 8), w1), torch.mm(h.view(-1, 8), w2)
+
+
+def test_views_of_a_groups_value_that_leave_it_are_views_not_results():
+    """Views of a value a group computes, read only outside the group (the
+    [128, 256] views of an RMSNorm's result for q_proj, k_proj and
+    v_proj), are made by the graph's code from the group's one result:
+    not written by coil as results of their own, each a copy."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from coil.backend import _views_that_leave
+
+    def f(x):
+        m = x * 2.0
+        v2 = m.permute(1, 0)
+        return m.view(-1), v2.t(), v2 + 1.0, m.sum(0).view(1, -1)
+    g = make_fx(f, tracing_mode="fake")(torch.randn(64, 32)).graph
+    nodes = [n for n in g.nodes if n.op == "call_function"]
+    m, v2, v1, v3, s, r, v4 = nodes  # mul, permute, view, t, add, sum, view
+    # v2 is read in the group too, and v4's 32 elements cost less to copy than to view: both stay
+    assert _views_that_leave(nodes) == {v1, v3}
+    x, w1, w2 = torch.randn(2, 64, 8), torch.randn(8, 3), torch.randn(8, 5)
+    report = coil.explain(scaled_rows_to_two_mms, x, w1, w2)
+    assert report.kernels and all("aten.view.default" not in k.ops for k in report.kernels), report
+    f = torch.compile(scaled_rows_to_two_mms, backend="coil")
+    for got, want in zip(f(x, w1, w2), scaled_rows_to_two_mms(x, w1, w2)):
+        torch.testing.assert_close(got, want)

@@ -176,3 +176,65 @@ def test_plan_is_checked_when_made():
         _C.Plan(p, [None, 2.5, None], [alloc, alloc])
     with pytest.raises(TypeError):
         _C.Runner(None, torch.utils.dlpack.to_dlpack).plan = "not a plan"
+
+
+def _permute_view():
+    """A View of permute(x, [1, 0]) for a [3, 5] tensor traced contiguous
+    (as the backend makes one from the graph's metadata), and the calls of
+    its make."""
+    from coil.backend import _reinterpret
+    made = []
+
+    def make(*a):
+        made.append(a[1:])
+        return _reinterpret(*a)
+    perm = torch.ops.aten.permute.default
+    return _C.View((torch.Tensor, torch.nn.Parameter), (3, 5), (5, 1), (5, 3), (1, 5), 0, make,
+                   torch.is_grad_enabled, ((perm, ([1, 0],), None),)), made
+
+
+def test_view_is_made_from_the_traced_layout_without_the_op():
+    v, made = _permute_view()
+    x = torch.randn(3, 5)
+    y = v(x)
+    assert made == [((5, 3), (1, 5), 0)] and v.counts == (1, 0)
+    assert y.shape == (5, 3) and y.stride() == (1, 5) and y.data_ptr() == x.data_ptr() and torch.equal(y, x.t())
+    w = torch.nn.Parameter(torch.randn(3, 5))
+    with torch.no_grad():  # as in aot_autograd's compiled forward
+        assert torch.equal(v(w), w.t()) and v.counts == (2, 0)
+
+
+@pytest.mark.parametrize("case", ["strides", "shape", "subclass", "needs_grad"])
+def test_view_of_another_tensor_runs_the_op(case):
+    """What the traced layout does not describe runs the op, with its own
+    result: another layout or shape, a tensor subclass, a tensor that
+    autograd has to track."""
+
+    class Sub(torch.Tensor):
+        pass
+    v, made = _permute_view()
+    x = {"strides": torch.randn(5, 3).t(), "shape": torch.randn(3, 6), "subclass": torch.randn(3, 5).as_subclass(Sub),
+         "needs_grad": torch.randn(3, 5, requires_grad=True)}[case]
+    y = v(x)
+    want = x.permute(1, 0)
+    assert not made and v.counts == (0, 1)
+    assert type(y) is type(want) and y.shape == want.shape and y.stride() == want.stride() and torch.equal(y, want)
+    assert (y.grad_fn is not None) == (case == "needs_grad")
+
+
+def test_view_chain_runs_its_ops_in_turn_and_is_checked_when_made():
+    aten = torch.ops.aten
+    ops = ((aten.view.default, ([2, 3, 5],), None), (aten.permute.default, ([0, 2, 1],), None),
+           (aten.slice.Tensor, (1, 1, 4), None))
+
+    def make(t, sizes, strides, offset):
+        return t.as_strided(sizes, strides, t.storage_offset() + offset)
+    v = _C.View((torch.Tensor,), (6, 5), (5, 1), (2, 3, 3), (15, 1, 5), 1, make, torch.is_grad_enabled, ops)
+    for x in (torch.randn(6, 5), torch.randn(12, 5)[::2]):  # the traced layout, then rows 10 apart: the ops
+        y, want = v(x), x.view(2, 3, 5).permute(0, 2, 1)[:, 1:4]
+        assert y.stride() == want.stride() and y.storage_offset() == want.storage_offset() and torch.equal(y, want)
+    assert v.counts == (1, 1)
+    with pytest.raises(ValueError):
+        _C.View((torch.Tensor,), (6, 5), (5, 1), (6, 5), (5, 1), 0, make, torch.is_grad_enabled, ())
+    with pytest.raises(TypeError):
+        _C.View((torch.Tensor,), (6, 5), (5, 1), (6, 5), (5, 1), 0, make, torch.is_grad_enabled, ((1, (), None),))
