@@ -358,6 +358,10 @@ static int pow_by_multiplies(Lower *L, const KVal *p) {
     KVal root = {.op = y > 0 ? OP_SQRT : OP_RSQRT, .dtype = p->dtype, .cdtype = p->cdtype, .arg = {p->arg[0]}, .narg = 1};
     return add_val(L, root);
   }
+  /* x ** 1 is x, NaN, infinities and -0 included (PyTorch copies x): the
+   * RMSNorm backward of Inductor's decompositions has pow(a, 1.0), which
+   * c_powf computed per element */
+  if (y == 1 && L->k->vals[p->arg[0]].dtype == p->dtype) return p->arg[0];
   if (!(y >= -2 && y <= 4) || y != (int)y || y == 0 || y == 1) return -1;
   int n = (int)y, x = p->arg[0];
   if (n < 0 && !dtype_is_float(p->cdtype)) return -1;
