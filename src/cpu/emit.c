@@ -973,6 +973,11 @@ static void emit_tile(Emit *E, const Tiling *T) {
     if (T->vx) emit_group_x(E, g, T->xin);
     else emit_group_r(E, g, T->xin);
   }
+  /* A VEC_R group asked what varies along its inner r axis: the epilogue
+   * asks along the tile's x axis again (a value that varies along it, a
+   * load of the reductions' buffers at x0, was printed outside the x loop,
+   * where x0 is not declared: tests/regress/bn_stats_keepdim.py) */
+  set_vdep(E, T->xin);
   /* Finish the tile: epilogue, or partials when split. */
   if (ns == 1) {
     mark_stores(E);
