@@ -1465,6 +1465,29 @@ static const char prelude2[] =
     "  memcpy(&xb, &x, 4);\n"
     "  return xb & 0x7fffffffu;\n"
     "}\n"
+    "/* torch.where on floats by bit masks.  gcc 12 folds the arithmetic after a\n"
+    " * float ?: into its arms (x - (c ? 0 : m) became c ? x : x - m), the\n"
+    " * subtraction may trap, so the ?: becomes a branch, and without AVX-512's\n"
+    " * masks the loop stays scalar (a column logsumexp on AVX2).  Integers keep\n"
+    " * ?: (nothing traps). */\n"
+    "C_INLINE float c_wheref(int c, float a, float b) {\n"
+    "  uint32_t m = 0u - (uint32_t)(c != 0), ab, bb;\n"
+    "  memcpy(&ab, &a, 4);\n"
+    "  memcpy(&bb, &b, 4);\n"
+    "  ab = (ab & m) | (bb & ~m);\n"
+    "  memcpy(&a, &ab, 4);\n"
+    "  return a;\n"
+    "}\n"
+    "C_INLINE double c_whered(int c, double a, double b) {\n"
+    "  uint64_t m = 0u - (uint64_t)(c != 0), ab, bb;\n"
+    "  memcpy(&ab, &a, 8);\n"
+    "  memcpy(&bb, &b, 8);\n"
+    "  ab = (ab & m) | (bb & ~m);\n"
+    "  memcpy(&a, &ab, 8);\n"
+    "  return a;\n"
+    "}\n"
+    "#define c_where(c, a, b) \\\n"
+    "  _Generic((a) + (b), float: c_wheref((c), (a), (b)), double: c_whered((c), (a), (b)), default: ((c) ? (a) : (b)))\n"
     "C_INLINE float c_quiet_nanf(uint32_t b) { /* the NaN with |bits| b, quiet */\n"
     "  b |= 0x7fc00000u;\n"
     "  float x;\n"
@@ -1586,11 +1609,18 @@ static const char prelude3[] =
     " * 1 + e (exactly (1 - t) + e, as e <= 1) taken back out, 1 / (t + d) ~\n"
     " * r - r^2 d; for x < 0, e s.  Without the correction sigmoid(17) is 1\n"
     " * (1 + 4e-8 rounds to 1), not 1 - 2^-24; e^-|x| never overflows, so\n"
-    " * sigmoid(-100) is the subnormal it is, not 1 / inf. */\n"
+    " * sigmoid(-100) is the subnormal it is, not 1 / inf.  The select is a\n"
+    " * bit mask: gcc 12 makes x >= 0 ? s : e * s a branch (e * s may trap),\n"
+    " * and without AVX-512's masks it then leaves the loop scalar. */\n"
     "C_INLINE float c_sigmoidf_of(float x, float e) {\n"
     "  float t = 1.0f + e, r = 1.0f / t, d = (1.0f - t) + e;\n"
-    "  float s = c_fma(-r * d, r, r);\n"
-    "  return x >= 0.0f ? s : e * s; /* NaN: e * s, NaN */\n"
+    "  float s = c_fma(-r * d, r, r), es = e * s;\n"
+    "  uint32_t sb, eb, pos = 0u - (uint32_t)(x >= 0.0f); /* NaN: e * s, NaN */\n"
+    "  memcpy(&sb, &s, 4);\n"
+    "  memcpy(&eb, &es, 4);\n"
+    "  sb = (sb & pos) | (eb & ~pos);\n"
+    "  memcpy(&s, &sb, 4);\n"
+    "  return s;\n"
     "}\n"
     "C_INLINE float c_sigmoidf(float x) { return c_sigmoidf_of(x, c_expf(-fabsf(x))); }\n"
     "C_INLINE float c_sigmoidf_fast(float x) { return c_sigmoidf_of(x, c_expf_fast(-fabsf(x))); }\n"
@@ -1599,8 +1629,13 @@ static const char prelude3[] =
     "C_INLINE uint32_t c_sigmoidf_off(float x) { return c_expf_off(x); }\n"
     "C_INLINE double c_sigmoidd_of(double x, double e) { /* as c_sigmoidf_of */\n"
     "  double t = 1.0 + e, r = 1.0 / t, d = (1.0 - t) + e;\n"
-    "  double s = c_fmad(-r * d, r, r);\n"
-    "  return x >= 0.0 ? s : e * s;\n"
+    "  double s = c_fmad(-r * d, r, r), es = e * s;\n"
+    "  uint64_t sb, eb, pos = 0u - (uint64_t)(x >= 0.0);\n"
+    "  memcpy(&sb, &s, 8);\n"
+    "  memcpy(&eb, &es, 8);\n"
+    "  sb = (sb & pos) | (eb & ~pos);\n"
+    "  memcpy(&s, &sb, 8);\n"
+    "  return s;\n"
     "}\n"
     "C_INLINE double c_sigmoidd(double x) { return c_sigmoidd_of(x, c_expd(-fabs(x))); }\n"
     "C_INLINE double c_sigmoidd_fast(double x) { return c_sigmoidd_of(x, c_expd_fast(-fabs(x))); }\n"
@@ -1705,7 +1740,11 @@ static const char prelude_expf[] =
     "  memcpy(&s1, &u1, 4);\n"
     "  memcpy(&s2, &u2, 4);\n"
     "  float y = c_fma(p, s1, s1) * s2;\n"
-    "  return x < -104.0f ? 0.0f : y;\n"
+    "  uint32_t yb, under = 0u - (uint32_t)(x < -104.0f); /* a mask, as in c_expd: ?: leaves AVX2 loops scalar */\n"
+    "  memcpy(&yb, &y, 4);\n"
+    "  yb &= ~under;\n"
+    "  memcpy(&y, &yb, 4);\n"
+    "  return y;\n"
     "}\n"
     "/* c_expf where |x| <= 87 (e^x normal; c_expf_off says where not): 2^k in one piece. */\n"
     "C_INLINE float c_expf_fast(float x) {\n"
@@ -1786,7 +1825,13 @@ static const char prelude_logf[] =
     "                  -3.333331645e-01f);\n"
     "  float small = c_fma(a * z, p, a); /* a + a^3 p(a^2) */\n"
     "  float big = 1.0f - 2.0f / (c_expf(2.0f * a) + 1.0f);\n"
-    "  return copysignf(a < 0.55f ? small : big, x); /* odd, -0 included */\n"
+    "  uint32_t sb, bb, xb, lo = 0u - (uint32_t)(a < 0.55f); /* masks, as in c_tanhd */\n"
+    "  memcpy(&sb, &small, 4);\n"
+    "  memcpy(&bb, &big, 4);\n"
+    "  memcpy(&xb, &x, 4);\n"
+    "  sb = ((sb & lo) | (bb & ~lo)) ^ (xb & 0x80000000u); /* odd, -0 included: both are >= 0 (or NaN) */\n"
+    "  memcpy(&small, &sb, 4);\n"
+    "  return small;\n"
     "}\n";
 
 /* exp for doubles, for the same reason and in the same way as c_expf:
@@ -1839,10 +1884,15 @@ static const char prelude_expd[] =
     "  yb &= ~under;\n"
     "  memcpy(&y, &yb, 8);\n"
     "  return y;\n"
-    "}\n"
+    "}\n";
+/* After c_expd (one string each, as prelude_logf). */
+static const char prelude_logd[] =
     "C_INLINE double c_logd_m(int64_t ix, int64_t eadj) { /* log of the double with bits ix, times 2^-eadj */\n"
     "  int64_t d = ix - INT64_C(0x3fe6a09e667f3bcd), mb = (d & INT64_C(0x000fffffffffffff)) + INT64_C(0x3fe6a09e667f3bcd);\n"
-    "  double m, e = (double)((d >> 52) - eadj);\n"
+    "  int64_t eb = (d >> 52) - eadj + INT64_C(0x4338000000000000); /* e + 1.5 * 2^52: AVX2 converts no int64 */\n"
+    "  double m, e;\n"
+    "  memcpy(&e, &eb, 8);\n"
+    "  e -= 6755399441055744.0;\n"
     "  memcpy(&m, &mb, 8);\n"
     "  double f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;\n"
     "  double R = z * c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(c_fmad(0.08695652173913043, z,\n"
@@ -1908,7 +1958,10 @@ static const char prelude_expd[] =
  * glibc's libmvec, with the same names, is up to 3 ulp off: docs/bench.md,
  * "Vector math libraries").  fmod stays libm's, exact (SLEEF's is not where
  * x / y overflows), and so do asinh and acosh (SLEEF's overflow from
- * |x| = 1.8e19 where the value is 44; PyTorch calls libm's too).  erfinv, which libm lacks, is dtype.c's coil_erfinv
+ * |x| = 1.8e19 where the value is 44; PyTorch calls libm's too), and sinh
+ * and cosh (SLEEF's overflow from |x| = 88.7, e^|x|, where the value is
+ * e^|x| / 2, finite up to 89.4; tests/run/math2.py's unary_edges, whose
+ * loop stayed scalar until c_where let it vectorise).  erfinv, which libm lacks, is dtype.c's coil_erfinv
  * (1 ulp in double; for floats rounded once, within 1 ulp of PyTorch's).  Integer %, /
  * and shifts: see src/ops.h (x % 0 and x / 0 are 0, MIN / -1 wraps; shifts
  * out of range give 0 or the sign, as PyTorch's). */
@@ -1916,15 +1969,15 @@ static const char prelude_math2[] =
     "#if defined(COIL_SLEEF) && defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)\n"
     "#define C_SIMD1(n) __attribute__((simd(\"notinbranch\"))) float n##f(float); __attribute__((simd(\"notinbranch\"))) double n(double);\n"
     "#define C_SIMD2(n) __attribute__((simd(\"notinbranch\"))) float n##f(float, float); __attribute__((simd(\"notinbranch\"))) double n(double, double);\n"
-    "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(sinh) C_SIMD1(cosh) C_SIMD1(atanh)\n"
+    "C_SIMD1(tan) C_SIMD1(asin) C_SIMD1(acos) C_SIMD1(atan) C_SIMD1(atanh)\n"
     "C_SIMD1(erfc) C_SIMD1(expm1) C_SIMD1(log10) C_SIMD1(log1p) C_SIMD2(atan2) C_SIMD2(hypot)\n"
     "#endif\n"
     "#define c_tan(x) _Generic((x), float: tanf, default: tan)(x)\n"
     "#define c_asin(x) _Generic((x), float: asinf, default: asin)(x)\n"
     "#define c_acos(x) _Generic((x), float: acosf, default: acos)(x)\n"
     "#define c_atan(x) _Generic((x), float: atanf, default: atan)(x)\n"
-    "#define c_sinh(x) _Generic((x), float: sinhf, default: sinh)(x)\n"
-    "#define c_cosh(x) _Generic((x), float: coshf, default: cosh)(x)\n"
+    "#define c_sinh(x) _Generic((x), float: c_sinhf, default: c_sinhd)(x)\n"
+    "#define c_cosh(x) _Generic((x), float: c_coshf, default: c_coshd)(x)\n"
     "#define c_asinh(x) _Generic((x), float: c_asinhf, default: c_asinhd)(x)\n"
     "#define c_acosh(x) _Generic((x), float: c_acoshf, default: c_acoshd)(x)\n"
     "#define c_atanh(x) _Generic((x), float: atanhf, default: atanh)(x)\n"
@@ -1935,7 +1988,7 @@ static const char prelude_math2[] =
     "#define c_atan2(a, b) _Generic((a), float: atan2f, default: atan2)((a), (b))\n"
     "#define c_hypot(a, b) _Generic((a), float: hypotf, default: hypot)((a), (b))\n"
     "#define c_copysign(a, b) _Generic((a), float: copysignf, default: copysign)((a), (b))\n";
-/* erfinv (it branches) and libm's asinh, acosh, fmod as functions with simd
+/* erfinv (it branches) and libm's sinh, cosh, asinh, acosh, fmod as functions with simd
  * clones of their own, not inlined: a call without one would keep the
  * whole loop around it scalar (with the clones, gcc's, which run the
  * lanes one by one, the rest of the loop is vector). */
@@ -1969,6 +2022,10 @@ static const char prelude_math3[] =
     "  return copysign(t, y);\n"
     "}\n"
     "C_SIMD_DEF static float c_erfinvf(float y) { return (float)c_erfinvd((double)y); }\n"
+    "C_SIMD_DEF static float c_sinhf(float x) { return sinhf(x); }\n"
+    "C_SIMD_DEF static double c_sinhd(double x) { return sinh(x); }\n"
+    "C_SIMD_DEF static float c_coshf(float x) { return coshf(x); }\n"
+    "C_SIMD_DEF static double c_coshd(double x) { return cosh(x); }\n"
     "C_SIMD_DEF static float c_asinhf(float x) { return asinhf(x); }\n"
     "C_SIMD_DEF static double c_asinhd(double x) { return asinh(x); }\n"
     "C_SIMD_DEF static float c_acoshf(float x) { return acoshf(x); }\n"
@@ -1996,6 +2053,7 @@ void emit_c_prelude(StrBuf *sb) {
   sb_puts(sb, prelude_expf);
   sb_puts(sb, prelude_logf);
   sb_puts(sb, prelude_expd);
+  sb_puts(sb, prelude_logd);
   sb_puts(sb, prelude_exp_nonpos);
   sb_puts(sb, prelude_powf);
   sb_puts(sb, prelude_tanhd);
