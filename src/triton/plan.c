@@ -387,6 +387,25 @@ static bool rows_aligned(const Kernel *k, const TKernel *tk) {
 
 /* GPU: bytes of the loads of group g that are unit-stride along the
  * innermost x axis (wx) or the group's innermost r axis (wr). */
+/* A split into parts that each take the same whole number of RBLOCK steps
+ * needs no rmask (gpu.c drops it where RSPLIT_CHUNK * RSPLIT is rnumel):
+ * the largest such part count in [3/4 want, want], where every group's
+ * length is a multiple of its RBLOCK and has that many steps in every part;
+ * else want.  No more parts than want, so no more waves of blocks.  (An
+ * NHWC variance, 200704 rows in 3136 steps of 64: 105 parts of 1920 rows,
+ * masked, against 98 of 2048 unmasked; docs/gpu.md, 2026-12-02.) */
+static int64_t even_split(const Kernel *k, const TKernel *tk, int64_t want) {
+  for (int64_t s = want; 4 * s >= 3 * want && s >= 2; s--) {
+    bool even = true;
+    for (int g = 0; g < k->ngroups && even; g++) {
+      const TGroup *G = &tk->g[g];
+      even = G->numel % G->rblock == 0 && (G->numel / G->rblock) % s == 0;
+    }
+    if (even) return s;
+  }
+  return want;
+}
+
 static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   const int64_t sms = o->gpu_sms;
   int64_t wx = 0, wr = 0;
@@ -478,6 +497,7 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   if (want > by_work) want = by_work;
   if (o->gpu_tile[2]) want = o->gpu_tile[2];
   if (tk->xprogs < GPU_BLOCKS_PER_SM * sms && want >= 2) {
+    if (!o->gpu_tile[2]) want = even_split(k, tk, want);
     int64_t ns = 1;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];

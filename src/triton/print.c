@@ -303,7 +303,28 @@ const char *tri_identity(const KRed *r) {
   }
 }
 
+/* The GPU dialect's max and min of floats where a NaN wins: tl.maximum
+ * with propagate_nan=ALL (PTX max.NaN, one instruction) in a loop's
+ * combine, and as the one tree of tl.reduce.  Without it a float amax was
+ * tl.max, which drops NaNs, beside a second tree, a sum of x != x, that
+ * found them: logsumexp of bf16 rows (bench case 15) ran at 75% of the
+ * read, 89% with one tree (docs/gpu.md, 2026-12-02).  The NPU dialect
+ * keeps coil_maximum and the two trees: its compiler is not known to take
+ * propagate_nan. */
+static bool nan_max_helper(TPrint *P, const KRed *r, const char **name) {
+  if (P->target != TRITON_GPU || !dtype_is_float(r->dtype)) return false;
+  bool max = r->op == OP_AMAX;
+  *P->helpers |= max ? TH_MAX_NAN : TH_MIN_NAN;
+  *name = max ? "coil_max_nan" : "coil_min_nan";
+  return true;
+}
+
 void tri_combine(TPrint *P, const KRed *r, const char *a, const char *b) {
+  const char *nan_fn;
+  if ((r->op == OP_AMAX || r->op == OP_AMIN) && nan_max_helper(P, r, &nan_fn)) {
+    sb_printf(P->sb, "%s(%s, %s)", nan_fn, a, b);
+    return;
+  }
   switch (r->op) {
   case OP_SUM: sb_printf(P->sb, "%s + %s", a, b); break;
   case OP_PROD: sb_printf(P->sb, "%s * %s", a, b); break;
@@ -330,8 +351,9 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
    * hardware's max keeps the number), so a NaN is looked for apart. */
   case OP_AMAX:
   case OP_AMIN: {
-    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
-    if (dtype_is_float(r->dtype))
+    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min", *nan_fn;
+    if (nan_max_helper(P, r, &nan_fn)) sb_printf(P->sb, "tl.reduce(%s, 1, %s)", acc, nan_fn);
+    else if (dtype_is_float(r->dtype))
       sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
     else if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s(%s, 1) != 0)", f, acc); /* tl.max of int1 gives int32: a where warns on it */
     else sb_printf(P->sb, "%s(%s, 1)", f, acc);
@@ -436,6 +458,15 @@ static const struct {
      "    bn = b != b\n"
      "    take = tl.where(bn, (an == 0) | (bi < ai), (an == 0) & ((b < a) | ((b == a) & (bi < ai))))\n"
      "    return tl.where(take, b, a), tl.where(take, bi, ai)\n"},
+    {TH_MAX_NAN,
+     "@triton.jit\n"
+     "def coil_max_nan(a, b):\n"
+     "    # amax: NaN wins\n"
+     "    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)\n"},
+    {TH_MIN_NAN,
+     "@triton.jit\n"
+     "def coil_min_nan(a, b):\n"
+     "    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)\n"},
     {TH_MUL,
      "@triton.jit\n"
      "def coil_mul(a, b):\n"

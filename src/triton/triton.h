@@ -283,6 +283,8 @@ enum { /* helper functions a module may need */
   TH_SHR = 1u << 12,
   TH_ARGMAX = 1u << 13,
   TH_ARGMIN = 1u << 14,
+  TH_MAX_NAN = 1u << 15, /* the GPU dialect's NaN-propagating max and min of floats */
+  TH_MIN_NAN = 1u << 16,
 };
 
 /* An arg-reduction's position identity: past every r point. */

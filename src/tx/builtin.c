@@ -254,8 +254,28 @@ static TxVal bi_where(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
   return tx_sem_where(ex, loc, A(0), A(1), A(2));
 }
 
+/* tl.PropagateNan's members, Triton's values. */
+enum { PROPAGATE_NAN_NONE = 0, PROPAGATE_NAN_ALL = 0xffff };
+
+/* tl.maximum and tl.minimum: NaNs dropped (Triton's default, maxnum), or
+ * with propagate_nan=tl.PropagateNan.ALL a NaN in either operand gives NaN
+ * (the GPU dialect's amax, coil_max_nan): then where(x != x | y != y, x + y,
+ * max(x, y)), x + y being that NaN. */
 static TxVal bi_minmax2(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
-  return tx_sem_binary(ex, loc, (TxOp)b->arg, A(0), A(1));
+  TxVal m = tx_sem_binary(ex, loc, (TxOp)b->arg, A(0), A(1));
+  if (!GIVEN(2)) return m;
+  int64_t mode = need_int(ex, loc, b, A(2), "propagate_nan must be a tl.PropagateNan");
+  if (mode == PROPAGATE_NAN_NONE) return m;
+  if (mode != PROPAGATE_NAN_ALL) tx_fail(ex, loc, "%s(): propagate_nan=%lld is not a tl.PropagateNan", b->name, (long long)mode);
+  TxVal xn = tx_sem_binary(ex, loc, TXO_NE, A(0), A(0)), yn = tx_sem_binary(ex, loc, TXO_NE, A(1), A(1));
+  TxVal nan = tx_sem_binary(ex, loc, TXO_OR, xn, yn), sum = tx_sem_binary(ex, loc, TXO_ADD, A(0), A(1));
+  TxVal r = tx_sem_where(ex, loc, nan, sum, m);
+  tx_val_release(ex, xn);
+  tx_val_release(ex, yn);
+  tx_val_release(ex, nan);
+  tx_val_release(ex, sum);
+  tx_val_release(ex, m);
+  return r;
 }
 
 /* Python's min/max: over Python numbers, Python's; with a tensor among
@@ -956,6 +976,12 @@ static const struct {
 };
 
 bool tx_ns_lookup(int ns, const char *name, TxVal *out) {
+  if (ns & NS_PROPNAN) {
+    bool all = !strcmp(name, "ALL");
+    if (!all && strcmp(name, "NONE")) return false;
+    *out = (TxVal){.kind = TV_INT, .i = all ? PROPAGATE_NAN_ALL : PROPAGATE_NAN_NONE};
+    return true;
+  }
   if (ns & NS_TL) {
     for (size_t i = 0; i < sizeof dtypes / sizeof *dtypes; i++)
       if (!strcmp(dtypes[i].name, name)) {
@@ -979,6 +1005,8 @@ int tx_ns_of_path(const char *path) {
       !strcmp(path, "triton.language.standard"))
     return NS_TL;
   if (!strcmp(path, "triton")) return NS_TRITON;
+  if (!strcmp(path, "triton.language.PropagateNan") || !strcmp(path, "triton.language.core.PropagateNan"))
+    return NS_PROPNAN;
   if (ENDS("triton_helpers")) return NS_HELPERS;
   if (!strncmp(path, "triton.language.extra", 21)) return NS_EXTRA;
   return NS_NONE;

@@ -449,6 +449,7 @@ typedef enum TxNs {
   NS_TRITON = 16,  /* triton: jit, cdiv, next_power_of_2 */
   NS_METHOD = 32,  /* a method of a tensor */
   NS_EXTRA = 64,   /* triton.language.extra[.cuda]: only sub-namespaces */
+  NS_PROPNAN = 128, /* tl.PropagateNan: ALL and NONE */
 } TxNs;
 
 typedef TxVal (*TxBuiltinFn)(TxExec *ex, SrcLoc loc, const TxBuiltin *b,

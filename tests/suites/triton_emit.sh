@@ -89,6 +89,8 @@ golden seed.gpu.tma.tile --target triton-gpu --gpu-loads tma -d triton $G/seed.p
 golden wide.gpu.tma --target triton-gpu --gpu-loads tma $G/wide.py
 golden views.gpu.tma --target triton-gpu --gpu-loads tma $G/views.py
 golden tma_permuted.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn permuted
+golden even_split.gpu --target triton-gpu --fn even tests/triton_golden/even_split.py
+golden uneven_split.gpu --target triton-gpu --fn uneven tests/triton_golden/even_split.py
 golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
 # an input handed over as a view (stride(...)): its descriptor takes the
 # caller's row stride, and COIL_INPUT_STRIDES tells coil_alloc its layout
@@ -168,6 +170,8 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     argred:absmax_scale) echo ""; echo "--gpu-sms 2" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;
+    even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2" ;;
+    even_split:uneven) echo "--arg x=f32[301,160]" ;;
     *) echo "" ;;
   esac
 }

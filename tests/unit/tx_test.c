@@ -532,6 +532,32 @@ static void test_coil_helpers(void) {
            "    tl.store(out_ptr + 3, (best * 10 + idx).to(tl.float32))\n",
            coil_helpers);
   expect_f("tl_reduce_with_jit_combine", src, 4, w, 0);
+  /* The GPU dialect's amax (coil_max_nan): tl.maximum with
+   * propagate_nan=tl.PropagateNan.ALL keeps a NaN of either operand, the
+   * default drops it; tl.minimum alike; as tl.reduce's combine too. */
+  float wn[26];
+  for (int i = 0; i < 8; i++) wn[i] = wn[8 + i] = wn[18 + i] = (float)i;
+  wn[3] = wn[21] = NAN;
+  wn[16] = NAN, wn[17] = 7;
+  expect_f("propagate_nan_all_keeps_nan",
+           "@triton.jit\n"
+           "def mx(a, b):\n"
+           "    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)\n"
+           "\n"
+           "@triton.jit\n" K
+           "    i = tl.arange(0, 8)\n"
+           "    x = tl.load(in_ptr + i)\n"
+           "    y = tl.where(x == 3.0, float('nan'), x)\n"
+           "    tl.store(out_ptr + i, tl.maximum(y, x, propagate_nan=tl.PropagateNan.ALL))\n"
+           "    tl.store(out_ptr + 8 + i, tl.maximum(y, x, propagate_nan=tl.PropagateNan.NONE))\n"
+           "    tl.store(out_ptr + 16 + tl.arange(0, 1), tl.reduce(y, 0, mx)[None])\n"
+           "    tl.store(out_ptr + 17 + tl.arange(0, 1), tl.reduce(x, 0, mx)[None])\n"
+           "    tl.store(out_ptr + 18 + i, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))\n",
+           26, wn, 0);
+  expect_err("propagate_nan_not_an_enum",
+             K "    x = tl.load(in_ptr + tl.arange(0, 8))\n"
+               "    y = tl.maximum(x, x, propagate_nan=3)\n",
+             "k.py:3:9:", "maximum(): propagate_nan=3 is not a tl.PropagateNan");
   /* ipow's x = x * x overflows int32 on data by design: it must wrap. */
   int32_t wi[4] = {1, 3, 2187, -2147483648};
   snprintf(src, sizeof src,
