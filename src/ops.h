@@ -76,7 +76,7 @@
   OP(GE,      OK_COMPARE, 2, "(%0 >= %1)", "%0 >= %1")                         \
   OP(EQ,      OK_COMPARE, 2, "(%0 == %1)", "%0 == %1")                         \
   OP(NE,      OK_COMPARE, 2, "(%0 != %1)", "%0 != %1")                         \
-  OP(WHERE,   OK_WHERE,   3, "c_where(%0, %1, %2)", "tl.where(%0, %1, %2)")         \
+  OP(WHERE,   OK_WHERE,   3, "c_where(%0, %1, %2)", "tl.where(%0, %1, %2)")    \
   OP(CAST,    OK_CAST,    1, "", "")                                           \
   OP(PERMUTE, OK_VIEW,    1, "", "")                                           \
   OP(EXPAND,  OK_VIEW,    1, "", "")                                           \

@@ -385,8 +385,6 @@ static bool rows_aligned(const Kernel *k, const TKernel *tk) {
   return true;
 }
 
-/* GPU: bytes of the loads of group g that are unit-stride along the
- * innermost x axis (wx) or the group's innermost r axis (wr). */
 /* A split into parts that each take the same whole number of RBLOCK steps
  * needs no rmask (gpu.c drops it where RSPLIT_CHUNK * RSPLIT is rnumel):
  * the largest such part count in [3/4 want, want], where every group's
@@ -406,6 +404,8 @@ static int64_t even_split(const Kernel *k, const TKernel *tk, int64_t want) {
   return want;
 }
 
+/* GPU: bytes of the loads of group g that are unit-stride along the
+ * innermost x axis (wx) or the group's innermost r axis (wr). */
 static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   const int64_t sms = o->gpu_sms;
   int64_t wx = 0, wr = 0;

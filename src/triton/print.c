@@ -348,7 +348,8 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
   case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
   case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
   /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
-   * hardware's max keeps the number), so a NaN is looked for apart. */
+   * hardware's max keeps the number), so the NPU dialect looks for a NaN
+   * apart; the GPU dialect's one tree keeps it (nan_max_helper). */
   case OP_AMAX:
   case OP_AMIN: {
     const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min", *nan_fn;
