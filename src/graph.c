@@ -787,12 +787,18 @@ static Val *b_float_unary(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
   return mktensor(B, float_unary(B, s->op, x, loc));
 }
 
-static Val *b_neg_abs(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  if (!check_args(B, A, s->name, 0)) return NULL;
-  if (x->dtype == DT_BOOL && s->op == OP_NEG) return fail(B, loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
+/* -x and abs(x) (the method, torch's, ATen's and Python's builtin abs). */
+static Val *neg_abs(Builder *B, Op op, GNode *x, SrcLoc loc) {
+  if (x->dtype == DT_BOOL && op == OP_NEG) return fail(B, loc, "negation of a bool tensor is not supported (as in PyTorch); use ~");
+  if (x->dtype == DT_BOOL && op == OP_ABS) return fail(B, loc, "abs of a bool tensor is not supported (as in PyTorch)");
   Val vx = {.kind = V_TENSOR, .t = x};
   Val *vs[1] = {&vx};
-  return mktensor(B, pointwise(B, s->op, vs, 1, x->dtype, opmath(x->dtype), loc));
+  return mktensor(B, pointwise(B, op, vs, 1, x->dtype, opmath(x->dtype), loc));
+}
+
+static Val *b_neg_abs(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 0)) return NULL;
+  return neg_abs(B, s->op, x, loc);
 }
 
 static Val *b_square(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
@@ -4815,7 +4821,7 @@ static const Spelling spellings[] = {
     {"addcdiv", BOTH, b_ternary, 0, 0, "floats"},
     {"neg", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
     {"negative", BOTH, b_neg_abs, OP_NEG, 0, "floats, ints"},
-    {"abs", BOTH, b_neg_abs, OP_ABS, 0, "all"},
+    {"abs", BOTH, b_neg_abs, OP_ABS, 0, "floats, ints"},
     {"square", BOTH, b_square, 0, 0, "all (bool: int64)"},
     {"relu", ALL, b_relu, 0, 0, "floats, ints"},
     /* activations: computed in f32 for bf16 and f16, rounded once */
@@ -5047,7 +5053,7 @@ static const Spelling spellings[] = {
      * non_blocking), which the printer drops and the binder ignores.  Where
      * an op has several overloads, aten.NAME(...) takes the first one here
      * that its arguments fit. */
-    {"abs.default(Tensor self)", ATEN, b_neg_abs, OP_ABS, 0, "all"},
+    {"abs.default(Tensor self)", ATEN, b_neg_abs, OP_ABS, 0, "floats, ints"},
     {"neg.default(Tensor self)", ATEN, b_neg_abs, OP_NEG, 0, "floats, ints"},
     {"exp.default(Tensor self)", ATEN, b_float_unary, OP_EXP, 0, "all (ints and bool: float32)"},
     {"log.default(Tensor self)", ATEN, b_float_unary, OP_LOG, 0, "all (ints and bool: float32)"},
@@ -5884,6 +5890,7 @@ static Val *call_builtin(Builder *B, const char *name, Args *A, SrcLoc loc) {
   }
   if (!x) return fail(B, loc, "%s() needs an argument", name);
   if (!check_args(B, A, name, 1)) return NULL;
+  if (x->kind == V_TENSOR && !strcmp(name, "abs")) return neg_abs(B, OP_ABS, x->t, loc); /* Tensor.__abs__ */
   if (x->kind == V_TENSOR)
     return fail(B, arg_loc(A, 0, NULL), "%s() of a tensor needs its values, which coil does not know when compiling%s", name,
                 !strcmp(name, "bool") ? "; branch with torch.where" : "");
