@@ -186,6 +186,20 @@ static TxVal bi_load(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
   return tensor_val(r);
 }
 
+/* broadcast_tensors(ptr, val, mask) of a store or an atomic, whose pointer
+ * must not grow: true where it would; *nd and shape get the broadcast
+ * shape. */
+static bool pointer_grows(TxExec *ex, SrcLoc loc, const TxTensor *ptr, const TxTensor *val, const TxTensor *mask,
+                          int *nd, int64_t *shape) {
+  *nd = ptr->ndim;
+  memcpy(shape, ptr->shape, sizeof(int64_t) * (size_t)*nd);
+  tx_broadcast_shape(ex, loc, *nd, shape, val->ndim, val->shape, nd, shape);
+  if (mask) tx_broadcast_shape(ex, loc, *nd, shape, mask->ndim, mask->shape, nd, shape);
+  bool grew = *nd != ptr->ndim;
+  for (int d = 0; d < *nd && !grew; d++) grew = shape[d] != ptr->shape[d];
+  return grew;
+}
+
 static TxVal bi_store(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
   (void)b;
   TxTensor *ptr = need_ptr(ex, loc, A(0), "tl.store");
@@ -197,15 +211,9 @@ static TxVal bi_store(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args) {
     tx_fail(ex, loc, "Value argument cannot be block type if pointer argument is not a block");
   if (ptr->ndim == 0 && mask && mask->ndim)
     tx_fail(ex, loc, "Mask argument cannot be block type if pointer argument is not a block");
-  /* broadcast_tensors(ptr, val, mask): the pointer must not grow. */
-  int nd = ptr->ndim;
+  int nd;
   int64_t shape[TX_MAX_DIMS];
-  memcpy(shape, ptr->shape, sizeof(int64_t) * (size_t)nd);
-  tx_broadcast_shape(ex, loc, nd, shape, val->ndim, val->shape, &nd, shape);
-  if (mask) tx_broadcast_shape(ex, loc, nd, shape, mask->ndim, mask->shape, &nd, shape);
-  bool grew = nd != ptr->ndim;
-  for (int d = 0; d < nd && !grew; d++) grew = shape[d] != ptr->shape[d];
-  if (grew) {
+  if (pointer_grows(ex, loc, ptr, val, mask, &nd, shape)) {
     char s1[128], s2[128];
     tx_fmt_shape(s1, sizeof s1, nd, shape);
     tx_fmt_shape(s2, sizeof s2, ptr->ndim, ptr->shape);
@@ -228,14 +236,10 @@ static TxVal bi_atomic_add(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *ar
   TxTensor *val = tx_sem_tensor(ex, loc, A(1));
   if (val->ptr >= 0) tx_fail(ex, loc, "tl.atomic_add of pointers is not supported");
   TxTensor *mask = GIVEN(2) ? need_mask(ex, loc, A(2)) : NULL;
-  int nd = ptr->ndim;
+  int nd;
   int64_t shape[TX_MAX_DIMS];
-  memcpy(shape, ptr->shape, sizeof(int64_t) * (size_t)nd);
-  tx_broadcast_shape(ex, loc, nd, shape, val->ndim, val->shape, &nd, shape);
-  if (mask) tx_broadcast_shape(ex, loc, nd, shape, mask->ndim, mask->shape, &nd, shape);
-  bool grew = nd != ptr->ndim;
-  for (int d = 0; d < nd && !grew; d++) grew = shape[d] != ptr->shape[d];
-  if (grew) tx_fail(ex, loc, "tl.atomic_add: the value and mask must broadcast to the pointer's shape");
+  if (pointer_grows(ex, loc, ptr, val, mask, &nd, shape))
+    tx_fail(ex, loc, "tl.atomic_add: the value and mask must broadcast to the pointer's shape");
   DType dt = ex->args[ptr->ptr].dtype;
   if (!(dt == DT_F32 || dt == DT_F64 || dt == DT_BF16 || dt == DT_F16 || dt == DT_I32 || dt == DT_I64))
     tx_fail(ex, loc, "tl.atomic_add of %s is not supported", tx_dtype_name(dt));

@@ -124,6 +124,17 @@ static void test_broadcast(void) {
              K "    offs = tl.arange(0, 16)[None, :]\n"
                "    tl.store(out_ptr + offs, tl.zeros([2, 16], tl.float32))\n",
              "k.py:3:5:", "Expected pointer argument to have shape [2, 16] but got [1, 16]");
+  expect_err("atomic_add_pointer_grows",
+             K "    offs = tl.arange(0, 16)[None, :]\n"
+               "    tl.atomic_add(out_ptr + offs, tl.zeros([2, 16], tl.float32))\n",
+             "k.py:3:5:", "tl.atomic_add: the value and mask must broadcast to the pointer's shape");
+  /* repeated offsets add in turn; a masked lane adds nothing */
+  float wa[4] = {0 + 4 + 8 + 12, 1 + 5 + 9 + 13, 2 + 6 + 10 + 14, 3 + 7 + 11};
+  expect_f("atomic_add_repeats",
+           K "    i = tl.arange(0, 16)\n"
+             "    tl.store(out_ptr + tl.arange(0, 4), tl.zeros([4], tl.float32))\n"
+             "    tl.atomic_add(out_ptr + i % 4, tl.load(in_ptr + i), mask=i < 15, sem='relaxed')\n",
+           4, wa, 0);
   float w2[16];
   for (int i = 0; i < 16; i++) w2[i] = 7;
   expect_f("broadcast_to_and_expand_dims",
