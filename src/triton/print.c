@@ -303,14 +303,15 @@ const char *tri_identity(const KRed *r) {
   }
 }
 
-/* The GPU dialect's max and min of floats where a NaN wins: tl.maximum
- * with propagate_nan=ALL (PTX max.NaN, one instruction) in a loop's
- * combine, and as the one tree of tl.reduce.  Without it a float amax was
- * tl.max, which drops NaNs, beside a second tree, a sum of x != x, that
- * found them: logsumexp of bf16 rows (bench case 15) ran at 75% of the
- * read, 89% with one tree (docs/gpu.md, 2026-12-02).  The NPU dialect
- * keeps coil_maximum and the two trees: its compiler is not known to take
- * propagate_nan. */
+/* The GPU dialect's max and min of floats where a NaN wins, in a loop's
+ * combine: tl.maximum with propagate_nan=ALL (PTX max.NaN, one instruction,
+ * where coil_maximum's where takes three).  The NPU dialect keeps
+ * coil_maximum: its compiler is not known to take propagate_nan.  The
+ * final tree stays tl.max beside a sum of x != x (tri_reduce) in both:
+ * tl.reduce with coil_max_nan as its one tree ran bench case 15 at 89% of
+ * the read on the H200 against 75%, but Triton's interpreter, which the
+ * tests run every module under, takes 2.5x as long with it (split_streams:
+ * 54 s -> 136 s, past the suite's limit); docs/gpu.md, 2026-12-02. */
 static bool nan_max_helper(TPrint *P, const KRed *r, const char **name) {
   if (P->target != TRITON_GPU || !dtype_is_float(r->dtype)) return false;
   bool max = r->op == OP_AMAX;
@@ -348,13 +349,12 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
   case OP_SUM: sb_printf(P->sb, "tl.sum(%s, 1)", acc); break;
   case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
   /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
-   * hardware's max keeps the number), so the NPU dialect looks for a NaN
-   * apart; the GPU dialect's one tree keeps it (nan_max_helper). */
+   * hardware's max keeps the number), so a NaN is looked for apart (see
+   * nan_max_helper for why not one tree of tl.reduce). */
   case OP_AMAX:
   case OP_AMIN: {
-    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min", *nan_fn;
-    if (nan_max_helper(P, r, &nan_fn)) sb_printf(P->sb, "tl.reduce(%s, 1, %s)", acc, nan_fn);
-    else if (dtype_is_float(r->dtype))
+    const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
+    if (dtype_is_float(r->dtype))
       sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
     else if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s(%s, 1) != 0)", f, acc); /* tl.max of int1 gives int32: a where warns on it */
     else sb_printf(P->sb, "%s(%s, 1)", f, acc);
