@@ -3,7 +3,10 @@
 #   OUT=DIR sh tools/device/probe_14_15.sh
 # Emits both cases' modules, writes hand-edited variants of them
 # (tools/device/probe_variants.py) and times them all in one process with
-# tools/device/gpu_bench.py: $OUT/bench.md.
+# tools/device/gpu_bench.py: $OUT/bench.md.  The edits match the modules
+# coil emitted before its even splits (commit a91a8d3: case 14 in 105 parts);
+# on later modules probe_variants.py stops at the first edit that no longer
+# matches, naming it.
 set -e
 OUT=${OUT:-probe_out}
 M=$OUT/modules
