@@ -260,7 +260,11 @@ static GNode *operand(Builder *B, Val *v, DType cd, SrcLoc loc) {
   if (v->kind == V_TENSOR) return v->t;
   if (v->kind == V_INT || v->kind == V_BOOL) return mkconst(B, cd, (double)v->i, v->i, loc);
   if (v->kind == V_FLOAT) {
-    if (!dtype_is_float(cd)) return mkconst(B, cd, v->f, (int64_t)v->f, loc);
+    if (!dtype_is_float(cd)) {
+      bool fits = cd == DT_BOOL || (cd == DT_I32 ? v->f >= -2147483648.0 && v->f <= 2147483647.0 : v->f >= -9223372036854775808.0 && v->f < 9223372036854775808.0);
+      if (!fits) return fail(B, loc, "value %g cannot be converted to type %s without overflow", v->f, dtype_torch_name(cd));
+      return mkconst(B, cd, v->f, cd == DT_BOOL ? v->f != 0 : (int64_t)v->f, loc);
+    }
     return mkconst(B, cd, v->f, 0, loc);
   }
   return fail(B, loc, "expected a tensor or a number, got %s", kind_name(v));
@@ -2258,6 +2262,29 @@ static double dtype_max(DType t) {
   }
 }
 
+/* A number as a fill of dtype dt, as PyTorch's checked conversion makes
+ * it for fill_, full, masked_fill, pad's value and index_fill: a float
+ * into an integer truncates, and a value outside the dtype's range is an
+ * error rather than a wrap (a float dtype takes inf and NaN; bool takes
+ * anything, as "is it nonzero"). */
+static bool fill_of(Builder *B, const Val *v, DType dt, SrcLoc loc, double *f, int64_t *i) {
+  bool fl = v->kind == V_FLOAT;
+  double x = fl ? v->f : (double)v->i;
+  *f = 0, *i = 0;
+  if (dt == DT_BOOL) return *i = fl ? x != 0 : v->i != 0, true;
+  bool fits;
+  if (dtype_is_float(dt)) fits = x != x || isinf(x) || fabs(x) <= dtype_max(dt);
+  else if (fl) fits = dt == DT_I32 ? x >= -2147483648.0 && x <= 2147483647.0 : x >= -9223372036854775808.0 && x < 9223372036854775808.0;
+  else fits = dt == DT_I64 || (v->i >= INT32_MIN && v->i <= INT32_MAX);
+  if (!fits) {
+    if (fl) return fail(B, loc, "value %g cannot be converted to type %s without overflow", x, dtype_torch_name(dt)), false;
+    return fail(B, loc, "value %lld cannot be converted to type %s without overflow", (long long)v->i, dtype_torch_name(dt)), false;
+  }
+  if (dtype_is_float(dt)) *f = dtype_round(dt, x);
+  else *i = fl ? (int64_t)x : v->i;
+  return true;
+}
+
 /* nan_to_num(nan=0.0, posinf=None, neginf=None): None is the dtype's
  * largest (smallest) finite value. */
 static Val *b_nan_to_num(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
@@ -2287,7 +2314,12 @@ static Val *b_masked_fill(Builder *B, const Spelling *s, GNode *x, Args *A, SrcL
   Val vx = {.kind = V_TENSOR, .t = x}, vm = {.kind = V_TENSOR, .t = m->t};
   Val vv = *v;
   if (v->kind == V_TENSOR) vv.t = cast(B, v->t, x->dtype, loc);
-  else if (!dtype_is_float(x->dtype) && v->kind == V_FLOAT) vv = (Val){.kind = V_INT, .i = (int64_t)v->f};
+  else {
+    double f;
+    int64_t iv;
+    if (!fill_of(B, v, x->dtype, arg_loc(A, 1, "value"), &f, &iv)) return NULL;
+    vv = (Val){.kind = V_TENSOR, .t = mkconst(B, x->dtype, f, iv, arg_loc(A, 1, "value"))};
+  }
   Val *ws[3] = {&vm, &vv, &vx};
   GNode *r = pointwise(B, OP_WHERE, ws, 3, x->dtype, x->dtype, loc);
   if (r && (r->ndim != x->ndim || memcmp(r->shape, x->shape, sizeof(int64_t) * (size_t)x->ndim)))
@@ -2368,7 +2400,9 @@ static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc 
     next = A->npos;
   }
   Val *fill = NULL;
+  SrcLoc fill_loc = loc;
   if (full || scalar) {
+    fill_loc = arg_loc(A, next, scalar ? "s" : "fill_value");
     fill = arg(A, next++, scalar ? "s" : "fill_value");
     if (!fill || !is_num(fill) || fill->kind == V_TENSOR) return fail(B, loc, "%s needs a number %s", name, scalar ? "s" : "fill_value");
     if (full && !x) dt = fill->kind == V_FLOAT ? DT_F32 : fill->kind == V_BOOL ? DT_BOOL : DT_I64;
@@ -2380,14 +2414,11 @@ static Val *b_creation(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc 
   if (!check_args(B, A, name, next)) return NULL;
   for (int i = 0; i < n; i++)
     if (shape[i] < 0) return fail(B, loc, "%s: negative size %lld", name, (long long)shape[i]);
-  double f = !strncmp(kind, "ones", 4);
-  if (fill) f = fill->kind == V_FLOAT ? fill->f : (double)fill->i;
-  GNode *c;
-  if (dtype_is_float(dt)) c = mkconst(B, dt, dtype_round(dt, f), 0, loc);
-  else if (dt == DT_BOOL) c = mkconst(B, dt, 0, f != 0, loc);
-  else if (fill && fill->kind == V_FLOAT && !(fabs(f) < 9.2e18)) return fail(B, loc, "%s: %g does not fit %s", name, f, dtype_name(dt));
-  else c = mkconst(B, dt, 0, fill && fill->kind != V_FLOAT ? fill->i : (int64_t)f, loc);
-  GNode *r = expand(B, c, n, shape, loc);
+  Val one = {.kind = V_INT, .i = !strncmp(kind, "ones", 4)};
+  double f;
+  int64_t iv;
+  if (!fill_of(B, fill ? fill : &one, dt, fill_loc, &f, &iv)) return NULL;
+  GNode *r = expand(B, mkconst(B, dt, f, iv, loc), n, shape, loc);
   return r ? mktensor(B, r) : NULL;
 }
 
@@ -2768,19 +2799,6 @@ static GNode *iota(Builder *B, int ndim, const int64_t *shape, int dim, int64_t 
   n->ival = start;
   n->step = step;
   return n;
-}
-
-/* A number as a fill of dtype dt, as PyTorch's fill_ converts it (a float
- * into an integer truncates). */
-static bool fill_of(Builder *B, const Val *v, DType dt, SrcLoc loc, double *f, int64_t *i) {
-  double x = v->kind == V_FLOAT ? v->f : (double)v->i;
-  *f = 0, *i = 0;
-  if (dtype_is_float(dt)) *f = dtype_round(dt, x);
-  else if (dt == DT_BOOL) *i = x != 0;
-  else if (v->kind == V_FLOAT && !(fabs(x) < 9.2e18)) return fail(B, loc, "value %g does not fit %s", x, dtype_name(dt)), false;
-  else *i = v->kind == V_FLOAT ? (int64_t)x : v->i;
-  if (dt == DT_I32) *i = (int32_t)(uint32_t)(uint64_t)*i;
-  return true;
 }
 
 /* x read at start[d] + i in each dim d, its fill (f or i, already of x's
