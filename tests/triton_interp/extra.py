@@ -2,7 +2,8 @@
 tests/run/ do not reach: the coil_pow and coil_ipow helpers (exponents other
 than 0.5, +-1, 2, 3, and tensor exponents), tanh in f64 and f16, NaN through amax/amin/sum, f16 and
 bf16 results rounded after every op, bool reductions, and a kernel with two
-reduction groups of different axes."""
+reduction groups of different axes; amax and amin with NaN in some rows,
+infinities, signed zeros and f64."""
 import torch
 
 
@@ -40,3 +41,13 @@ def negative_extremes(x: "f32[6, 37] uniform(-3, -1)"):
     # every value is negative (or, negated, positive): a masked lane that
     # contributed 0 would win each amax and amin
     return x.amax(1), (-x).amin(1), x.amax(0)
+
+
+def amax_edges(x: "f32[6, 300]", d: "f64[5, 77]", z: "f32[4, 9] uniform(-1, 1)"):
+    # NaN in some rows (a NaN wins), +-inf, f64, all-negative rows, and
+    # -0.0 beside +0.0
+    x = torch.where(x > 2.8, float("nan"), torch.where(x < -2.6, float("-inf"), torch.where(x > 2.5, float("inf"), x)))
+    d = torch.where(d > 2.2, float("nan"), torch.where(d < -2.0, float("-inf"), d))
+    s = torch.where(z > 0, 0.0, -0.0)
+    return (x.amax(1), x.amin(1), d.amax(1), d.amin(1), (-x.abs()).amax(1), x.abs().amin(1), (-d.abs()).amax(1), s.amax(1) * 5,
+            s.amin(1) - 1, (-(x.abs()) - 1).amax(1))
