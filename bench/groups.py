@@ -11,8 +11,8 @@ inputs of those shapes and strides, the two called in turn, the least of
 its kernels' (and a few microseconds of calls).
 
 On a machine with other jobs, run it with OMP_WAIT_POLICY=passive, as
-bench/models.py.  A group whose source does not run as Python (a
-prims.iota, whose device the text leaves out) is skipped, with the reason."""
+bench/models.py.  A group that fails to compile or run under either
+backend is skipped, with the reason."""
 import argparse
 import os
 import re
@@ -109,7 +109,7 @@ def main():
                 runs[b] = torch.compile(fn, backend=b)
                 for _ in range(3):
                     runs[b](*args)
-        except Exception as e:  # the source's text is not runnable Python everywhere (see the docstring)
+        except Exception as e:  # one group's failure does not end the survey (see the docstring)
             print(f"  {name:20s} skipped: {str(e).splitlines()[0][:100]}", flush=True)
             continue
         best = {b: float("inf") for b in runs}

@@ -60,8 +60,12 @@ _NO_COMPUTE = {"view", "_unsafe_view", "reshape", "permute", "expand", "alias", 
                "lift_fresh_copy", "copy"}
 
 # Keyword arguments that say where or how a result lives, not its values:
-# coil's programs compute values, and the caller allocates.
-_PLACEMENT_KWARGS = {"device", "layout", "pin_memory", "memory_format", "requires_grad", "non_blocking"}
+# coil's programs compute values, and the caller allocates.  The binder
+# ignores them; device and requires_grad stay in the graph's source (as
+# 'cpu' and False) so that the source runs as Python too: prims.iota has no
+# default for either, and a factory op without its device would make CPU
+# tensors for a CUDA group.  The others have defaults and no literal here.
+_PLACEMENT_KWARGS = {"layout", "pin_memory", "memory_format"}
 
 
 class NotSupported(_C.CoilError):
@@ -297,7 +301,9 @@ def _literal(a):
         return ("d", DTYPES[a])
     if isinstance(a, str):
         return ("s", a)
-    if isinstance(a, (torch.device, torch.layout, torch.memory_format)):
+    if isinstance(a, torch.device):
+        return ("s", str(a))  # ignored by the binder; kept so the source runs as Python
+    if isinstance(a, (torch.layout, torch.memory_format)):
         raise _C.ProgramError(f"{a!r} as a positional argument")
     raise _C.ProgramError(f"an argument of type {type(a).__name__} ({a!r}) is not one coil takes")
 
