@@ -271,6 +271,7 @@ static TxVal bi_minmax2(TxExec *ex, SrcLoc loc, const TxBuiltin *b, TxVal *args)
   int64_t mode = need_int(ex, loc, b, A(2), "propagate_nan must be a tl.PropagateNan");
   if (mode == PROPAGATE_NAN_NONE) return m;
   if (mode != PROPAGATE_NAN_ALL) tx_fail(ex, loc, "%s(): propagate_nan=%lld is not a tl.PropagateNan", b->name, (long long)mode);
+  if (m.kind != TV_FLOAT && !(m.kind == TV_TENSOR && dtype_is_float(m.t->dtype))) return m; /* integers have no NaN */
   TxVal xn = tx_sem_binary(ex, loc, TXO_NE, A(0), A(0)), yn = tx_sem_binary(ex, loc, TXO_NE, A(1), A(1));
   TxVal nan = tx_sem_binary(ex, loc, TXO_OR, xn, yn), sum = tx_sem_binary(ex, loc, TXO_ADD, A(0), A(1));
   TxVal r = tx_sem_where(ex, loc, nan, sum, m);

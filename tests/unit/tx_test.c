@@ -565,6 +565,15 @@ static void test_coil_helpers(void) {
            "    tl.store(out_ptr + 17 + tl.arange(0, 1), tl.reduce(x, 0, mx)[None])\n"
            "    tl.store(out_ptr + 18 + i, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))\n",
            26, wn, 0);
+  /* On integers propagate_nan changes nothing (no NaN): the max itself,
+   * and operands near INT32_MAX whose sum would overflow. */
+  int32_t wm[4] = {2147483647, 5, -3, 2147483646};
+  expect_i("propagate_nan_all_on_ints",
+           K "    i = tl.arange(0, 4)\n"
+             "    a = tl.where(i == 0, 2147483647, tl.where(i == 1, 5, tl.where(i == 2, -3, -9)))\n"
+             "    b = tl.where(i == 0, 2147483646, tl.where(i == 1, 1, tl.where(i == 2, -7, 2147483646)))\n"
+             "    tl.store(iout_ptr + tl.arange(0, 4), tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL))\n",
+           4, wm);
   expect_err("propagate_nan_not_an_enum",
              K "    x = tl.load(in_ptr + tl.arange(0, 8))\n"
                "    y = tl.maximum(x, x, propagate_nan=3)\n",

@@ -69,6 +69,10 @@ python3 tests/torch/list_fns.py --skip-unreadable examples/*.py tests/run/*.py "
 while read -r f fn; do
   if echo "$(basename "$f" .py):$fn" | grep -q -E "${FUNCS:-.}"; then echo "$f $fn"; fi
 done <"$work/fns.all" >"$work/fns"
+if [ ! -s "$work/fns" ]; then
+  echo "gpu_check: FUNCS='${FUNCS:-}' matches none of the $(wc -l <"$work/fns.all") functions (names are FILE:FN, e.g. extra:amax_edges)" >&2
+  exit 2
+fi
 
 # --- emit
 : >"$work/list.npu"; : >"$work/list.gpu"; : >"$work/bench"
