@@ -26,8 +26,10 @@ for suite in tests/suites/*.sh; do
   if [ -n "$SUITES" ] && ! echo " $SUITES " | grep -q " $name "; then continue; fi
   if echo " $SKIP_SUITES " | grep -q " $name "; then continue; fi
   echo "== $name"
+  t0=$(date +%s)
   sh "$suite" >"$log" 2>&1; rc=$?
   cat "$log"
+  echo "== $name: $(($(date +%s) - t0)) s"
   p=$(grep -c '^ok ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^skip ' "$log")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     echo "FAIL $name: suite exited with status $rc"; f=1

@@ -257,6 +257,17 @@ python3 tests/triton_interp/status.py "$COIL" 2>"$tmp/err.status" || echo "FAIL 
 # candidate broken on purpose that must fail
 python3 tests/triton_interp/autotune.py "$COIL" 2>"$tmp/err.autotune" || echo "FAIL triton/autotune: crashed: $(tail -3 "$tmp/err.autotune")"
 
+# COIL_EMIT_ONLY=1 (make check-asan): every module above was emitted by the
+# sanitized coil, which is what that run checks, so each counts as
+# "ok triton/emit/NAME"; what Triton's interpreter and compiler make of the
+# text is the same for either build and left to make check's run of this
+# suite (nearly all of its time: about 16 of make check's 37 minutes on 2 cores).
+if [ -n "${COIL_EMIT_ONLY:-}" ]; then
+  for t in npu gpu tma; do sed "s|^\([^ ]*\) .*|ok triton/emit/\1|" "$tmp/list.$t"; done
+  sed "s|^\([^ ]*\) .*|ok triton/emit/compile/\1|" "$tmp/list.cc"
+  exit 0
+fi
+
 # Both dialects and the compiler at once (one process each: torch and
 # triton import once per process).
 python3 tests/triton_interp/run.py "$tmp/list.npu" >"$tmp/out.npu" 2>"$tmp/err.npu" &
