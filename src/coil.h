@@ -214,6 +214,9 @@ struct GNode {
    * row-major order; cdtype: the input's dtype): false, the index of the
    * winning element (int64); true, its value (the input's dtype). */
   bool argval;
+  /* OP_AMAX, OP_AMIN of floats: a NaN of the result cannot change an
+   * output, so a target may drop it (nanquiet.c) */
+  bool nan_quiet;
   SrcLoc loc;
   const char *label;       /* the user's variable name, for dumps */
 };
@@ -241,6 +244,8 @@ void graph_dump(StrBuf *sb, const Graph *g);
 /* Is every element of n <= 0 or NaN?  True of x - amax(x, dims, keepdim)
  * in a float dtype (softmax's and logsumexp's shift). */
 bool graph_nonpositive(const GNode *n);
+/* nanquiet.c: mark each float amax and amin whose NaN no output needs. */
+void graph_quiet_nans(Arena *a, Graph *g);
 /* The spellings the builder accepts, one row each (graph.c's table):
  * i-th row into *out, false past the last.  `coil ops` prints them. */
 typedef enum SpellingForm { SP_TENSOR = 1, SP_TORCH = 2, SP_F = 4, SP_LINALG = 8, SP_ATEN = 16, SP_PRIMS = 32 } SpellingForm;
@@ -454,6 +459,7 @@ typedef struct KRed {
    * commutative: any loop order, tiling, split or tree gives PyTorch's
    * answer.  Identity: (-inf or the type's lowest, INT64_MAX). */
   int idx;
+  bool nan_quiet; /* OP_AMAX, OP_AMIN: its NaN may be dropped (GNode.nan_quiet) */
 } KRed;
 
 typedef struct KGroup {

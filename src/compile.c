@@ -82,6 +82,8 @@ CoilErr *compile_source(const CompileOptions *o, Compiled *c) {
 
   if ((e = parse_module(a, arena_strdup(a, o->file), src, &c->module))) return e;
   if ((e = graph_build(a, &c->module, o->fn, o->args, o->nargs, &c->graph))) return e;
+  graph_quiet_nans(a, &c->graph);
+  if ((e = graph_verify(&c->graph))) return e;
   if (wants(o, "parse")) {
     header(o, "parse");
     for (int i = 0; i < c->module.nfuncs; i++)

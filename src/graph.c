@@ -7105,6 +7105,8 @@ CoilErr *graph_verify(const Graph *g) {
       if (op_is_argred(n->op) && (n->cdtype != x->dtype || n->dtype != (n->argval ? x->dtype : DT_I64)))
         return coil_err("graph verifier: %%%d: an arg-reduction gives its input's values or int64 indices", i);
       if (!op_is_argred(n->op) && n->argval) return coil_err("graph verifier: %%%d: only an arg-reduction has values", i);
+      if (n->nan_quiet && !((n->op == OP_AMAX || n->op == OP_AMIN) && dtype_is_float(n->dtype)))
+        return coil_err("graph verifier: %%%d: only a float amax or amin is nan-quiet", i);
       break;
     }
     case OK_LEAF:
@@ -7247,6 +7249,7 @@ void graph_dump(StrBuf *sb, const Graph *g) {
         if (n->rmask >> d & 1) { sb_printf(sb, "%s%d", first ? "" : ",", d); first = 0; }
       sb_puts(sb, ")");
       if (op_is_argred(n->op)) sb_puts(sb, n->argval ? " value" : " index");
+      if (n->nan_quiet) sb_puts(sb, " nan-quiet");
     }
     sb_printf(sb, " : %s", dtype_name(n->dtype));
     shape_str(sb, n->ndim, n->shape);

@@ -361,7 +361,7 @@ void kernel_dump(StrBuf *sb, const Program *p, const Kernel *k) {
       for (const char *c = nm; *c; c++) sb_putc(sb, (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c));
       sb_printf(sb, " v%d", rd->src);
       if (op_is_argred(rd->op)) sb_printf(sb, " at v%d", rd->idx);
-      sb_printf(sb, " : %s\n", dtype_name(rd->dtype));
+      sb_printf(sb, " : %s%s\n", dtype_name(rd->dtype), rd->nan_quiet ? " nan-quiet" : "");
     }
   }
   sb_puts(sb, "  after reductions:\n");

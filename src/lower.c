@@ -272,13 +272,14 @@ static int lower_reduce(Lower *L, const GNode *n, IExpr **idx) {
   /* mean and sum of one input share one accumulator */
   for (int r = 0; r < k->nreds; r++)
     if (k->reds[r].op == n->op && k->reds[r].dtype == n->dtype && k->reds[r].src == src && k->reds[r].group == g) {
+      k->reds[r].nan_quiet &= n->nan_quiet; /* quiet only if every user allows it */
       KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = r};
       return add_val(L, v);
     }
   KRed *nr2 = ARENA_ARRAY(L->a, KRed, k->nreds + 1);
   if (k->nreds) memcpy(nr2, k->reds, sizeof(KRed) * (size_t)k->nreds);
   k->reds = nr2;
-  k->reds[k->nreds] = (KRed){.op = n->op, .dtype = n->dtype, .src = src, .group = g};
+  k->reds[k->nreds] = (KRed){.op = n->op, .dtype = n->dtype, .src = src, .group = g, .nan_quiet = n->nan_quiet};
   KVal v = {.op = n->op, .dtype = n->dtype, .cdtype = n->dtype, .red = k->nreds++};
   return add_val(L, v);
 }

@@ -350,11 +350,14 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc) {
   case OP_PROD: *P->helpers |= TH_MUL; sb_printf(P->sb, "tl.reduce(%s, 1, coil_mul)", acc); break;
   /* tl.max and tl.min skip NaN (the interpreter's np.nanmax does; the
    * hardware's max keeps the number), so a NaN is looked for apart (see
-   * nan_max_helper for why not one tree of tl.reduce). */
+   * nan_max_helper for why not one tree of tl.reduce), unless no output
+   * needs it (KRed.nan_quiet, src/nanquiet.c: softmax's and logsumexp's
+   * row max); the NPU dialect, whose compiler's tl.max on NaN is not known
+   * here, always looks. */
   case OP_AMAX:
   case OP_AMIN: {
     const char *f = r->op == OP_AMAX ? "tl.max" : "tl.min";
-    if (dtype_is_float(r->dtype))
+    if (dtype_is_float(r->dtype) && !(r->nan_quiet && P->target == TRITON_GPU))
       sb_printf(P->sb, "tl.where(tl.sum((%s != %s).to(tl.int32), 1) > 0, float(\"nan\"), %s(%s, 1))", acc, acc, f, acc);
     else if (r->dtype == DT_BOOL) sb_printf(P->sb, "(%s(%s, 1) != 0)", f, acc); /* tl.max of int1 gives int32: a where warns on it */
     else sb_printf(P->sb, "%s(%s, 1)", f, acc);

@@ -18,6 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Graph g;
     CoilErr *ge = graph_build(&a, &m, m.funcs[i].name, NULL, 0, &g);
     if (!ge) {
+      graph_quiet_nans(&a, &g);
+      CoilErr *gv = graph_verify(&g);
+      if (gv) abort(); /* the pass's marks must verify */
       Fusion f;
       Program p;
       /* Fusion once more with the node recompute.c would keep, if any. */

@@ -51,3 +51,19 @@ def amax_edges(x: "f32[6, 300]", d: "f64[5, 77]", z: "f32[4, 9] uniform(-1, 1)")
     s = torch.where(z > 0, 0.0, -0.0)
     return (x.amax(1), x.amin(1), d.amax(1), d.amin(1), (-x.abs()).amax(1), x.abs().amin(1), (-d.abs()).amax(1), s.amax(1) * 5,
             s.amin(1) - 1, (-(x.abs()) - 1).amax(1))
+
+
+def quiet_maxima(x: "f32[6, 300]", h: "bf16[5, 77]"):
+    # maxima no output needs the NaN of (src/nanquiet.c; the GPU dialect
+    # reduces them with tl.max alone): rows with a NaN, one all NaN, one
+    # with +inf and one with -inf beside numbers
+    row = torch.arange(6)[:, None]
+    col = torch.arange(300)[None, :]
+    x = torch.where(x > 3.0, float("nan"), x)
+    x = torch.where(row == 0, float("nan"), torch.where((row == 1) & (col == 7), float("inf"), x))
+    x = torch.where((row == 2) & (col == 9), float("-inf"), x)
+    m = x.amax(1, keepdim=True)
+    lse = ((x - m).exp().sum(1, keepdim=True).log() + m).squeeze(1)
+    hf = h.float()
+    hf = torch.where(hf > 2.5, float("nan"), hf)
+    return lse, torch.softmax(x, 1), torch.log_softmax(hf, 1), torch.logsumexp(hf, 1), x.amax(1) + x.sum(1)
