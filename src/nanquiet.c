@@ -19,12 +19,21 @@
  * X is ELEM; an op that gives NaN for a NaN operand (+ - * /, exp, log,
  * sqrt, ...; a float cast) carries its operands' marks; a sum or prod of
  * an ELEM or ROW value over R is ROW; a ROW value broadcast over its row
- * stays ROW; a reshape between a row's two shapes keeps ROW.  A is quiet
- * when it is not an output, every output that depends on it is ROW (NaN
- * wherever A's NaN would have mattered, and equal to A's otherwise: A
- * without a NaN in its row is the same number either way), and nothing
- * that depends on it indexes or scatters (an index computed from A could
- * fail its check one way and not the other). */
+ * stays ROW; a reshape between a row's two shapes keeps ROW.
+ *
+ * A is quiet when it is not an output, every output that depends on it is
+ * ROW, and every node that depends on it is aligned: its value at a point
+ * depends on A only at that point's row (elementwise ops, a row's value
+ * broadcast over its row, reshapes between a row's shapes, reductions over
+ * R).  Then at a point whose row holds a NaN the outputs are NaN whatever
+ * A is, and any other point reads A only where it has no NaN to drop.
+ * Without alignment a row's output could read another row's A: in
+ * sum(exp(x - m)) + m.flip(0), or + m.sum(), a NaN-free row would add the
+ * NaN of another (tests/golden/nan_quiet.py).  Aligned nodes never index or
+ * scatter, so an index computed from A cannot fail its check one way and
+ * not the other.  The marks hold whatever values the unmarked nodes take,
+ * so several quiet maxima in one graph, each dropping its NaN, still give
+ * every output its exact value. */
 #include <string.h>
 
 #include "coil.h"
@@ -90,6 +99,24 @@ static Poison mark_of(const GNode *n, const Poison *mark, const GNode *a) {
   return CLEAN;
 }
 
+/* Does n, which depends on A, read A only at its own points' rows? (Its
+ * operands that depend on A are aligned already.) */
+static bool aligned(const GNode *n, const GNode *x, uint32_t r, const bool *dep) {
+  bool full = same_shape(n, x), row = row_shape(n, x, r);
+  if (!full && !row) return false;
+  switch (op_info[n->op].kind) {
+  case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE: case OK_CAST:
+    for (int k = 0; k < n->nin; k++) {
+      const GNode *o = n->in[k];
+      if (dep[o->id] && !same_shape(o, n) && !(full && o->ndim == x->ndim && row_shape(o, x, r))) return false;
+    }
+    return true;
+  case OK_VIEW: return n->op == OP_RESHAPE && (same_shape(n, n->in[0]) || (row && row_shape(n->in[0], x, r)));
+  case OK_REDUCE: return n->rmask == r && same_shape(n->in[0], x);
+  default: return false;
+  }
+}
+
 static bool quiet(const Graph *g, const GNode *a, Poison *mark, bool *dep) {
   for (int k = 0; k < g->noutputs; k++)
     if (g->outputs[k] == a) return false;
@@ -97,7 +124,7 @@ static bool quiet(const Graph *g, const GNode *a, Poison *mark, bool *dep) {
     const GNode *n = g->nodes[i];
     dep[i] = n == a;
     for (int k = 0; k < n->nin && !dep[i]; k++) dep[i] = dep[n->in[k]->id];
-    if (dep[i] && (op_info[n->op].kind == OK_GATHER || op_info[n->op].kind == OK_SCATTER)) return false;
+    if (dep[i] && n != a && !aligned(n, a->in[0], a->rmask, dep)) return false;
     mark[i] = mark_of(n, mark, a);
   }
   for (int k = 0; k < g->noutputs; k++)
