@@ -253,6 +253,11 @@ static DType result_type(Val **vs, int n) {
   return promo_result(p);
 }
 
+/* Does x, truncated, fit integer dtype t (i32 or i64)?  False for NaN. */
+static bool float_fits_int(DType t, double x) {
+  return t == DT_I32 ? x >= -2147483648.0 && x <= 2147483647.0 : x >= -9223372036854775808.0 && x < 9223372036854775808.0;
+}
+
 /* A tensor operand of an op that computes in `cd`: scalars become
  * constants of the compute dtype (PyTorch keeps a scalar operand in opmath
  * precision rather than rounding it to bf16). */
@@ -261,8 +266,7 @@ static GNode *operand(Builder *B, Val *v, DType cd, SrcLoc loc) {
   if (v->kind == V_INT || v->kind == V_BOOL) return mkconst(B, cd, (double)v->i, v->i, loc);
   if (v->kind == V_FLOAT) {
     if (!dtype_is_float(cd)) {
-      bool fits = cd == DT_BOOL || (cd == DT_I32 ? v->f >= -2147483648.0 && v->f <= 2147483647.0 : v->f >= -9223372036854775808.0 && v->f < 9223372036854775808.0);
-      if (!fits) return fail(B, loc, "value %g cannot be converted to type %s without overflow", v->f, dtype_torch_name(cd));
+      if (cd != DT_BOOL && !float_fits_int(cd, v->f)) return fail(B, loc, "value %g cannot be converted to type %s without overflow", v->f, dtype_torch_name(cd));
       return mkconst(B, cd, v->f, cd == DT_BOOL ? v->f != 0 : (int64_t)v->f, loc);
     }
     return mkconst(B, cd, v->f, 0, loc);
@@ -2274,7 +2278,7 @@ static bool fill_of(Builder *B, const Val *v, DType dt, SrcLoc loc, double *f, i
   if (dt == DT_BOOL) return *i = fl ? x != 0 : v->i != 0, true;
   bool fits;
   if (dtype_is_float(dt)) fits = x != x || isinf(x) || fabs(x) <= dtype_max(dt);
-  else if (fl) fits = dt == DT_I32 ? x >= -2147483648.0 && x <= 2147483647.0 : x >= -9223372036854775808.0 && x < 9223372036854775808.0;
+  else if (fl) fits = float_fits_int(dt, x);
   else fits = dt == DT_I64 || (v->i >= INT32_MIN && v->i <= INT32_MAX);
   if (!fits) {
     if (fl) return fail(B, loc, "value %g cannot be converted to type %s without overflow", x, dtype_torch_name(dt)), false;

@@ -69,13 +69,17 @@ static bool row_shape(const GNode *n, const GNode *x, uint32_t r) {
   return k == n->ndim;
 }
 
+/* Is operand o of n a row's value broadcast over the row (the keepdim
+ * form into X's shape)? */
+static bool row_broadcast(const GNode *n, const GNode *o, const GNode *x, uint32_t r) {
+  return same_shape(n, x) && o->ndim == x->ndim && row_shape(o, x, r);
+}
+
 /* What operand o, marked p, carries to every point of its user n. */
 static Poison carried(const GNode *n, const GNode *o, Poison p, const GNode *x, uint32_t r) {
   if (p == CLEAN) return CLEAN;
   if (same_shape(n, o)) return p;
-  /* a row's value broadcast over the row (the keepdim form into X's shape) */
-  if (p == ROW && same_shape(n, x) && o->ndim == x->ndim && row_shape(o, x, r)) return ROW;
-  return CLEAN;
+  return p == ROW && row_broadcast(n, o, x, r) ? ROW : CLEAN;
 }
 
 static Poison mark_of(const GNode *n, const Poison *mark, const GNode *a) {
@@ -108,7 +112,7 @@ static bool aligned(const GNode *n, const GNode *x, uint32_t r, const bool *dep)
   case OK_UNARY: case OK_BINARY: case OK_COMPARE: case OK_WHERE: case OK_CAST:
     for (int k = 0; k < n->nin; k++) {
       const GNode *o = n->in[k];
-      if (dep[o->id] && !same_shape(o, n) && !(full && o->ndim == x->ndim && row_shape(o, x, r))) return false;
+      if (dep[o->id] && !same_shape(o, n) && !row_broadcast(n, o, x, r)) return false;
     }
     return true;
   case OK_VIEW: return n->op == OP_RESHAPE && (same_shape(n, n->in[0]) || (row && row_shape(n->in[0], x, r)));
