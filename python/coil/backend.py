@@ -1,7 +1,11 @@
 """torch.compile(model, backend="coil"), coil.explain and coil.emit.
 
-The backend is aot_autograd with Inductor's decomposition table, so coil
-sees the forward and the backward as ATen graphs.  In each graph, torch.fx's
+The backend is aot_autograd with Inductor's decomposition table and
+Inductor's partitioner of forward and backward (the min-cut one: the
+forward saves the small values, such as a row's rsqrt, and the backward
+recomputes the pointwise ones from them rather than reading a saved tensor
+of the input's size), so coil sees the forward and the backward as ATen
+graphs.  In each graph, torch.fx's
 CapabilityBasedPartitioner groups the nodes coil supports; each group
 becomes one coil program (one or more fused kernels), built node by node
 through libcoil's graph API with the ATen spellings of coil's op table.
@@ -913,6 +917,7 @@ def coil_backend(gm, example_inputs, options=None, **kwargs):
     """The torch.compile backend: torch.compile(model, backend="coil",
     options={"target": "c" | "triton-npu" | "triton-gpu", "autotune": bool})."""
     from torch._dynamo.backends.common import aot_autograd
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
     from torch._inductor.decomposition import select_decomp_table
 
     options = dict(options or {})
@@ -923,7 +928,11 @@ def coil_backend(gm, example_inputs, options=None, **kwargs):
     def backward(g, inputs):
         return compile_graph(g, inputs, "backward", options)
 
+    # Inductor's partitioner: on the RMSNorm weight's forward + backward the
+    # default one saves x * rsqrt (a tensor of x's size, written and read
+    # again: 1.5x the bytes); this one saves rsqrt and recomputes the product.
     return aot_autograd(fw_compiler=forward, bw_compiler=backward,
+                        partition_fn=min_cut_rematerialization_partition,
                         decompositions=_decompositions(select_decomp_table()))(gm, example_inputs)
 
 

@@ -129,6 +129,30 @@ def test_seed_weight_gradient_is_a_coil_program():
     assert any("aten.sum.dim_IntList" in k.ops for k in report.kernels if k.graph.startswith("backward")), report
 
 
+def test_forward_saves_row_statistics_not_products():
+    """The forward saves for the backward what Inductor's partitioner saves:
+    the input and a row's rsqrt, not x * rsqrt (a tensor of x's size that
+    the forward would write and the backward read again)."""
+    x = torch.randn(2, 32, 4, 16)
+    w = torch.rand(16, requires_grad=True)
+    saved = []
+
+    def pack(t):
+        saved.append(t)
+        return t
+    torch._dynamo.reset()
+    f = torch.compile(rms_norm_weight, backend="coil")
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = f(x, w)
+    assert saved, "nothing saved for the backward: the test no longer sees what it checks"
+    full = [tuple(t.shape) for t in saved if t.numel() == x.numel() and t.data_ptr() != x.data_ptr()]
+    assert not full, f"the forward saved tensors of the input's size besides the input: {full}"
+    out.backward(torch.ones_like(out))
+    w.grad, got = None, w.grad
+    rms_norm_weight(x, w).backward(torch.ones_like(out))
+    torch.testing.assert_close(got, w.grad, rtol=1e-5, atol=1e-5)
+
+
 def pointwise_and_rows(x, y):
     return torch.sigmoid(x) * y + x.sum(-1, keepdim=True), (x * y).amax(0)
 
