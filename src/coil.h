@@ -379,6 +379,9 @@ typedef struct Fusion {
   FusedKernel *kernels;
   int nkernels;
   const bool *kept; /* per node id: given a buffer so kernels stop recomputing it (recompute.c), or NULL */
+  /* per node id: returned, pointwise over buffers: the kernel that stores
+   * it computes it for its other roots too, never reading it back (fuse.c) */
+  const bool *shared;
 } Fusion;
 
 /* kept: pointwise nodes that get buffers too (NULL: none). */

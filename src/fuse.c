@@ -26,6 +26,7 @@ typedef struct Fuser {
   const Graph *g;
   Users *users;
   bool *mat;
+  bool *gathered; /* an indexed read's input: read from its buffer only */
 } Fuser;
 
 static void add_user(Fuser *F, int of, int user) {
@@ -77,6 +78,36 @@ static bool needs_buffer(Fuser *F, const GNode *r, bool *seen, const GNode **roo
   return false;
 }
 
+/* Whether n's value is a pure function of buffers, through unmaterialized
+ * nodes: no reduction (its loops belong to one root domain), no indexed
+ * read or write. */
+static bool pointwise_cone(Fuser *F, const GNode *n, bool top, bool *seen) {
+  if (seen[n->id]) return true;
+  seen[n->id] = true;
+  if (!top && F->mat[n->id]) return true;
+  OpKind kind = op_info[n->op].kind;
+  if (kind == OK_REDUCE || kind == OK_GATHER || kind == OK_SCATTER) return false;
+  for (int i = 0; i < n->nin; i++)
+    if (!pointwise_cone(F, n->in[i], false, seen)) return false;
+  return true;
+}
+
+/* Whether n has a buffer only because it is returned, and is pointwise
+ * over buffers: a root of the same shape that reads it can join the
+ * kernel that stores it and take it from registers (lower.c computes it
+ * there once for both), rather than wait for that kernel and read it back.
+ * So a returned value that another returned value is computed from (a
+ * normalised row and its scaled copy; a forward's value saved for the
+ * backward and used further) costs one pass. */
+static bool shares_in_kernel(Fuser *F, const GNode *n, const bool *kept, bool *seen) {
+  if (n->op == OP_INPUT || (kept && kept[n->id]) || F->gathered[n->id]) return false;
+  bool returned = false;
+  for (int k = 0; k < F->g->noutputs; k++) returned |= F->g->outputs[k] == n;
+  if (!returned) return false;
+  memset(seen, 0, sizeof(bool) * (size_t)F->g->nnodes);
+  return pointwise_cone(F, n, true, seen);
+}
+
 /* The materialized nodes root reads, through unmaterialized nodes. */
 static void collect_reads(Fuser *F, const GNode *n, bool top, bool *seen, int *out, int *nout) {
   if (seen[n->id]) return;
@@ -97,7 +128,10 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   int nn = g->nnodes;
   F.users = ARENA_ARRAY(a, Users, nn);
   F.mat = ARENA_ARRAY(a, bool, nn);
-  bool *seen = ARENA_ARRAY(a, bool, nn);
+  F.gathered = ARENA_ARRAY(a, bool, nn);
+  bool *seen = ARENA_ARRAY(a, bool, nn), *seen2 = ARENA_ARRAY(a, bool, nn);
+  bool *shared = ARENA_ARRAY(a, bool, nn); /* shares_in_kernel, per node */
+  bool *soft = ARENA_ARRAY(a, bool, nn + g->noutputs);
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
   for (int i = 0; i < nn; i++) {
@@ -106,7 +140,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
     if (g->nodes[i]->op == OP_INPUT || g->nodes[i]->op == OP_SCATTER_ADD || (kept && kept[i])) F.mat[i] = true;
     /* an indexed read reads its input at points only the data name: from
      * a buffer, never by computing it there */
-    if (g->nodes[i]->op == OP_GATHER) F.mat[g->nodes[i]->in[0]->id] = true;
+    if (g->nodes[i]->op == OP_GATHER) F.mat[g->nodes[i]->in[0]->id] = F.gathered[g->nodes[i]->in[0]->id] = true;
   }
   for (int k = 0; k < g->noutputs; k++) F.mat[g->outputs[k]->id] = true;
 
@@ -131,21 +165,51 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
     }
     /* 2. Group roots into kernels, in topological order. */
     nk = 0;
-    for (int i = 0; i < nn; i++) kernel_of[i] = -1;
+    for (int i = 0; i < nn; i++) {
+      kernel_of[i] = -1;
+      shared[i] = F.mat[i] && shares_in_kernel(&F, g->nodes[i], kept, seen);
+    }
     for (int i = 0; i < nn; i++) {
       const GNode *n = g->nodes[i];
       if (!F.mat[i] || n->op == OP_INPUT) continue;
       int nr = 0;
       memset(seen, 0, sizeof(bool) * (size_t)nn);
       collect_reads(&F, n, true, seen, reads, &nr);
+      /* d: the kernels n must wait for.  A read of a shared value (soft)
+       * is no wait if n joins the kernel that stores it. */
       bool *d = ARENA_ARRAY(a, bool, nn + g->noutputs);
+      memset(soft, 0, sizeof(bool) * (size_t)(nk + 1));
       for (int r = 0; r < nr; r++) {
         int kk = kernel_of[reads[r]];
         if (kk < 0) continue;
+        if (shared[reads[r]] && same_shape(ks[kk].roots[0], n)) {
+          soft[kk] = true;
+          continue;
+        }
         d[kk] = true;
         for (int j = 0; j < nk; j++) d[j] |= deps[kk][j];
       }
       int join = -1;
+      for (int kk = 0; kk < nk && join < 0; kk++) {
+        if (!soft[kk] || d[kk]) continue;
+        /* join kk: every other soft read is a wait, which must not lead back to kk */
+        bool *d2 = seen2;
+        memcpy(d2, d, sizeof(bool) * (size_t)nk);
+        for (int j = 0; j < nk; j++)
+          if (soft[j] && j != kk) {
+            d2[j] = true;
+            for (int q = 0; q < nk; q++) d2[q] |= deps[j][q];
+          }
+        if (d2[kk]) continue;
+        memcpy(d, d2, sizeof(bool) * (size_t)nk);
+        join = kk;
+      }
+      if (join < 0)
+        for (int j = 0; j < nk; j++)
+          if (soft[j]) {
+            d[j] = true;
+            for (int q = 0; q < nk; q++) d[q] |= deps[j][q];
+          }
       for (int kk = 0; kk < nk && join < 0; kk++)
         if (!d[kk] && same_shape(ks[kk].roots[0], n)) join = kk;
       if (join < 0) {
@@ -192,6 +256,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   /* Buffers: inputs, outputs (one per returned position), temporaries. */
   f->g = g;
   f->kept = kept;
+  f->shared = shared;
   f->bufs = ARENA_ARRAY(a, Buffer, nn + g->noutputs + g->ninputs);
   f->node_buf = ARENA_ARRAY(a, int, nn);
   for (int i = 0; i < nn; i++) f->node_buf[i] = -1;

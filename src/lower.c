@@ -50,6 +50,7 @@ typedef struct Lower {
   IRangeCond *guards, facts[8 * COIL_MAX_DIMS];
   int nguards, capguards, nfacts, ctx, nctx;
   const bool *pads; /* per graph node: a pad is in its cone */
+  const bool *here; /* per graph node: shared (Fusion.shared) and stored by this kernel: computed, not loaded */
 } Lower;
 
 /* Where to look for hash h: call with *at = 0 first; returns the next
@@ -491,7 +492,7 @@ static int lower_pad(Lower *L, const GNode *n, IExpr **idx) {
   L->nguards += nmine;
   L->ctx = ++L->nctx;
   int buf = L->f->node_buf[x->id], v;
-  if (x->op == OP_INPUT || buf >= 0) {
+  if (x->op == OP_INPUT || (buf >= 0 && !L->here[x->id])) {
     v = load(L, buf, x, in, n, nmine);
   } else {
     v = lower_node(L, x, in, false);
@@ -541,7 +542,7 @@ static int lower_gather(Lower *L, const GNode *n, IExpr **idx) {
 
 static int lower_node(Lower *L, const GNode *n, IExpr **idx, bool top) {
   int buf = L->f->node_buf[n->id];
-  if (n->op == OP_INPUT || (buf >= 0 && !top)) return load(L, buf, n, idx, NULL, 0);
+  if (n->op == OP_INPUT || (buf >= 0 && !top && !L->here[n->id])) return load(L, buf, n, idx, NULL, 0);
   uint64_t h = coil_mix64((uint64_t)n->id ^ (uint64_t)L->ctx << 32), at = 0, pos = 0;
   for (int d = 0; d < n->ndim; d++) h = coil_mix64(h ^ ix_hash(idx[d]));
   for (int i; (i = table_next(&L->memos, h, &at, &pos)) >= 0;) {
@@ -674,7 +675,9 @@ static void lower_scatter(Lower *L, const FusedKernel *fk, IExpr **idx) {
 }
 
 static CoilErr *lower_kernel(Arena *a, const Fusion *f, const FusedKernel *fk, Kernel *k, int index, const bool *pads) {
-  Lower L = {.a = a, .f = f, .k = k, .pads = pads};
+  bool *here = ARENA_ARRAY(a, bool, f->g->nnodes + 1);
+  for (int r = 0; r < fk->nroots && !fk->scatter; r++) here[fk->roots[r]->id] = f->shared && f->shared[fk->roots[r]->id];
+  Lower L = {.a = a, .f = f, .k = k, .pads = pads, .here = here};
   k->name = arena_printf(a, "coil_%s_k%d", f->g->fn_name, index);
   const GNode *shape = kernel_domain(fk);
   IExpr *idx[COIL_MAX_DIMS];
