@@ -108,6 +108,21 @@ static bool shares_in_kernel(Fuser *F, const GNode *n, const bool *kept, bool *s
   return pointwise_cone(F, n, true, seen);
 }
 
+/* Marks at[] the shared nodes n reads at its own point: through
+ * unmaterialized pointwise nodes only (a view between them reads another
+ * point, where computing the value again would read its whole cone rather
+ * than one buffer). */
+static void same_point_reads(Fuser *F, const GNode *n, bool top, const bool *shared, bool *seen, bool *at) {
+  if (seen[n->id]) return;
+  seen[n->id] = true;
+  if (!top && F->mat[n->id]) {
+    at[n->id] = shared[n->id];
+    return;
+  }
+  if (op_info[n->op].kind == OK_VIEW) return;
+  for (int i = 0; i < n->nin; i++) same_point_reads(F, n->in[i], false, shared, seen, at);
+}
+
 /* The materialized nodes root reads, through unmaterialized nodes. */
 static void collect_reads(Fuser *F, const GNode *n, bool top, bool *seen, int *out, int *nout) {
   if (seen[n->id]) return;
@@ -131,7 +146,7 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
   F.gathered = ARENA_ARRAY(a, bool, nn);
   bool *seen = ARENA_ARRAY(a, bool, nn), *seen2 = ARENA_ARRAY(a, bool, nn);
   bool *shared = ARENA_ARRAY(a, bool, nn); /* shares_in_kernel, per node */
-  bool *soft = ARENA_ARRAY(a, bool, nn + g->noutputs);
+  bool *soft = ARENA_ARRAY(a, bool, nn + g->noutputs), *at_point = ARENA_ARRAY(a, bool, nn);
   for (int i = 0; i < nn; i++)
     for (int k = 0; k < g->nodes[i]->nin; k++) add_user(&F, g->nodes[i]->in[k]->id, i);
   for (int i = 0; i < nn; i++) {
@@ -179,10 +194,13 @@ CoilErr *fuse_graph(Arena *a, const Graph *g, const bool *kept, Fusion *f) {
        * is no wait if n joins the kernel that stores it. */
       bool *d = ARENA_ARRAY(a, bool, nn + g->noutputs);
       memset(soft, 0, sizeof(bool) * (size_t)(nk + 1));
+      memset(seen, 0, sizeof(bool) * (size_t)nn);
+      memset(at_point, 0, sizeof(bool) * (size_t)nn);
+      same_point_reads(&F, n, true, shared, seen, at_point);
       for (int r = 0; r < nr; r++) {
         int kk = kernel_of[reads[r]];
         if (kk < 0) continue;
-        if (shared[reads[r]] && same_shape(ks[kk].roots[0], n)) {
+        if (at_point[reads[r]] && same_shape(ks[kk].roots[0], n)) {
           soft[kk] = true;
           continue;
         }
