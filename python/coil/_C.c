@@ -14,7 +14,8 @@
  *            .num_kernels, .compile_ms
  *   build(programs): their code built together ahead of the first runs
  *   has_op(op), set_num_threads(n)
- *   Plan(program, args, outputs), Runner(fallback, to_dlpack, threads=None):
+ *   Plan(program, args, outputs, *, device, scratch, launches, stream, current_device),
+ *   Runner(fallback, to_dlpack, threads=None):
  *            the backend's per-call path (see "Plan and Runner" below):
  *            runner(*args) runs runner.plan where the arguments match it,
  *            else returns fallback(*args)
@@ -488,7 +489,19 @@ static PyTypeObject GraphType = {
  * (alloc(*alloc_args) -> a tensor with the compiled dtype and shape, laid
  * out so that the program's contiguous result is its memory) and written
  * through their data_ptr(): the allocator is the backend's, trusted to
- * give what it was asked for. */
+ * give what it was asked for.
+ *
+ * A Plan with launches runs a program on a GPU, as the Triton module coil
+ * emits for it would: the inputs must be on that device (device=(DLPack
+ * device type, id)), and the CUDA device current when called must be it
+ * (else the fallback runs); the results and the kernels' other buffers
+ * (scratch: allocators as outputs') are allocated, and each launch calls
+ * its launcher (a compiled Triton kernel's launcher, CompiledKernel.run)
+ * with (grid x, y, z, stream(), *head, *arguments), an argument being
+ * buffer k's address where slots[i] == k >= 0 (inputs, then results, then
+ * scratch) and consts[i] where slots[i] == -1.  Triton's launch hooks
+ * (head holds None for them) are not called.  No synchronisation: the
+ * launches are queued on the stream, as Triton's own calls queue them. */
 
 typedef struct {
   PyObject_HEAD
@@ -499,6 +512,12 @@ typedef struct {
   coil_tensor_info *in; /* the program's inputs, pointing into it */
   coil_tensor_info *out;
   PyObject *allocs;     /* tuple of (alloc, alloc_args) per result */
+  DLDevice device;      /* where the inputs must be */
+  PyObject *scratch;    /* tuple of (alloc, alloc_args): the launches' other buffers */
+  PyObject *launches;   /* tuple of (launcher, grid, head, slots, consts), or NULL: coil_run runs it */
+  PyObject *stream;     /* () -> int: the stream to launch on */
+  PyObject *current;    /* () -> int: the current device, which must be device.device_id */
+  Py_ssize_t maxargs;   /* the longest launcher call */
 } Plan;
 
 static PyTypeObject PlanType;
@@ -507,17 +526,47 @@ static void plan_dealloc(Plan *o) {
   Py_XDECREF(o->program);
   Py_XDECREF(o->args);
   Py_XDECREF(o->allocs);
+  Py_XDECREF(o->scratch);
+  Py_XDECREF(o->launches);
+  Py_XDECREF(o->stream);
+  Py_XDECREF(o->current);
   PyMem_Free(o->in);
   PyMem_Free(o->out);
   Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
+/* Whether every entry of allocs is (alloc, alloc_args tuple); raises if not. */
+static bool allocators_ok(PyObject *allocs) {
+  for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(allocs); k++) {
+    PyObject *a = PyTuple_GET_ITEM(allocs, k);
+    if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2 || !PyCallable_Check(PyTuple_GET_ITEM(a, 0)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(a, 1))) {
+      PyErr_SetString(PyExc_TypeError, "Plan: outputs and scratch hold (alloc, alloc_args tuple) per buffer");
+      return false;
+    }
+  }
+  return true;
+}
+
 static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-  static char *names[] = {"program", "args", "outputs", NULL};
-  PyObject *prog, *spec, *outs;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OO:Plan", names, &ProgramType, &prog, &spec, &outs)) return NULL;
+  static char *names[] = {"program", "args", "outputs", "device", "scratch", "launches", "stream", "current_device",
+                          NULL};
+  PyObject *prog, *spec, *outs, *device = Py_None, *scratch = NULL, *launches = Py_None, *stream = Py_None,
+                                *current = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OO|$OOOOO:Plan", names, &ProgramType, &prog, &spec, &outs, &device,
+                                   &scratch, &launches, &stream, &current))
+    return NULL;
+  DLDevice where = {kDLCPU, 0};
+  if (device != Py_None && !PyArg_ParseTuple(device, "ii:Plan device", &where.device_type, &where.device_id))
+    return NULL;
+  bool launching = launches != Py_None;
+  if (launching && (!PyCallable_Check(stream) || !PyCallable_Check(current))) {
+    PyErr_SetString(PyExc_TypeError, "Plan: launches need stream and current_device, callables");
+    return NULL;
+  }
   Plan *o = (Plan *)type->tp_alloc(type, 0);
   if (!o) return NULL;
+  o->device = where;
   coil_program *p = ((Program *)prog)->p;
   o->program = Py_NewRef(prog);
   o->ninputs = coil_program_num_inputs(p);
@@ -549,14 +598,38 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return PyErr_Format(PyExc_ValueError, "Plan: %zd allocators for a program of %d outputs", PyTuple_GET_SIZE(o->allocs),
                         o->noutputs);
   }
-  for (int k = 0; k < o->noutputs; k++) {
-    PyObject *a = PyTuple_GET_ITEM(o->allocs, k);
-    if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) != 2 || !PyCallable_Check(PyTuple_GET_ITEM(a, 0)) ||
-        !PyTuple_Check(PyTuple_GET_ITEM(a, 1))) {
+  if (!allocators_ok(o->allocs)) { Py_DECREF(o); return NULL; }
+  if (!(o->scratch = scratch ? PySequence_Tuple(scratch) : PyTuple_New(0))) { Py_DECREF(o); return NULL; }
+  if (!allocators_ok(o->scratch)) { Py_DECREF(o); return NULL; }
+  if (!launching) return (PyObject *)o;
+  o->stream = Py_NewRef(stream);
+  o->current = Py_NewRef(current);
+  if (!(o->launches = PySequence_Tuple(launches))) { Py_DECREF(o); return NULL; }
+  Py_ssize_t nbufs = o->ninputs + o->noutputs + PyTuple_GET_SIZE(o->scratch);
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->launches); i++) {
+    PyObject *l = PyTuple_GET_ITEM(o->launches, i);
+    if (!PyTuple_Check(l) || PyTuple_GET_SIZE(l) != 5 || !PyCallable_Check(PyTuple_GET_ITEM(l, 0)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(l, 1)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 1)) != 3 ||
+        !PyTuple_Check(PyTuple_GET_ITEM(l, 2)) || !PyTuple_Check(PyTuple_GET_ITEM(l, 3)) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(l, 4)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 3)) != PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 4))) {
       Py_DECREF(o);
-      PyErr_SetString(PyExc_TypeError, "Plan: outputs holds (alloc, alloc_args tuple) per result");
+      PyErr_SetString(PyExc_TypeError, "Plan: launches holds (launcher, (x, y, z), head, slots, consts) per launch, "
+                                       "slots and consts of one length");
       return NULL;
     }
+    PyObject *slots = PyTuple_GET_ITEM(l, 3);
+    for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(slots); a++) {
+      long k = PyLong_AsLong(PyTuple_GET_ITEM(slots, a));
+      if ((k == -1 && PyErr_Occurred()) || k < -1 || k >= nbufs) {
+        Py_DECREF(o);
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError))
+          PyErr_Format(PyExc_ValueError, "Plan: launch %zd's slot %zd is not -1 or a buffer in [0, %zd)", i, a, nbufs);
+        return NULL;
+      }
+    }
+    Py_ssize_t n = 4 + PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 2)) + PyTuple_GET_SIZE(slots);
+    if (n > o->maxargs) o->maxargs = n;
   }
   return (PyObject *)o;
 }
@@ -573,7 +646,9 @@ static PyTypeObject PlanType = {
     .tp_basicsize = sizeof(Plan),
     .tp_dealloc = (destructor)plan_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Plan(program, args, outputs): one specialization a Runner runs.",
+    .tp_doc = "Plan(program, args, outputs, *, device=None, scratch=(), launches=None, stream=None, "
+              "current_device=None): one specialization a Runner runs (with launches: on a GPU, through Triton's "
+              "launchers).",
     .tp_getset = plan_getset,
     .tp_new = plan_new,
 };
@@ -588,10 +663,10 @@ typedef struct {
   long long runs, fallbacks;
 } Runner;
 
-/* Whether t is what the program's input was compiled for (coil_run's
- * check_tensor, which runs again, raising, in coil_run). */
-static bool matches(const DLTensor *t, const coil_tensor_info *in) {
-  if (t->device.device_type != kDLCPU || t->dtype.code != in->dtype.code || t->dtype.bits != in->dtype.bits ||
+/* Whether t is what the program's input was compiled for, on device
+ * (coil_run's check_tensor, which runs again, raising, in coil_run). */
+static bool matches(const DLTensor *t, const coil_tensor_info *in, DLDevice device) {
+  if (t->device.device_type != device.device_type || t->device.device_id != device.device_id || t->dtype.code != in->dtype.code || t->dtype.bits != in->dtype.bits ||
       t->dtype.lanes != 1 || t->ndim != in->ndim)
     return false;
   bool empty = false;
@@ -613,6 +688,65 @@ static bool matches(const DLTensor *t, const coil_tensor_info *in) {
 
 static PyObject *data_ptr_name; /* "data_ptr", interned */
 
+/* A call of f() that returns an int: -1 with an exception set on failure. */
+static long call_long(PyObject *f) {
+  PyObject *v = PyObject_CallNoArgs(f);
+  if (!v) return -1;
+  long n = PyLong_AsLong(v);
+  Py_DECREF(v);
+  return n;
+}
+
+/* The plan's launches, queued on the stream: t holds the inputs and the
+ * results; the scratch buffers are allocated here and dropped once every
+ * launch is queued (PyTorch's allocator hands their memory to later work
+ * on the same stream only, which runs after these launches). */
+static bool launch_all(Plan *pl, const DLTensor *t) {
+  int nt = pl->ninputs + pl->noutputs;
+  Py_ssize_t ns = PyTuple_GET_SIZE(pl->scratch), nb = nt + ns;
+  PyObject *ptr_stack[2 * RUNNER_STACK], **ptrs = ptr_stack, *vec_stack[4 * RUNNER_STACK], **vec = vec_stack;
+  PyObject *scratch = NULL, *stream = NULL;
+  bool ok = false;
+  if (nb > 2 * RUNNER_STACK) ptrs = PyMem_Calloc((size_t)nb, sizeof *ptrs);
+  if (pl->maxargs > 4 * RUNNER_STACK) vec = PyMem_Calloc((size_t)pl->maxargs, sizeof *vec);
+  if (!ptrs || !vec) { PyErr_NoMemory(); goto done; }
+  memset(ptrs, 0, (size_t)nb * sizeof *ptrs);
+  for (int i = 0; i < nt; i++)
+    if (!(ptrs[i] = PyLong_FromVoidPtr((char *)t[i].data + t[i].byte_offset))) goto done;
+  if (!(scratch = PyTuple_New(ns))) goto done;
+  for (Py_ssize_t k = 0; k < ns; k++) {
+    PyObject *a = PyTuple_GET_ITEM(pl->scratch, k);
+    PyObject *o = PyObject_Call(PyTuple_GET_ITEM(a, 0), PyTuple_GET_ITEM(a, 1), NULL);
+    if (!o) goto done;
+    PyTuple_SET_ITEM(scratch, k, o);
+    if (!(ptrs[nt + k] = PyObject_CallMethodNoArgs(o, data_ptr_name))) goto done;
+  }
+  if (!(stream = PyObject_CallNoArgs(pl->stream))) goto done;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pl->launches); i++) {
+    PyObject *l = PyTuple_GET_ITEM(pl->launches, i), *grid = PyTuple_GET_ITEM(l, 1), *head = PyTuple_GET_ITEM(l, 2);
+    PyObject *slots = PyTuple_GET_ITEM(l, 3), *consts = PyTuple_GET_ITEM(l, 4);
+    Py_ssize_t n = 0;
+    for (int d = 0; d < 3; d++) vec[n++] = PyTuple_GET_ITEM(grid, d);
+    vec[n++] = stream;
+    for (Py_ssize_t h = 0; h < PyTuple_GET_SIZE(head); h++) vec[n++] = PyTuple_GET_ITEM(head, h);
+    for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(slots); a++) {
+      long k = PyLong_AsLong(PyTuple_GET_ITEM(slots, a)); /* checked by plan_new */
+      vec[n++] = k < 0 ? PyTuple_GET_ITEM(consts, a) : ptrs[k];
+    }
+    PyObject *res = PyObject_Vectorcall(PyTuple_GET_ITEM(l, 0), vec, (size_t)n, NULL);
+    if (!res) goto done;
+    Py_DECREF(res);
+  }
+  ok = true;
+done:
+  for (Py_ssize_t i = 0; ptrs && i < nb; i++) Py_XDECREF(ptrs[i]);
+  if (ptrs != ptr_stack) PyMem_Free(ptrs);
+  if (vec != vec_stack) PyMem_Free(vec);
+  Py_XDECREF(scratch);
+  Py_XDECREF(stream);
+  return ok;
+}
+
 static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
   Runner *r = (Runner *)self;
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -627,6 +761,11 @@ static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t
     int eq = PyObject_RichCompareBool(args[i], want, Py_EQ);
     if (eq < 0) return NULL;
     if (!eq) goto fallback;
+  }
+  if (pl->launches) { /* a GPU's launches go to the current device: it must be the plan's */
+    long current = call_long(pl->current);
+    if (current == -1 && PyErr_Occurred()) return NULL;
+    if (current != pl->device.device_id) goto fallback;
   }
   Py_INCREF(pl); /* the plan may be replaced while the run has the GIL released */
   PyObject *result = NULL, *caps_stack[RUNNER_STACK], **caps = caps_stack, *outs = NULL;
@@ -650,9 +789,9 @@ static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t
     DLManagedTensor *m = PyCapsule_GetPointer(cap, "dltensor");
     if (!m) { PyErr_Clear(); fall = true; goto done; }
     t[got - 1] = m->dl_tensor;
-    if (!matches(&t[got - 1], &pl->in[got - 1])) { fall = true; goto done; }
+    if (!matches(&t[got - 1], &pl->in[got - 1], pl->device)) { fall = true; goto done; }
   }
-  if (r->threads != Py_None) {
+  if (!pl->launches && r->threads != Py_None) {
     PyObject *n = PyObject_CallNoArgs(r->threads);
     if (!n) goto done;
     long v = PyLong_AsLong(n);
@@ -672,8 +811,14 @@ static PyObject *runner_vectorcall(PyObject *self, PyObject *const *args, size_t
     Py_DECREF(ptr);
     if (!data && PyErr_Occurred()) goto done;
     const coil_tensor_info *in = &pl->out[k];
-    t[ni + k] = (DLTensor){.data = data, .device = {kDLCPU, 0}, .ndim = in->ndim, .dtype = in->dtype,
+    t[ni + k] = (DLTensor){.data = data, .device = pl->device, .ndim = in->ndim, .dtype = in->dtype,
                            .shape = (int64_t *)in->shape, .strides = (int64_t *)in->strides};
+  }
+  if (pl->launches) {
+    if (!launch_all(pl, t)) goto done;
+    r->runs++;
+    result = Py_NewRef(outs);
+    goto done;
   }
   coil_error *err = NULL;
   coil_status st;

@@ -27,6 +27,7 @@ import collections.abc
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import hashlib
 import importlib.util
 import logging
@@ -43,6 +44,7 @@ from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
 from torch.utils.dlpack import to_dlpack
 
 from . import _C, config
+from .frontend import _contiguous
 
 log = logging.getLogger("coil")
 
@@ -372,32 +374,44 @@ class _Entry:
     gets a tensor with that layout: no copy.  A layout that is no
     permutation of a dense one (a padded row, say) is copied into.
 
-    plan is the binding's Plan of a program that runs on the CPU (the
-    group's Runner runs it when the arguments match, in one C call), or
-    None (a Triton launch on CUDA, a layout copied into)."""
+    plan is the binding's Plan (the group's Runner runs it when the
+    arguments match, in one C call), or None.  A program for the CPU has
+    its plan from the start.  A Triton module on CUDA runs its first call
+    through Triton's JIT, which compiles each kernel; the plan then calls
+    the compiled kernels' launchers directly (_cuda_plan), as Inductor's
+    generated code does.  None: a layout copied into, or a module that
+    reads its index status back (a synchronisation, kept in Python)."""
 
     def __init__(self, program, target, device, layouts, args):
         self.program = program
         self.outputs = [(getattr(torch, dt), shape) for _, dt, shape, _ in program.outputs]
         self.layouts = layouts
         self.device = device
-        self.launch = None
+        self.module = None
         self.plan = None
+        self.args = [None if isinstance(a, torch.Tensor) else int(a) for a in args]
+        permuted_only = all(layout is None or layout.inverse is not None for layout in layouts)
         if target == "triton-gpu" and device.type == "cuda":
-            self.launch = _load_module(program.code).coil_run
-        elif device.type == "cpu" and all(layout is None or layout.inverse is not None for layout in layouts):
-            allocs = []
-            for (_, dt, shape, strides), layout in zip(program.outputs, layouts):
-                if layout is not None:  # the tensor whose permute(order) is the program's contiguous result
-                    shape = tuple(shape[i] for i in layout.inverse)
-                    strides = tuple(strides[i] for i in layout.inverse)
-                allocs.append((_empty_strided_cpu, (tuple(shape), tuple(strides), getattr(torch, dt))))
-            self.plan = _C.Plan(program, [None if isinstance(a, torch.Tensor) else int(a) for a in args], allocs)
+            self.module = _load_module(program.code)
+            self.plannable = permuted_only and self.module.COIL_STATUS is None
+        elif device.type == "cpu" and permuted_only:
+            self.plan = _C.Plan(program, self.args, self._allocators(_empty_strided_cpu))
+
+    def _allocators(self, alloc):
+        """(alloc, its arguments) per result: the tensor whose memory is the
+        program's contiguous result, with the layout the graph expects."""
+        allocs = []
+        for (_, dt, shape, strides), layout in zip(self.program.outputs, self.layouts):
+            if layout is not None:  # the tensor whose permute(order) is the program's contiguous result
+                shape = tuple(shape[i] for i in layout.inverse)
+                strides = tuple(strides[i] for i in layout.inverse)
+            allocs.append((alloc, (tuple(shape), tuple(strides), getattr(torch, dt))))
+        return allocs
 
     def __call__(self, tensors):
-        if self.launch:
+        if self.module is not None:
             try:
-                outs = self.launch(list(tensors))
+                outs = self._launch(list(tensors))
             except IndexError as e:  # the module's status check: the same error as the C kernels give
                 raise _C.IndexOutOfRange(str(e)) from None
         else:
@@ -405,6 +419,75 @@ class _Entry:
             _C.set_num_threads(torch.get_num_threads())
             self.program.run([to_dlpack(t) for t in tensors], [to_dlpack(o) for o in outs])
         return tuple(o if layout is None else layout.apply(o) for o, layout in zip(outs, self.layouts))
+
+    def _launch(self, tensors):
+        """The module's launches through Triton's JIT (the first call
+        compiles them); where the module allows, the plan of later calls."""
+        mod = self.module
+        if not self.plannable or self.plan is not None:
+            return mod.coil_run(tensors)
+        bufs = mod.coil_alloc(tensors)
+        compiled = [kernel(*args, num_warps=num_warps, **mod.COIL_LAUNCH_OPTIONS)
+                    for kernel, args, num_warps in mod.coil_bind(bufs)]
+        self.plannable = False
+        self.plan = _cuda_plan(self, mod, bufs, tensors, compiled)
+        return [bufs[i] for i in mod.COIL_OUTPUTS]
+
+
+def _cuda_plan(entry, mod, bufs, tensors, compiled):
+    """The Plan that launches a Triton module's compiled kernels on CUDA
+    (the binding's Plan with launches), or None where the launches are not
+    Triton's compiled kernels (the interpreter), an input was copied into
+    another layout, or Triton's launch hooks are set (a profiler that
+    wants each launch's metadata keeps the JIT's path)."""
+    hooks = _launch_hooks()
+    if hooks is None or not all(hasattr(k, "run") and hasattr(k, "packed_metadata") for k in compiled):
+        return None
+    ni, no = len(tensors), len(mod.COIL_OUTPUTS)
+    slot, scratch = {}, []
+    for b, (_, kind, dtype, shape, index) in enumerate(mod.COIL_BUFFERS):
+        if kind == "input":
+            if bufs[b] is not tensors[index]:
+                return None
+            slot[b] = index
+        elif kind == "output":
+            slot[b] = ni + index
+        else:
+            slot[b] = ni + no + len(scratch)
+            scratch.append((_empty_strided_cuda, (tuple(shape), _contiguous(shape), getattr(torch, dtype))))
+    launches = []
+    for launch, kernel in zip(mod.COIL_LAUNCHES, compiled):
+        grid = tuple(launch["grid"]) + (1,) * (3 - len(launch["grid"]))
+        params = [a for a, taken in zip(launch["args"], _launcher_takes(kernel, launch["args"])) if taken]
+        slots = tuple(slot[v] if kind == "ptr" else -1 for _, kind, v in params)
+        consts = tuple(None if kind == "ptr" else v for _, kind, v in params)
+        launches.append((kernel.run, grid, (kernel.function, kernel.packed_metadata, None) + hooks, slots, consts))
+    index = entry.device.index if entry.device.index is not None else torch.cuda.current_device()
+    return _C.Plan(entry.program, entry.args, entry._allocators(_empty_strided_cuda), device=(2, index),
+                   scratch=scratch, launches=launches,
+                   stream=functools.partial(torch._C._cuda_getCurrentRawStream, index),
+                   current_device=torch._C._cuda_getDevice)
+
+
+def _launcher_takes(kernel, params):
+    """Which of a kernel's parameters its launcher takes: every one where
+    the compiled signature lists them all (Triton 3.3 on: constexprs too,
+    ignored), else those it lists (earlier: no constexprs)."""
+    signature = getattr(getattr(kernel, "src", None), "signature", None)
+    if not isinstance(signature, dict) or len(signature) == len(params):
+        return [True] * len(params)
+    return [name in signature or i in signature for i, (name, _, _) in enumerate(params)]
+
+
+def _launch_hooks():
+    """Triton's launch hooks as its JIT passes them to a launcher, or None
+    where one is set."""
+    import triton
+    runtime = getattr(getattr(triton, "knobs", None), "runtime", None)
+    hooks = (getattr(runtime, "launch_enter_hook", None), getattr(runtime, "launch_exit_hook", None))
+    if any(h is not None and getattr(h, "calls", True) for h in hooks):  # Triton 3.9's chains: calls, empty when unset
+        return None
+    return hooks
 
 
 def _empty_strided(shape, strides, dtype):
@@ -414,8 +497,17 @@ def _empty_strided(shape, strides, dtype):
 # A CPU tensor with given strides, as Inductor's generated code allocates
 # one (a third of torch.empty_strided's cost); torch.empty_strided where
 # PyTorch lacks it.
-_empty_strided_cpu = getattr(getattr(torch._C, "_dynamo", None), "guards", None)
-_empty_strided_cpu = getattr(_empty_strided_cpu, "_empty_strided_cpu", None) or _empty_strided
+_guards = getattr(getattr(torch._C, "_dynamo", None), "guards", None)
+_empty_strided_cpu = getattr(_guards, "_empty_strided_cpu", None) or _empty_strided
+
+
+def _empty_strided_cuda(shape, strides, dtype):
+    """A CUDA tensor on the current device (a Plan runs only there)."""
+    return torch.empty_strided(shape, strides, dtype=dtype, device="cuda")
+
+
+# As the CPU's: Inductor's allocator, on the current device.
+_empty_strided_cuda = getattr(_guards, "_empty_strided_cuda", None) or _empty_strided_cuda
 
 
 class _Layout:
@@ -494,7 +586,7 @@ class CoilGroup:
             entry = self._specialize(key, values)
         if entry and entry.plan is not None:
             self.runner.plan = entry.plan
-        return [entry.program] if entry and not entry.launch else []
+        return [entry.program] if entry and entry.module is None else []
 
     @staticmethod
     def key(args):
@@ -514,9 +606,10 @@ class CoilGroup:
                     entry = self._specialize(key, args)
         if entry is False:
             return self.sub(*args)
-        if entry.plan is not None:
+        out = entry([a for a in args if isinstance(a, torch.Tensor)])
+        if entry.plan is not None:  # a CUDA entry has its plan after its first call
             self.runner.plan = entry.plan
-        return entry([a for a in args if isinstance(a, torch.Tensor)])
+        return out
 
     def _specialize(self, key, args):
         report = _report()

@@ -1,6 +1,7 @@
 """coil._C, the CPython binding over include/coil.h: programs from source
 text and from graphs built node by node, runs on DLPack tensors (torch and
 numpy), errors as Python exceptions, threads."""
+import ctypes
 import threading
 
 import numpy as np
@@ -176,6 +177,76 @@ def test_plan_is_checked_when_made():
         _C.Plan(p, [None, 2.5, None], [alloc, alloc])
     with pytest.raises(TypeError):
         _C.Runner(None, torch.utils.dlpack.to_dlpack).plan = "not a plan"
+
+
+def _launching_plan(current=0):
+    """A Plan with launches over SRC's program, on CPU tensors (device
+    (kDLCPU, 0)), whose launchers stand for Triton's: the first writes
+    x * y into a scratch buffer, the second sums it into the first result
+    and takes the amax into the second, through the addresses it gets.
+    Returns the plan and the launchers' calls."""
+    p = _C.compile_source("f.py", SRC)
+    calls = []
+
+    def floats(address, n):
+        return (ctypes.c_float * n).from_address(address)
+
+    def products(gx, gy, gz, stream, function, meta, launch_meta, enter, exit_, x, y, prod, n):
+        calls.append(("products", gx, gy, gz, stream, function, meta, launch_meta, enter, exit_, n))
+        xs, ys, ps = floats(x, 15), floats(y, 5), floats(prod, 15)
+        for i in range(15):
+            ps[i] = xs[i] * ys[i % 5]
+
+    def sums(gx, gy, gz, stream, function, meta, launch_meta, enter, exit_, prod, x, a, b):
+        calls.append(("sums", gx, gy, gz, stream, function))
+        ps, xs, out_a, out_b = floats(prod, 15), floats(x, 15), floats(a, 3), floats(b, 5)
+        for r in range(3):
+            out_a[r] = sum(ps[5 * r:5 * r + 5])
+        for c in range(5):
+            out_b[c] = max(xs[c], xs[5 + c], xs[10 + c])
+
+    outs = [(_empty, ((3,), (1,), torch.float32)), (_empty, ((5,), (1,), torch.float32))]
+    launches = [(products, (15, 1, 1), ("fn0", "meta0", None, None, None), (0, 1, 4, -1), (None, None, None, 15)),
+                (sums, (1, 2, 3), ("fn1", "meta1", None, None, None), (4, 0, 2, 3), (None,) * 4)]
+    plan = _C.Plan(p, [None, None], outs, device=(1, 0), scratch=[(_empty, ((3, 5), (5, 1), torch.float32))],
+                   launches=launches, stream=lambda: 77, current_device=lambda: current)
+    return plan, calls
+
+
+def test_plan_with_launches_calls_each_launcher_on_the_buffers_in_order():
+    plan, calls = _launching_plan()
+    r = _C.Runner(lambda *a: "fallback", torch.utils.dlpack.to_dlpack)
+    r.plan = plan
+    x, y = torch.randn(3, 5), torch.randn(5)
+    a, b = r(x, y)
+    torch.testing.assert_close(a, (x * y).sum(1))
+    assert torch.equal(b, x.amax(0))
+    assert calls == [("products", 15, 1, 1, 77, "fn0", "meta0", None, None, None, 15),
+                     ("sums", 1, 2, 3, 77, "fn1")]
+    assert r.counts == (1, 0)
+
+
+def test_plan_with_launches_runs_only_on_its_device():
+    plan, calls = _launching_plan(current=1)  # another device is current: its launches would go there
+    r = _C.Runner(lambda *a: "fallback", torch.utils.dlpack.to_dlpack)
+    r.plan = plan
+    assert r(torch.randn(3, 5), torch.randn(5)) == "fallback" and not calls
+    r.plan, calls = _launching_plan()
+    assert r(torch.randn(3, 5).to("meta"), torch.randn(5)) == "fallback" and not calls
+
+
+def test_plan_with_launches_is_checked_when_made():
+    p = _C.compile_source("f.py", SRC)
+    outs = [(_empty, ((3,), (1,), torch.float32))] * 2
+    kw = {"device": (1, 0), "stream": lambda: 0, "current_device": lambda: 0}
+    with pytest.raises(ValueError, match="slot 1 is not -1 or a buffer"):
+        _C.Plan(p, [None, None], outs, launches=[(print, (1, 1, 1), (), (0, 4), (None, None))], **kw)
+    with pytest.raises(TypeError, match="launches holds"):
+        _C.Plan(p, [None, None], outs, launches=[(print, (1, 1), (), (0,), (None,))], **kw)
+    with pytest.raises(TypeError, match="launches need stream"):
+        _C.Plan(p, [None, None], outs, launches=[], device=(1, 0))
+    with pytest.raises(TypeError, match="scratch"):
+        _C.Plan(p, [None, None], outs, scratch=["not an allocator"])
 
 
 def _permute_view():
