@@ -666,7 +666,8 @@ typedef struct {
 /* Whether t is what the program's input was compiled for, on device
  * (coil_run's check_tensor, which runs again, raising, in coil_run). */
 static bool matches(const DLTensor *t, const coil_tensor_info *in, DLDevice device) {
-  if (t->device.device_type != device.device_type || t->device.device_id != device.device_id || t->dtype.code != in->dtype.code || t->dtype.bits != in->dtype.bits ||
+  if (t->device.device_type != device.device_type || t->device.device_id != device.device_id ||
+      t->dtype.code != in->dtype.code || t->dtype.bits != in->dtype.bits ||
       t->dtype.lanes != 1 || t->ndim != in->ndim)
     return false;
   bool empty = false;

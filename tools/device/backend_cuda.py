@@ -7,7 +7,8 @@ gradient against eager); transformers' Llama from a config, forward and
 backward; the seed case (the weight gradient of RMSNorm, a backward) against
 eager; an embedding and a cross_entropy for three training steps.  Times
 (triton.testing.do_bench medians, same process): the seed's
-backward and a softmax under backend="coil", Inductor and eager.
+backward, a softmax, the RMSNorm + MLP block's and Llama's training steps under
+backend="coil", Inductor and eager, with each first call.
 Prints one line per result; the caller saves the output."""
 import copy
 import os
@@ -123,6 +124,18 @@ def bad_ids():
     raise AssertionError("no coil.IndexOutOfRange for ids out of range")
 
 
+def _rms_block():
+    return (RMSMLPBlock(1024).to(dev), (torch.randn(16, 512, 1024, device=dev),), lambda out: out.pow(2).mean())
+
+
+def _llama():
+    import transformers
+    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
+                                   num_key_value_heads=2, vocab_size=1000, max_position_embeddings=256)
+    model = transformers.LlamaForCausalLM(cfg).to(dev)
+    return model, (torch.randint(0, 1000, (8, 256), device=dev),), lambda out: out.logits.float().pow(2).mean()
+
+
 def times():
     x = torch.randn(2, 4096, 64, 128, device=dev)
     w = torch.rand(128, device=dev, requires_grad=True)
@@ -152,6 +165,22 @@ def times():
         first = time.perf_counter() - t0
         ms = triton.testing.do_bench(lambda: f(s), warmup=50, rep=300)
         rows.append(("softmax [8192,4096] f32", name, ms, first))
+    for label, make in (("RMSNorm + MLP block [16,512,1024] fw+bw", _rms_block), ("Llama 2 layers [8,256] fw+bw", _llama)):
+        for name in ("eager", "inductor", "coil"):
+            torch._dynamo.reset()
+            torch.manual_seed(0)
+            model, args, loss_of = make()
+            f = model if name == "eager" else torch.compile(model, backend=name)
+
+            def step():
+                model.zero_grad(set_to_none=True)
+                loss_of(f(*args)).backward()
+            t0 = time.perf_counter()
+            step()
+            torch.cuda.synchronize()
+            first = time.perf_counter() - t0
+            ms = triton.testing.do_bench(step, warmup=20, rep=300)
+            rows.append((label, name, ms, first))
     print("| case | backend | ms (do_bench median) | first call s |")
     print("|---|---|---:|---:|")
     for r in rows:
