@@ -424,22 +424,23 @@ class _Entry:
         """The module's launches through Triton's JIT (the first call
         compiles them); where the module allows, the plan of later calls."""
         mod = self.module
-        if not self.plannable or self.plan is not None:
+        if not self.plannable:  # a later call the plan did not take, or a module without one
             return mod.coil_run(tensors)
         bufs = mod.coil_alloc(tensors)
         compiled = [kernel(*args, num_warps=num_warps, **mod.COIL_LAUNCH_OPTIONS)
                     for kernel, args, num_warps in mod.coil_bind(bufs)]
         self.plannable = False
-        self.plan = _cuda_plan(self, mod, bufs, tensors, compiled)
+        self.plan = _cuda_plan(self, bufs, tensors, compiled)
         return [bufs[i] for i in mod.COIL_OUTPUTS]
 
 
-def _cuda_plan(entry, mod, bufs, tensors, compiled):
+def _cuda_plan(entry, bufs, tensors, compiled):
     """The Plan that launches a Triton module's compiled kernels on CUDA
     (the binding's Plan with launches), or None where the launches are not
     Triton's compiled kernels (the interpreter), an input was copied into
     another layout, or Triton's launch hooks are set (a profiler that
     wants each launch's metadata keeps the JIT's path)."""
+    mod = entry.module
     hooks = _launch_hooks()
     if hooks is None or not all(hasattr(k, "run") and hasattr(k, "packed_metadata") for k in compiled):
         return None
