@@ -4,7 +4,10 @@
 in one process, on the same inputs:
 
   - first call: the first forward + backward of each model (what a user
-    waits for), each compiler with an empty disk cache of its own;
+    waits for), each compiler with an empty disk cache of its own, beside
+    aot_eager's: Dynamo and aot_autograd alone, the floor under any
+    backend built on them (Dynamo's one-time start-up is paid first, on a
+    tiny function, so that it lands on none of them);
   - steady state: the median of --steps training steps (forward, backward),
     the three backends taking steps in turn (the same load for each on a
     shared machine), and the median of the per-step ratios coil/Inductor;
@@ -60,12 +63,21 @@ def step(model, args, loss_of):
     return loss
 
 
-def time_models(make, steps, backends=("eager", "coil", "inductor")):
+def warm_up_dynamo():
+    """Dynamo's and aot_autograd's one-time start-up (imports, first
+    tracing), on a tiny function, so that no backend's first call pays it."""
+    x = torch.randn(4, requires_grad=True)
+    torch.compile(lambda t: (t * 2).sum(), backend="aot_eager")(x).backward()
+    torch._dynamo.reset()
+
+
+def time_models(make, steps, backends=("eager", "coil", "inductor"), first_only=("aot_eager",)):
     """Each backend's first step (after torch._dynamo.reset(), so each
     compiles from nothing), then steps taken in turn, one per backend at a
-    time, so that all three see the same load on a shared machine."""
+    time, so that all three see the same load on a shared machine.  The
+    backends of first_only take their first step only."""
     runs, first = {}, {}
-    for backend in backends:
+    for backend in first_only + backends:
         torch._dynamo.reset()
         torch.manual_seed(0)
         model, args, loss_of = make()
@@ -73,7 +85,8 @@ def time_models(make, steps, backends=("eager", "coil", "inductor")):
         t0 = time.perf_counter()
         step(run, args, loss_of)
         first[backend] = time.perf_counter() - t0
-        runs[backend] = (run, args, loss_of)
+        if backend not in first_only:
+            runs[backend] = (run, args, loss_of)
     times = {b: [] for b in backends}
     for i in range(steps + 2):  # two warm-up steps each (a reset made the others' code compile again)
         for backend, (run, args, loss_of) in runs.items():
@@ -132,10 +145,15 @@ def main():
           f"{os.environ.get('OMP_WAIT_POLICY', '(unset)')}; caches: {os.environ['COIL_CACHE_DIR']}, "
           f"{os.environ['TORCHINDUCTOR_CACHE_DIR']}", flush=True)
     rows = []
+    warm_up_dynamo()
     for name, make in (("rms_mlp_block", rms_mlp), ("llama_2_layers", llama)):
         first, times = time_models(make, a.steps)
         row = {"model": name}
         for backend in first:
+            if backend not in times:
+                row[backend] = {"first_s": first[backend]}
+                print(f"  {name:16s} {backend:9s} first call {first[backend]:7.2f} s", flush=True)
+                continue
             row[backend] = {"first_s": first[backend], "step_ms": med(times[backend]) * 1e3,
                             "steps_ms": [t * 1e3 for t in times[backend]]}
             print(f"  {name:16s} {backend:9s} first call {first[backend]:7.2f} s   step {med(times[backend]) * 1e3:8.2f} ms",
@@ -151,13 +169,15 @@ def main():
     r = ratios(calls["coil"], calls["inductor"])
     tiny_row["call_coil_over_inductor"] = med(r)
     print()
-    print("| model | eager step ms | coil first s | coil step ms | Inductor first s | Inductor step ms | "
-          "first call, Inductor/coil | step, coil/Inductor (median of per-step ratios) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| model | eager step ms | aot_eager first s | coil first s | coil step ms | Inductor first s | "
+          "Inductor step ms | first call, Inductor/coil | Inductor/aot_eager | step, coil/Inductor "
+          "(median of per-step ratios) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
-        e, c, i = row["eager"], row["coil"], row["inductor"]
-        print(f"| {row['model']} | {e['step_ms']:.1f} | {c['first_s']:.2f} | {c['step_ms']:.1f} | {i['first_s']:.2f} | "
-              f"{i['step_ms']:.1f} | {i['first_s'] / c['first_s']:.1f}x | {row['step_coil_over_inductor']:.2f} |")
+        e, f, c, i = row["eager"], row["aot_eager"], row["coil"], row["inductor"]
+        print(f"| {row['model']} | {e['step_ms']:.1f} | {f['first_s']:.2f} | {c['first_s']:.2f} | {c['step_ms']:.1f} | "
+              f"{i['first_s']:.2f} | {i['step_ms']:.1f} | {i['first_s'] / c['first_s']:.1f}x | "
+              f"{i['first_s'] / f['first_s']:.1f}x | {row['step_coil_over_inductor']:.2f} |")
     t = tiny_row
     print(f"\nper call, x * 2 + 1 on 8 floats (median of {a.reps} x 2000 calls): eager {t['eager']['call_us']:.1f} us, "
           f"coil {t['coil']['call_us']:.1f} us, Inductor {t['inductor']['call_us']:.1f} us; coil/Inductor per "

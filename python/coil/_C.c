@@ -14,7 +14,7 @@
  *            .num_kernels, .compile_ms
  *   build(programs): their code built together ahead of the first runs
  *   has_op(op), set_num_threads(n)
- *   Plan(program, args, outputs, *, device, scratch, launches, stream, current_device),
+ *   Plan(program, args, outputs, *, device, scratch, launches, stream, current_device, check),
  *   Runner(fallback, to_dlpack, threads=None):
  *            the backend's per-call path (see "Plan and Runner" below):
  *            runner(*args) runs runner.plan where the arguments match it,
@@ -501,7 +501,10 @@ static PyTypeObject GraphType = {
  * buffer k's address where slots[i] == k >= 0 (inputs, then results, then
  * scratch) and consts[i] where slots[i] == -1.  Triton's launch hooks
  * (head holds None for them) are not called.  No synchronisation: the
- * launches are queued on the stream, as Triton's own calls queue them. */
+ * launches are queued on the stream, as Triton's own calls queue them;
+ * except with check=(k, fn): after the launches, fn(scratch buffer k), which
+ * raises where the kernels flagged an error there (an index out of range:
+ * reading the flag back is a synchronisation, as coil_run's is). */
 
 typedef struct {
   PyObject_HEAD
@@ -517,6 +520,8 @@ typedef struct {
   PyObject *launches;   /* tuple of (launcher, grid, head, slots, consts), or NULL: coil_run runs it */
   PyObject *stream;     /* () -> int: the stream to launch on */
   PyObject *current;    /* () -> int: the current device, which must be device.device_id */
+  Py_ssize_t check_at;  /* the scratch buffer check reads */
+  PyObject *check;      /* called with it after the launches, or NULL */
   Py_ssize_t maxargs;   /* the longest launcher call */
 } Plan;
 
@@ -528,6 +533,7 @@ static void plan_dealloc(Plan *o) {
   Py_XDECREF(o->allocs);
   Py_XDECREF(o->scratch);
   Py_XDECREF(o->launches);
+  Py_XDECREF(o->check);
   Py_XDECREF(o->stream);
   Py_XDECREF(o->current);
   PyMem_Free(o->in);
@@ -550,11 +556,11 @@ static bool allocators_ok(PyObject *allocs) {
 
 static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *names[] = {"program", "args", "outputs", "device", "scratch", "launches", "stream", "current_device",
-                          NULL};
+                          "check", NULL};
   PyObject *prog, *spec, *outs, *device = Py_None, *scratch = NULL, *launches = Py_None, *stream = Py_None,
-                                *current = Py_None;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OO|$OOOOO:Plan", names, &ProgramType, &prog, &spec, &outs, &device,
-                                   &scratch, &launches, &stream, &current))
+                                *current = Py_None, *check = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!OO|$OOOOOO:Plan", names, &ProgramType, &prog, &spec, &outs, &device,
+                                   &scratch, &launches, &stream, &current, &check))
     return NULL;
   DLDevice where = {kDLCPU, 0};
   if (device != Py_None && !PyArg_ParseTuple(device, "ii:Plan device", &where.device_type, &where.device_id))
@@ -601,6 +607,17 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   if (!allocators_ok(o->allocs)) { Py_DECREF(o); return NULL; }
   if (!(o->scratch = scratch ? PySequence_Tuple(scratch) : PyTuple_New(0))) { Py_DECREF(o); return NULL; }
   if (!allocators_ok(o->scratch)) { Py_DECREF(o); return NULL; }
+  if (check != Py_None) {
+    PyObject *fn = NULL;
+    if (!launching || !PyArg_ParseTuple(check, "nO:Plan check", &o->check_at, &fn) || !PyCallable_Check(fn) ||
+        o->check_at < 0 || o->check_at >= PyTuple_GET_SIZE(o->scratch)) {
+      Py_DECREF(o);
+      PyErr_Clear();
+      PyErr_SetString(PyExc_TypeError, "Plan: check is (a scratch buffer's index, a callable), with launches");
+      return NULL;
+    }
+    o->check = Py_NewRef(fn);
+  }
   if (!launching) return (PyObject *)o;
   o->stream = Py_NewRef(stream);
   o->current = Py_NewRef(current);
@@ -647,7 +664,7 @@ static PyTypeObject PlanType = {
     .tp_dealloc = (destructor)plan_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Plan(program, args, outputs, *, device=None, scratch=(), launches=None, stream=None, "
-              "current_device=None): one specialization a Runner runs (with launches: on a GPU, through Triton's "
+              "current_device=None, check=None): one specialization a Runner runs (with launches: on a GPU, through Triton's "
               "launchers).",
     .tp_getset = plan_getset,
     .tp_new = plan_new,
@@ -735,6 +752,11 @@ static bool launch_all(Plan *pl, const DLTensor *t) {
       vec[n++] = k < 0 ? PyTuple_GET_ITEM(consts, a) : ptrs[k];
     }
     PyObject *res = PyObject_Vectorcall(PyTuple_GET_ITEM(l, 0), vec, (size_t)n, NULL);
+    if (!res) goto done;
+    Py_DECREF(res);
+  }
+  if (pl->check) {
+    PyObject *res = PyObject_CallOneArg(pl->check, PyTuple_GET_ITEM(scratch, pl->check_at));
     if (!res) goto done;
     Py_DECREF(res);
   }

@@ -379,8 +379,8 @@ class _Entry:
     its plan from the start.  A Triton module on CUDA runs its first call
     through Triton's JIT, which compiles each kernel; the plan then calls
     the compiled kernels' launchers directly (_cuda_plan), as Inductor's
-    generated code does.  None: a layout copied into, or a module that
-    reads its index status back (a synchronisation, kept in Python)."""
+    generated code does (a module that checks its indices reads its status
+    back after them, as coil_run does).  None: a layout copied into."""
 
     def __init__(self, program, target, device, layouts, args):
         self.program = program
@@ -393,7 +393,8 @@ class _Entry:
         permuted_only = all(layout is None or layout.inverse is not None for layout in layouts)
         if target == "triton-gpu" and device.type == "cuda":
             self.module = _load_module(program.code)
-            self.plannable = permuted_only and self.module.COIL_STATUS is None
+            self.plannable = permuted_only
+            _warm(self.module, args, device)
         elif device.type == "cpu" and permuted_only:
             self.plan = _C.Plan(program, self.args, self._allocators(_empty_strided_cpu))
 
@@ -431,7 +432,92 @@ class _Entry:
                     for kernel, args, num_warps in mod.coil_bind(bufs)]
         self.plannable = False
         self.plan = _cuda_plan(self, bufs, tensors, compiled)
+        if mod.COIL_STATUS is not None:
+            _check_status(mod.COIL_INDEX_ERRORS, bufs[mod.COIL_STATUS])
         return [bufs[i] for i in mod.COIL_OUTPUTS]
+
+
+class _Pointer:
+    """What Triton's JIT specializes a pointer argument on, and nothing
+    more: its dtype, and its address's alignment (a multiple of 16 or not)."""
+
+    def __init__(self, dtype, aligned):
+        self.dtype = dtype
+        self.address = 0 if aligned else 8
+
+    def data_ptr(self):
+        return self.address
+
+
+# Triton's compiles of the kernels of the graphs being compiled now, in
+# threads (Triton releases the GIL while its compiler runs): a pool of
+# config.compile_threads, made on first use (its size, the pool).
+_ahead = contextvars.ContextVar("coil_compiling_ahead", default=None)
+_ahead_pool = None
+_ahead_pool_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _compiling_ahead(example_inputs):
+    """Within this block, _warm asks Triton to compile each CUDA module's
+    kernels in parallel threads; leaving it waits for them all.  So a
+    graph's kernels compile together before its first call rather than one
+    after another during it (as Inductor's parallel compile does).  Nothing
+    where no example input is a CUDA tensor, where this Triton has no
+    asynchronous compile mode (before 3.4), where one is active already, or
+    where config.compile_threads is 1."""
+    threads = config.compile_threads
+    if threads <= 1 or not any(isinstance(v, torch.Tensor) and v.device.type == "cuda" for v in example_inputs):
+        yield
+        return
+    try:
+        from triton.runtime._async_compile import AsyncCompileMode, active_mode
+    except ImportError:
+        yield
+        return
+    if active_mode.get() is not None or os.environ.get("TRITON_INTERPRET") == "1":
+        yield
+        return
+    global _ahead_pool
+    with _ahead_pool_lock:
+        if _ahead_pool is None or _ahead_pool[0] != threads:
+            import concurrent.futures
+            _ahead_pool = (threads, concurrent.futures.ThreadPoolExecutor(max_workers=threads,
+                                                                          thread_name_prefix="coil-triton"))
+        pool = _ahead_pool[1]
+    # A kernel that fails to compile here is compiled again, and fails with
+    # its error, on the call that launches it.
+    with AsyncCompileMode(pool, ignore_errors=True):
+        token = _ahead.set(True)
+        try:
+            yield
+        finally:
+            _ahead.reset(token)
+
+
+def _warm(module, args, device):
+    """Ask Triton's JIT to compile each launch of a CUDA module for the
+    specialization its first call will have (under _compiling_ahead: in
+    parallel, without launching).  args are the group's example values:
+    an input read in place keeps its alignment (its storage offset), and
+    every buffer coil_alloc makes is aligned.  A call whose tensors turn
+    out otherwise compiles its own specialization then."""
+    if not _ahead.get():
+        return
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    pointers = []
+    for name, kind, dtype, shape, index in module.COIL_BUFFERS:
+        aligned = True
+        if kind == "input":
+            t = tensors[index]
+            in_place = all(n <= 1 or a == b for n, a, b in zip(t.shape, t.stride(), module.COIL_INPUT_STRIDES[index]))
+            aligned = not in_place or t.storage_offset() * t.element_size() % 16 == 0
+        pointers.append(_Pointer(getattr(torch, dtype), aligned))
+    with torch.cuda.device(device):
+        for launch in module.COIL_LAUNCHES:
+            kernel = getattr(module, launch["kernel"])
+            kernel.warmup(*[pointers[v] if kind == "ptr" else v for _, kind, v in launch["args"]],
+                          grid=tuple(launch["grid"]), num_warps=launch["num_warps"], **module.COIL_LAUNCH_OPTIONS)
 
 
 def _cuda_plan(entry, bufs, tensors, compiled):
@@ -445,7 +531,7 @@ def _cuda_plan(entry, bufs, tensors, compiled):
     if hooks is None or not all(hasattr(k, "run") and hasattr(k, "packed_metadata") for k in compiled):
         return None
     ni, no = len(tensors), len(mod.COIL_OUTPUTS)
-    slot, scratch = {}, []
+    slot, scratch, check = {}, [], None
     for b, (_, kind, dtype, shape, index) in enumerate(mod.COIL_BUFFERS):
         if kind == "input":
             if bufs[b] is not tensors[index]:
@@ -455,7 +541,11 @@ def _cuda_plan(entry, bufs, tensors, compiled):
             slot[b] = ni + index
         else:
             slot[b] = ni + no + len(scratch)
-            scratch.append((_empty_strided_cuda, (tuple(shape), _contiguous(shape), getattr(torch, dtype))))
+            alloc = _empty_strided_cuda
+            if b == mod.COIL_STATUS:  # zero before the launches; read back after them
+                alloc = _zeros_cuda
+                check = (len(scratch), functools.partial(_check_status, mod.COIL_INDEX_ERRORS))
+            scratch.append((alloc, (tuple(shape), _contiguous(shape), getattr(torch, dtype))))
     launches = []
     for launch, kernel in zip(mod.COIL_LAUNCHES, compiled):
         grid = tuple(launch["grid"]) + (1,) * (3 - len(launch["grid"]))
@@ -467,7 +557,20 @@ def _cuda_plan(entry, bufs, tensors, compiled):
     return _C.Plan(entry.program, entry.args, entry._allocators(_empty_strided_cuda), device=(2, index),
                    scratch=scratch, launches=launches,
                    stream=functools.partial(torch._C._cuda_getCurrentRawStream, index),
-                   current_device=torch._C._cuda_getDevice)
+                   current_device=torch._C._cuda_getDevice, check=check)
+
+
+def _zeros_cuda(shape, strides, dtype):
+    return torch.zeros(shape, dtype=dtype, device="cuda")
+
+
+def _check_status(errors, status):
+    """After the launches of a module that checks its indices: the error
+    of the index check that failed, as coil_run raises it (reading the
+    status back waits for the kernels)."""
+    failed = int(status.item())
+    if failed:
+        raise _C.IndexOutOfRange(errors.get(failed, "index out of range"))
 
 
 def _launcher_takes(kernel, params):
@@ -757,12 +860,13 @@ def compile_graph(gm, example_inputs, kind, options):
     groups = [dict.fromkeys(n for n in gm.graph.nodes if n in p.nodes) for p in partitions]
     fused = fuse_by_partitions(gm, groups, prefix="coil_", always_return_tuple=True)
     programs, runners = [], {}
-    for i in range(len(groups)):
-        name = f"coil_{i}"
-        group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead,
-                          autotune=bool(options.get("autotune", config.autotune)))
-        runners[name] = group.runner
-        programs += group.prepare()
+    with _compiling_ahead(example_inputs):
+        for i in range(len(groups)):
+            name = f"coil_{i}"
+            group = CoilGroup(graph_name, name, getattr(fused, name), target, i in ahead,
+                              autotune=bool(options.get("autotune", config.autotune)))
+            runners[name] = group.runner
+            programs += group.prepare()
     # Every group's C kernels in one run of the system compiler, now, rather
     # than one run each on the first call.
     try:

@@ -13,9 +13,14 @@ autotune: CUDA groups' triton-gpu modules time a few tiles around the
         the module in the kernel cache (docs/triton.md, Autotune).  Default:
         COIL_AUTOTUNE (set and not "0"); options={"autotune": ...} overrides
         it per model.
+compile_threads: the threads in which Triton compiles a graph's CUDA
+        kernels, all together, when the graph is compiled (as Inductor's
+        compile_threads); 1 compiles each kernel on its first launch
+        instead.  Default: COIL_COMPILE_THREADS, else the CPUs, at most 32.
 """
 import os
 
 strict = os.environ.get("COIL_STRICT", "") not in ("", "0")
 target = "c"
 autotune = os.environ.get("COIL_AUTOTUNE", "") not in ("", "0")
+compile_threads = int(os.environ.get("COIL_COMPILE_THREADS") or min(32, os.cpu_count() or 1))

@@ -2,6 +2,7 @@
 several training steps against eager, strided and broadcast inputs,
 dtypes, zero-size dims, dynamic shapes, strict mode, explain, emit, the
 NPU dialect through coil's executor, and logging."""
+import contextlib
 import copy
 import logging
 
@@ -345,3 +346,63 @@ def test_views_of_a_groups_value_that_leave_it_are_views_not_results():
     f = torch.compile(scaled_rows_to_two_mms, backend="coil")
     for got, want in zip(f(x, w1, w2), scaled_rows_to_two_mms(x, w1, w2)):
         torch.testing.assert_close(got, want)
+
+
+class _Launches:
+    """Stands for a module's Triton kernel: records what it is asked to
+    compile ahead (warmup) and what a call launches."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def warmup(self, *args, grid, **options):
+        self.log.append(("warm", args, grid, options))
+
+    def __getitem__(self, grid):
+        return lambda *args, **options: self.log.append(("call", args, grid, options))
+
+
+def _specialization(arg):
+    """What Triton's JIT specializes an argument on: a pointer's dtype and
+    whether its address is a multiple of 16; any other value itself."""
+    return (arg.dtype, arg.data_ptr() % 16 == 0) if hasattr(arg, "data_ptr") else arg
+
+
+def test_cuda_modules_are_compiled_ahead_for_the_specialization_of_their_first_call(monkeypatch):
+    """A graph's GPU modules are compiled ahead, in parallel, each launch
+    asked of Triton with what the first call then binds: the same dtypes,
+    pointer alignments (an input read in place at an offset of 4 bytes is
+    not aligned; one coil lays out again, and every buffer coil allocates,
+    are), constexprs, grid, warps and options.  CPU tensors stand for CUDA
+    ones here; tools/device/backend_cuda.py checks on the GPU that a first
+    call compiles nothing."""
+    from coil import _C, backend
+    x = torch.randn(4, 34)[:, 1:]                # read in place, 4 bytes into its storage
+    w = torch.randn(33, 4, dtype=torch.bfloat16).t()  # laid out again by coil_alloc
+    g = _C.Graph("warm")
+    xi = g.input("x", "float32", tuple(x.shape), x.stride())
+    wi = g.input("w", "bfloat16", tuple(w.shape), (33, 1))
+    sm = g.call("F.softmax", [("v", xi)], {"dim": ("i", -1)})
+    g.output([g.call("torch.mul", [("v", sm), ("v", wi)], {})])
+    module = backend._load_module(g.compile(target="triton-gpu").code)
+    log = []
+    for launch in module.COIL_LAUNCHES:
+        monkeypatch.setattr(module, launch["kernel"], _Launches(log))
+    monkeypatch.setattr(torch.cuda, "device", lambda d: contextlib.nullcontext())
+    token = backend._ahead.set(True)
+    try:
+        backend._warm(module, [x, 3, w], torch.device("cuda", 0))
+    finally:
+        backend._ahead.reset(token)
+    for kernel, args, num_warps in module.coil_bind(module.coil_alloc([x, w])):
+        kernel(*args, num_warps=num_warps, **module.COIL_LAUNCH_OPTIONS)
+    n = len(module.COIL_LAUNCHES)
+    assert [k for k, *_ in log] == ["warm"] * n + ["call"] * n
+    pointers = {_specialization(a) for _, args, _, _ in log[:n] for a in args if hasattr(a, "data_ptr")}
+    assert {(torch.float32, False), (torch.bfloat16, True), (torch.float32, True)} <= pointers
+    for (_, warm_args, warm_grid, warm_options), (_, args, grid, options) in zip(log[:n], log[n:]):
+        assert [_specialization(a) for a in warm_args] == [_specialization(a) for a in args]
+        assert (warm_grid, warm_options) == (grid, options)
+    log.clear()
+    backend._warm(module, [x, 3, w], torch.device("cuda", 0))  # outside _compiling_ahead: nothing asked
+    assert log == []

@@ -179,7 +179,7 @@ def test_plan_is_checked_when_made():
         _C.Runner(None, torch.utils.dlpack.to_dlpack).plan = "not a plan"
 
 
-def _launching_plan(current=0):
+def _launching_plan(current=0, check=None):
     """A Plan with launches over SRC's program, on CPU tensors (device
     (kDLCPU, 0)), whose launchers stand for Triton's: the first writes
     x * y into a scratch buffer, the second sums it into the first result
@@ -209,7 +209,7 @@ def _launching_plan(current=0):
     launches = [(products, (15, 1, 1), ("fn0", "meta0", None, None, None), (0, 1, 4, -1), (None, None, None, 15)),
                 (sums, (1, 2, 3), ("fn1", "meta1", None, None, None), (4, 0, 2, 3), (None,) * 4)]
     plan = _C.Plan(p, [None, None], outs, device=(1, 0), scratch=[(_empty, ((3, 5), (5, 1), torch.float32))],
-                   launches=launches, stream=lambda: 77, current_device=lambda: current)
+                   launches=launches, stream=lambda: 77, current_device=lambda: current, check=check)
     return plan, calls
 
 
@@ -224,6 +224,32 @@ def test_plan_with_launches_calls_each_launcher_on_the_buffers_in_order():
     assert calls == [("products", 15, 1, 1, 77, "fn0", "meta0", None, None, None, 15),
                      ("sums", 1, 2, 3, 77, "fn1")]
     assert r.counts == (1, 0)
+
+
+def test_plan_with_launches_checks_a_scratch_buffer_after_them():
+    """check=(k, fn): fn gets scratch buffer k once every launch is queued
+    (the backend reads an index status back there); what it raises, the
+    call raises."""
+    seen = []
+    r = _C.Runner(lambda *a: "fallback", torch.utils.dlpack.to_dlpack)
+    r.plan, calls = _launching_plan(check=(0, lambda t: seen.append((len(calls), t.clone()))))
+    x, y = torch.randn(3, 5), torch.randn(5)
+    r(x, y)
+    assert len(seen) == 1 and seen[0][0] == 2
+    torch.testing.assert_close(seen[0][1], x * y)  # the products the first launch wrote there
+
+    def flagged(t):
+        raise coil.IndexOutOfRange("index 7 is out of bounds for dimension 0 with size 5")
+    r.plan, calls = _launching_plan(check=(0, flagged))
+    with pytest.raises(coil.IndexOutOfRange, match="index 7"):
+        r(x, y)
+    assert len(calls) == 2
+    for bad in ((1, print), (0, "not callable"), ("0", print), (0,)):
+        with pytest.raises(TypeError, match="check is"):
+            _launching_plan(check=bad)
+    with pytest.raises(TypeError, match="check is"):
+        _C.Plan(_C.compile_source("f.py", SRC), [None, None], [(_empty, ((3,), (1,), torch.float32))] * 2,
+                check=(0, print))
 
 
 def test_plan_with_launches_runs_only_on_its_device():

@@ -5,10 +5,13 @@ Checks, on CUDA tensors: the RMSNorm + MLP and LayerNorm + softmax blocks of
 tests/python/test_backend.py for three training steps (loss and every
 gradient against eager); transformers' Llama from a config, forward and
 backward; the seed case (the weight gradient of RMSNorm, a backward) against
-eager; an embedding and a cross_entropy for three training steps.  Times
-(triton.testing.do_bench medians, same process): the seed's
-backward, a softmax, the RMSNorm + MLP block's and Llama's training steps under
-backend="coil", Inductor and eager, with each first call.
+eager; an embedding and a cross_entropy for three training steps; that a
+graph's kernels compile ahead (no coil kernel compiles at its first launch).
+Times (triton.testing.do_bench medians, same process): the seed's backward, a
+softmax, the RMSNorm + MLP block's and Llama's training steps under
+backend="coil", Inductor and eager, with each first call (the models' from an
+empty Triton cache, coil's also with its Triton compiles one at a time:
+config.compile_threads = 1).
 Prints one line per result; the caller saves the output."""
 import copy
 import os
@@ -114,12 +117,15 @@ def bad_ids():
     (the kernels' status: Triton's device_assert is compiled out without its debug mode)."""
     emb = torch.nn.Embedding(10, 8).to(dev)
     f = torch.compile(lambda i: emb(i).sum(-1), backend="coil")
-    f(torch.randint(0, 10, (4, 5), device=dev))
-    try:
+    ids = torch.randint(0, 10, (4, 5), device=dev)
+    f(ids)
+    try:  # the second call runs the group's Plan, which reads the status back after its launches
         f(torch.full((4, 5), 12, device=dev))
     except coil.IndexOutOfRange as e:
         if "index out of range" not in str(e):
             raise AssertionError(f"the message does not say so: {e}")
+        with torch.no_grad():
+            torch.testing.assert_close(f(ids), emb(ids).sum(-1))  # and the next call runs as before
         return
     raise AssertionError("no coil.IndexOutOfRange for ids out of range")
 
@@ -128,12 +134,46 @@ def _rms_block():
     return (RMSMLPBlock(1024).to(dev), (torch.randn(16, 512, 1024, device=dev),), lambda out: out.pow(2).mean())
 
 
-def _llama():
+def _llama(batch=8, seq=256):
     import transformers
     cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
                                    num_key_value_heads=2, vocab_size=1000, max_position_embeddings=256)
     model = transformers.LlamaForCausalLM(cfg).to(dev)
-    return model, (torch.randint(0, 1000, (8, 256), device=dev),), lambda out: out.logits.float().pow(2).mean()
+    return model, (torch.randint(0, 1000, (batch, seq), device=dev),), lambda out: out.logits.float().pow(2).mean()
+
+
+def ahead_compile():
+    """A graph's CUDA kernels compile when the graph does, together in
+    threads: Llama's first training step (a shape no other check uses) then
+    launches no coil kernel that Triton must compile first.  Triton's
+    post-compile hook sees every compile: is_manual_warmup, ahead; else at a
+    launch."""
+    import triton
+    seen = []
+
+    def hook(*, fn, is_manual_warmup, **_):
+        if fn.module.startswith("coil_triton_"):
+            seen.append(is_manual_warmup)
+    triton.knobs.runtime.jit_post_compile_hook = hook
+    try:
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        model, args, loss_of = _llama(2, 96)
+        f = torch.compile(model, backend="coil")
+        loss_of(f(*args)).backward()
+        torch.cuda.synchronize()
+    finally:
+        triton.knobs.runtime.jit_post_compile_hook = None
+    print(f"coil's Triton compiles in Llama's first step: {seen.count(True)} ahead, {seen.count(False)} at a launch",
+          flush=True)
+    assert seen and not seen.count(False), seen
+
+
+def _fresh_triton_cache():
+    """A first call that compiles: Triton's disk cache empty (Triton reads
+    TRITON_CACHE_DIR when it looks)."""
+    import tempfile
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-")
 
 
 def times():
@@ -166,11 +206,13 @@ def times():
         ms = triton.testing.do_bench(lambda: f(s), warmup=50, rep=300)
         rows.append(("softmax [8192,4096] f32", name, ms, first))
     for label, make in (("RMSNorm + MLP block [16,512,1024] fw+bw", _rms_block), ("Llama 2 layers [8,256] fw+bw", _llama)):
-        for name in ("eager", "inductor", "coil"):
+        for name in ("eager", "inductor", "coil, compile_threads=1", "coil"):
             torch._dynamo.reset()
             torch.manual_seed(0)
+            _fresh_triton_cache()
+            coil.config.compile_threads = 1 if name.endswith("=1") else 32
             model, args, loss_of = make()
-            f = model if name == "eager" else torch.compile(model, backend=name)
+            f = model if name == "eager" else torch.compile(model, backend=name.split(",")[0])
 
             def step():
                 model.zero_grad(set_to_none=True)
@@ -212,13 +254,15 @@ def cuda_plans():
     assert groups and all(runs >= 2 for runs, _ in counts), counts
 
 
-print(torch.__version__, torch.cuda.get_device_name(), flush=True)
-check("cuda_plans", cuda_plans)
-check("rms_mlp_block_training_cuda", training(RMSMLPBlock, (4, 64, 64)))
-check("layernorm_softmax_block_training_cuda", training(LayerNormSoftmaxBlock, (4, 32, 48)))
-check("llama_forward_backward_cuda", llama)
-check("seed_backward_cuda", seed_case)
-check("embedding_cross_entropy_training_cuda", tiny_lm)
-check("index_out_of_range_cuda", bad_ids)
-check("times", times)
-print(f"{failures} failed")
+if __name__ == "__main__":
+    print(torch.__version__, torch.cuda.get_device_name(), flush=True)
+    check("cuda_plans", cuda_plans)
+    check("ahead_compile", ahead_compile)
+    check("rms_mlp_block_training_cuda", training(RMSMLPBlock, (4, 64, 64)))
+    check("layernorm_softmax_block_training_cuda", training(LayerNormSoftmaxBlock, (4, 32, 48)))
+    check("llama_forward_backward_cuda", llama)
+    check("seed_backward_cuda", seed_case)
+    check("embedding_cross_entropy_training_cuda", tiny_lm)
+    check("index_out_of_range_cuda", bad_ids)
+    check("times", times)
+    print(f"{failures} failed")

@@ -9,8 +9,9 @@ synchronisation at the end: where it exceeds the GPU's, the step is bound by the
 and the kernels' own time per step from torch.profiler, kernel by kernel.  Backends:
 eager, Inductor, coil, coil with aot_autograd's default partitioner, coil without
 the CUDA Plans (every launch through Triton's JIT).  Cases: the
-RMSNorm weight's forward + backward (the seed), a softmax, and a tiny graph whose time
-is all overhead.  Prints markdown tables."""
+RMSNorm weight's forward + backward (the seed), a softmax, a tiny graph whose time
+is all overhead, and Llama's training step (tools/device/backend_cuda.py's; eager,
+Inductor and coil only).  Prints markdown tables."""
 import os
 import sys
 import time
@@ -24,7 +25,8 @@ import triton.testing  # noqa: E402
 import coil  # noqa: E402,F401
 import coil.backend  # noqa: E402,F401
 
-dev = torch.device("cuda")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from backend_cuda import _llama, dev, rms_norm_weight  # noqa: E402
 
 
 def _coil_default_partition(gm, example_inputs, options=None, **kwargs):
@@ -42,10 +44,6 @@ torch._dynamo.register_backend(name="coil_default_partition")(_coil_default_part
 torch._dynamo.register_backend(name="coil_no_plan")(coil.backend.coil_backend)
 
 
-def rms_norm_weight(x, w):
-    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
-
-
 def cases():
     x = torch.randn(2, 4096, 64, 128, device=dev)
     w = torch.rand(128, device=dev, requires_grad=True)
@@ -61,6 +59,15 @@ def cases():
     yield "softmax [8192,4096] f32", (lambda t: torch.softmax(t, -1)), (lambda f: (lambda: f(s)))
     t = torch.randn(1024, device=dev)
     yield "tiny (x * 2).sum() [1024] f32", (lambda u: (u * 2).sum()), (lambda f: (lambda: f(t)))
+    torch.manual_seed(0)
+    model, args, loss_of = _llama()
+
+    def llama_step(f):
+        def step():
+            model.zero_grad(set_to_none=True)
+            loss_of(f(*args)).backward()
+        return step
+    yield "Llama 2 layers [8,256] fw+bw", model, llama_step
 
 
 def host_us(step, n=200):
@@ -92,11 +99,28 @@ def kernels(step, n=20):
     return {k: (c / n, us / n) for k, (c, us) in rows.items()}
 
 
+def runners(case):
+    """Each live coil group's runner counts (plan runs, fallbacks), and for
+    a group that keeps falling back, why its entries have no plan."""
+    import gc
+    print(f"\n### {case}: coil's groups (plan runs, fallbacks)\n")
+    for g in [o for o in gc.get_objects() if type(o) is coil.backend.CoilGroup]:
+        runs, falls = g.runner.counts
+        why = ""
+        if falls > 1:
+            why = "; ".join(f"status={e.module.COIL_STATUS is not None if e.module else None} "
+                            f"layouts={[l and (l.inverse, l.copy) for l in e.layouts]}"
+                            for e in g.cache.values() if e)
+        print(f"- {g.graph_name}/{g.name}: {runs}, {falls} {why}")
+    sys.stdout.flush()
+
+
 print(torch.__version__, torch.cuda.get_device_name(), flush=True)
 cuda_plan = coil.backend._cuda_plan
 summary = []
 for name, fn, make in cases():
-    for backend in ("eager", "inductor", "coil", "coil_default_partition", "coil_no_plan"):
+    variants = ("coil_default_partition", "coil_no_plan") if name.startswith(("rms", "tiny")) else ()
+    for backend in ("eager", "inductor", "coil") + variants:
         # coil_no_plan: CUDA groups without their Plan (every call through Triton's JIT, from Python)
         coil.backend._cuda_plan = (lambda *a: None) if backend == "coil_no_plan" else cuda_plan
         torch._dynamo.reset()
@@ -111,6 +135,8 @@ for name, fn, make in cases():
         ks = kernels(step)
         ksum = sum(us for _, us in ks.values())
         summary.append((name, backend, ms * 1e3, issue, whole, ksum, len(ks), first))
+        if backend == "coil":
+            runners(name)
         print(f"\n### {name}: {backend}\n\n| kernel | launches a step | us a step |\n|---|---:|---:|")
         for k, (c, us) in sorted(ks.items(), key=lambda kv: -kv[1][1]):
             print(f"| {k[:90]} | {c:.1f} | {us:.1f} |")
