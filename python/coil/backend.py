@@ -513,11 +513,14 @@ def _warm(module, args, device):
             in_place = all(n <= 1 or a == b for n, a, b in zip(t.shape, t.stride(), module.COIL_INPUT_STRIDES[index]))
             aligned = not in_place or t.storage_offset() * t.element_size() % 16 == 0
         pointers.append(_Pointer(getattr(torch, dtype), aligned))
-    with torch.cuda.device(device):
-        for launch in module.COIL_LAUNCHES:
-            kernel = getattr(module, launch["kernel"])
-            kernel.warmup(*[pointers[v] if kind == "ptr" else v for _, kind, v in launch["args"]],
-                          grid=tuple(launch["grid"]), num_warps=launch["num_warps"], **module.COIL_LAUNCH_OPTIONS)
+    try:
+        with torch.cuda.device(device):
+            for launch in module.COIL_LAUNCHES:
+                kernel = getattr(module, launch["kernel"])
+                kernel.warmup(*[pointers[v] if kind == "ptr" else v for _, kind, v in launch["args"]],
+                              grid=tuple(launch["grid"]), num_warps=launch["num_warps"], **module.COIL_LAUNCH_OPTIONS)
+    except Exception as e:  # noqa: BLE001 - the first call compiles what was not asked for here
+        log.debug("coil: compiling %s ahead failed (its first call compiles it): %s", module.COIL_FUNCTION, e)
 
 
 def _cuda_plan(entry, bufs, tensors, compiled):
@@ -710,10 +713,11 @@ class CoilGroup:
                     entry = self._specialize(key, args)
         if entry is False:
             return self.sub(*args)
-        out = entry([a for a in args if isinstance(a, torch.Tensor)])
-        if entry.plan is not None:  # a CUDA entry has its plan after its first call
-            self.runner.plan = entry.plan
-        return out
+        try:
+            return entry([a for a in args if isinstance(a, torch.Tensor)])
+        finally:  # a CUDA entry has its plan after its first call, even one whose index check failed
+            if entry.plan is not None:
+                self.runner.plan = entry.plan
 
     def _specialize(self, key, args):
         report = _report()

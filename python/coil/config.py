@@ -18,9 +18,24 @@ compile_threads: the threads in which Triton compiles a graph's CUDA
         compile_threads); 1 compiles each kernel on its first launch
         instead.  Default: COIL_COMPILE_THREADS, else the CPUs, at most 32.
 """
+import logging
 import os
 
 strict = os.environ.get("COIL_STRICT", "") not in ("", "0")
 target = "c"
 autotune = os.environ.get("COIL_AUTOTUNE", "") not in ("", "0")
-compile_threads = int(os.environ.get("COIL_COMPILE_THREADS") or min(32, os.cpu_count() or 1))
+
+
+def _threads(value, default):
+    """COIL_COMPILE_THREADS as a count of at least 1; a value that is not one
+    is reported on the "coil" logger and the default taken."""
+    if not value:
+        return default
+    try:
+        return max(1, int(value))
+    except ValueError:
+        logging.getLogger("coil").warning("coil: COIL_COMPILE_THREADS=%r is not a number; %d threads", value, default)
+        return default
+
+
+compile_threads = _threads(os.environ.get("COIL_COMPILE_THREADS"), min(32, os.cpu_count() or 1))

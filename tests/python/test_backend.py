@@ -406,3 +406,21 @@ def test_cuda_modules_are_compiled_ahead_for_the_specialization_of_their_first_c
     log.clear()
     backend._warm(module, [x, 3, w], torch.device("cuda", 0))  # outside _compiling_ahead: nothing asked
     assert log == []
+
+
+def test_a_group_whose_first_call_fails_an_index_check_runs_its_plan_after():
+    """A first call that raises coil.IndexOutOfRange (a shape compiled at
+    call time, dynamic=True) still leaves the group's plan in its runner:
+    later calls do not take the slow path for good."""
+    import gc
+    from coil.backend import CoilGroup
+    emb = torch.nn.Embedding(10, 4)
+    f = torch.compile(lambda i: emb(i).sum(-1), backend="coil", dynamic=True)
+    with torch.no_grad():
+        with pytest.raises(coil.IndexOutOfRange):
+            f(torch.full((3, 5), 12))
+        ids = torch.randint(0, 10, (3, 5))
+        for _ in range(2):
+            torch.testing.assert_close(f(ids), emb(ids).sum(-1))
+    groups = [o for o in gc.get_objects() if type(o) is CoilGroup and o.cache]
+    assert groups and all(g.runner.counts == (2, 1) for g in groups), [g.runner.counts for g in groups]
