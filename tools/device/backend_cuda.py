@@ -11,10 +11,13 @@ Times (triton.testing.do_bench medians, same process): the seed's backward, a
 softmax, the RMSNorm + MLP block's and Llama's training steps under
 backend="coil", Inductor and eager, with each first call (the models' from an
 empty Triton cache, coil's also with its Triton compiles one at a time:
-config.compile_threads = 1).
+config.compile_threads = 1; and aot_eager's, Dynamo and aot_autograd alone,
+the floor under both), and the models' steps again with the backends
+taking turns (the ratio of coil's to Inductor's, round by round).
 Prints one line per result; the caller saves the output."""
 import copy
 import os
+import statistics
 import sys
 import time
 
@@ -176,11 +179,49 @@ def _fresh_triton_cache():
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-")
 
 
-def times():
+def times(kernels=True):
+    """The tables; kernels=False: the models' rows only."""
+    rows = []
+    if kernels:
+        kernel_times(rows)
+    turns = []
+    for label, make in (("RMSNorm + MLP block [16,512,1024] fw+bw", _rms_block), ("Llama 2 layers [8,256] fw+bw", _llama)):
+        steps = {}
+        for name in ("eager", "aot_eager", "inductor", "coil, compile_threads=1", "coil"):
+            torch._dynamo.reset()
+            torch.manual_seed(0)
+            _fresh_triton_cache()
+            coil.config.compile_threads = 1 if name.endswith("=1") else 32
+            model, args, loss_of = make()
+            f = model if name == "eager" else torch.compile(model, backend=name.split(",")[0])
+            step = _training_step(model, f, args, loss_of)  # bound now: in_turn runs them later
+            t0 = time.perf_counter()
+            step()
+            torch.cuda.synchronize()
+            first = time.perf_counter() - t0
+            ms = triton.testing.do_bench(step, warmup=20, rep=300)
+            rows.append((label, name, ms, first))
+            steps[name] = step
+        turns.append((label, in_turn({k: steps[k] for k in ("eager", "inductor", "coil")})))
+    print("| case | backend | ms (do_bench median) | first call s |")
+    print("|---|---|---:|---:|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.2f} |", flush=True)
+    print("\nThe models' steps in turn (rounds of 10 steps a backend; ms a step, medians of the rounds, and the median "
+          "of the per-round ratios):\n")
+    print("| case | eager ms | Inductor ms | coil ms | coil / Inductor |")
+    print("|---|---:|---:|---:|---:|")
+    for label, t in turns:
+        ratio = statistics.median(c / i for c, i in zip(t["coil"], t["inductor"]))
+        e, i, c = (statistics.median(t[k]) * 1e3 for k in ("eager", "inductor", "coil"))
+        print(f"| {label} | {e:.3f} | {i:.3f} | {c:.3f} | {ratio:.3f} |", flush=True)
+
+
+def kernel_times(rows):
+    """Rows of the RMSNorm weight's forward + backward and a softmax."""
     x = torch.randn(2, 4096, 64, 128, device=dev)
     w = torch.rand(128, device=dev, requires_grad=True)
     g = torch.randn_like(x)
-    rows = []
     for name in ("eager", "inductor", "coil"):
         torch._dynamo.reset()
         f = rms_norm_weight if name == "eager" else torch.compile(rms_norm_weight, backend=name)
@@ -205,28 +246,32 @@ def times():
         first = time.perf_counter() - t0
         ms = triton.testing.do_bench(lambda: f(s), warmup=50, rep=300)
         rows.append(("softmax [8192,4096] f32", name, ms, first))
-    for label, make in (("RMSNorm + MLP block [16,512,1024] fw+bw", _rms_block), ("Llama 2 layers [8,256] fw+bw", _llama)):
-        for name in ("eager", "inductor", "coil, compile_threads=1", "coil"):
-            torch._dynamo.reset()
-            torch.manual_seed(0)
-            _fresh_triton_cache()
-            coil.config.compile_threads = 1 if name.endswith("=1") else 32
-            model, args, loss_of = make()
-            f = model if name == "eager" else torch.compile(model, backend=name.split(",")[0])
 
-            def step():
-                model.zero_grad(set_to_none=True)
-                loss_of(f(*args)).backward()
-            t0 = time.perf_counter()
-            step()
+
+def _training_step(model, f, args, loss_of):
+    def step():
+        model.zero_grad(set_to_none=True)
+        loss_of(f(*args)).backward()
+    return step
+
+
+def in_turn(steps, rounds=21, n=10):
+    """Seconds a step of each backend, one entry per round, the backends
+    taking turns within each round: a shared host's load falls on all of
+    them alike (do_bench times each alone, minutes apart).  Two rounds of
+    warm-up first: a later torch._dynamo.reset() made the others compile
+    again."""
+    out = {k: [] for k in steps}
+    for r in range(rounds + 2):
+        for name, step in steps.items():
             torch.cuda.synchronize()
-            first = time.perf_counter() - t0
-            ms = triton.testing.do_bench(step, warmup=20, rep=300)
-            rows.append((label, name, ms, first))
-    print("| case | backend | ms (do_bench median) | first call s |")
-    print("|---|---|---:|---:|")
-    for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.3f} | {r[3]:.2f} |", flush=True)
+            t0 = time.perf_counter()
+            for _ in range(n):
+                step()
+            torch.cuda.synchronize()
+            if r >= 2:
+                out[name].append((time.perf_counter() - t0) / n)
+    return out
 
 
 def cuda_plans():
