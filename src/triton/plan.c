@@ -404,6 +404,14 @@ static int64_t even_split(const Kernel *k, const TKernel *tk, int64_t want) {
   return want;
 }
 
+/* Bytes a point of the reduction loads: the loads inside its groups. */
+static int64_t reduced_load_bytes(const Kernel *k) {
+  int64_t b = 0;
+  for (int i = 0; i < k->nvals; i++)
+    if (k->vals[i].op == OP_INPUT && k->vals[i].scope >= 0) b += dtype_size(k->vals[i].dtype);
+  return b;
+}
+
 /* GPU: bytes of the loads of group g that are unit-stride along the
  * innermost x axis (wx) or the group's innermost r axis (wr). */
 static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
@@ -490,9 +498,14 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   int64_t work = 0;
   for (int g = 0; g < k->ngroups; g++)
     if (tk->g[g].numel * tk->xnumel > work) work = tk->g[g].numel * tk->xnumel;
-  /* About four blocks per multiprocessor, each still worth 32768 elements:
-   * a grid of fewer blocks leaves multiprocessors idle, or a last wave
-   * half empty (20011 columns in blocks of 128: 157 blocks on 132). */
+  /* About four blocks per multiprocessor, each still worth 32768 points of
+   * one 4-byte load (128 KiB): a grid of fewer blocks leaves
+   * multiprocessors idle, or a last wave half empty (20011 columns in
+   * blocks of 128: 157 blocks on 132).  A point that loads more counts as
+   * more: a backward's five weight gradients at once, 17 f32 loads a point
+   * over 2048 x 256, took 8 parts (16 blocks, 0.9 TB/s) by points alone. */
+  int64_t per_point = reduced_load_bytes(k);
+  if (per_point > 4) work = work / 4 * per_point;
   int64_t want = cdiv(GPU_BLOCKS_PER_SM * sms, tk->xprogs), by_work = work / (((int64_t)1 << 15) * tk->xprogs);
   if (want > by_work) want = by_work;
   if (o->gpu_tile[2]) want = o->gpu_tile[2];

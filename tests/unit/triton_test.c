@@ -30,7 +30,10 @@ static const char seed_src[] =
     "def norm(x: \"f32[300, 37]\", w: \"f32[37]\"):\n"
     "    m = x.amax(1, keepdim=True)\n"
     "    e = torch.exp(x - m)\n"
-    "    return e / e.sum(1, keepdim=True) * w, m\n";
+    "    return e / e.sum(1, keepdim=True) * w, m\n"
+    "def weight_grads(g: \"f32[2048, 256]\", a: \"f32[2048, 256]\", b: \"f32[2048, 256]\", c: \"f32[2048, 256]\",\n"
+    "                 d: \"f32[2048, 256]\", e: \"f32[2048, 256]\"):\n"
+    "    return (g * a * b).sum(0), (g * c * d).sum(0), (g * e).sum(0)\n";
 
 static char path[64];
 
@@ -227,6 +230,24 @@ static void test_chain(const Compiled *c) {
   arena_free(&a);
 }
 
+/* Column sums that load six f32 tensors a point (a backward's weight
+ * gradients at once): split into parts by the bytes each point loads, not
+ * the points alone (which gave 8 parts: 16 blocks on 132 multiprocessors),
+ * each block still reading at least 128 KiB. */
+static void test_many_loads(const Compiled *c) {
+  Arena a = {0};
+  TritonOptions o;
+  triton_options_default(&o);
+  TritonPlan p;
+  CHECK("many_loads_plan", !triton_plan(&a, c, TRITON_GPU, &o, &p));
+  const TritonLaunch *k0 = p.nlaunches ? &p.launches[0] : NULL;
+  const TritonArg *xb = k0 ? find_arg(k0, "XBLOCK") : NULL, *rc = k0 ? find_arg(k0, "RSPLIT_CHUNK") : NULL;
+  CHECK("many_loads_split", k0 && xb && rc && k0->grid[0] * k0->grid[1] >= 64);
+  CHECK("many_loads_block_work", xb && rc && xb->value * rc->value * 6 * 4 >= 128 * 1024);
+  CHECK("many_loads_chunks_cover", k0 && rc && rc->value * k0->grid[1] >= 2048 && rc->value * (k0->grid[1] - 1) < 2048);
+  arena_free(&a);
+}
+
 int main(void) {
   TritonTarget t;
   CHECK("target_names", triton_target_from_name("triton-npu", &t) && t == TRITON_NPU &&
@@ -255,6 +276,8 @@ int main(void) {
   if (compile_fn("rows", &c)) test_rows(&c);
   compiled_free(&c);
   if (compile_fn("norm", &c)) test_chain(&c);
+  compiled_free(&c);
+  if (compile_fn("weight_grads", &c)) test_many_loads(&c);
   compiled_free(&c);
   unlink(path);
   return failures ? 1 : 0;
