@@ -157,6 +157,7 @@ def ahead_compile():
     def hook(*, fn, is_manual_warmup, **_):
         if fn.module.startswith("coil_triton_"):
             seen.append(is_manual_warmup)
+    before = triton.knobs.runtime.jit_post_compile_hook
     triton.knobs.runtime.jit_post_compile_hook = hook
     try:
         torch._dynamo.reset()
@@ -166,7 +167,7 @@ def ahead_compile():
         loss_of(f(*args)).backward()
         torch.cuda.synchronize()
     finally:
-        triton.knobs.runtime.jit_post_compile_hook = None
+        triton.knobs.runtime.jit_post_compile_hook = before
     print(f"coil's Triton compiles in Llama's first step: {seen.count(True)} ahead, {seen.count(False)} at a launch",
           flush=True)
     assert seen and not seen.count(False), seen

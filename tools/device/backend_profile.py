@@ -26,7 +26,7 @@ import coil  # noqa: E402,F401
 import coil.backend  # noqa: E402,F401
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from backend_cuda import _llama, dev, rms_norm_weight  # noqa: E402
+from backend_cuda import _llama, _training_step, dev, rms_norm_weight  # noqa: E402
 
 
 def _coil_default_partition(gm, example_inputs, options=None, **kwargs):
@@ -61,13 +61,7 @@ def cases():
     yield "tiny (x * 2).sum() [1024] f32", (lambda u: (u * 2).sum()), (lambda f: (lambda: f(t)))
     torch.manual_seed(0)
     model, args, loss_of = _llama()
-
-    def llama_step(f):
-        def step():
-            model.zero_grad(set_to_none=True)
-            loss_of(f(*args)).backward()
-        return step
-    yield "Llama 2 layers [8,256] fw+bw", model, llama_step
+    yield "Llama 2 layers [8,256] fw+bw", model, (lambda f: _training_step(model, f, args, loss_of))
 
 
 def host_us(step, n=200):
