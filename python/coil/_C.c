@@ -38,6 +38,8 @@
 #include <Python.h>
 
 #include <coil.h>
+#include <dlfcn.h>
+#include <stdint.h>
 #include <string.h>
 
 static PyObject *CoilError, *ProgramError, *TensorError, *IndexError_;
@@ -470,6 +472,125 @@ static PyTypeObject GraphType = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ------------------------------------------------------------ Native launches
+ *
+ * A compiled Triton kernel's launcher (CompiledKernel.run) is Python in
+ * Triton 3.x: it takes about 5 us a launch on the H200's host, where the
+ * driver's own cuLaunchKernel takes about 2 (docs/gpu.md).  A step of a
+ * model issues tens of launches, and a small model's step is bound by the
+ * host, so a Plan calls the driver itself where it safely can.
+ *
+ * Safely: coil's kernels take pointers only (every other argument is a
+ * constexpr, compiled in), and the backend asks for a native launch only
+ * for a kernel that needs nothing a plain launch lacks (one CTA a program,
+ * no cooperative grid, no programmatic dependent launch, no global or
+ * profile scratch, no tensor descriptors as arguments).  What Triton
+ * appends to the parameters differs between its versions (a global and a
+ * profile scratch pointer, both null here), so the Plan asks the driver for
+ * the compiled function's parameters (cuFuncGetParamInfo, CUDA 12.4): every
+ * one must be a pointer, and those past the kernel's own may number at most
+ * two.  Where anything differs, or the driver or that call is missing, the
+ * launch goes through Triton's launcher as before.
+ *
+ * The driver is reached through dlopen (the CUDA runtime PyTorch and
+ * Triton loaded is already in the process), so the binding builds and runs
+ * on machines without CUDA; its types are declared here, not taken from
+ * cuda.h, which is not among the build's dependencies. */
+
+typedef int cu_result; /* CUresult: 0 is CUDA_SUCCESS */
+static struct {
+  bool tried;
+  cu_result (*launch)(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                      unsigned shared, void *stream, void **params, void **extra);
+  cu_result (*param_info)(void *f, size_t index, size_t *offset, size_t *size);
+  cu_result (*current_context)(void **ctx);
+  cu_result (*error_name)(cu_result r, const char **name);
+} cu;
+
+static bool cu_loaded(void) {
+  if (!cu.tried) {
+    cu.tried = true;
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!lib) lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+      *(void **)&cu.launch = dlsym(lib, "cuLaunchKernel");
+      *(void **)&cu.param_info = dlsym(lib, "cuFuncGetParamInfo");
+      *(void **)&cu.current_context = dlsym(lib, "cuCtxGetCurrent");
+      *(void **)&cu.error_name = dlsym(lib, "cuGetErrorName");
+    }
+    if (!cu.launch || !cu.param_info || !cu.current_context || !cu.error_name) cu.launch = NULL;
+  }
+  return cu.launch != NULL;
+}
+
+enum { NATIVE_MAX_EXTRA = 2 };
+
+struct native {
+  void *function;        /* CUfunction, or NULL */
+  unsigned grid[3], threads, shared;
+  int nparams;           /* the function's parameters: the pointers, then null extras */
+};
+
+/* The native launch of a kernel whose parameters the launcher takes as
+ * slots (-1: a constexpr, not a parameter), from (handle, threads, shared);
+ * .function stays NULL where the driver's view of the function differs. */
+static struct native native_launch(PyObject *spec, PyObject *grid, PyObject *slots) {
+  struct native n = {0};
+  unsigned long long handle;
+  unsigned threads, shared;
+  if (spec == Py_None || !cu_loaded()) return n;
+  if (!PyArg_ParseTuple(spec, "KII", &handle, &threads, &shared)) { PyErr_Clear(); return n; }
+  int pointers = 0;
+  for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(slots); a++) pointers += PyLong_AsLong(PyTuple_GET_ITEM(slots, a)) >= 0;
+  int count = 0;
+  for (;; count++) {
+    size_t offset, size;
+    if (cu.param_info((void *)(uintptr_t)handle, (size_t)count, &offset, &size) != 0) break;
+    if (size != sizeof(uint64_t) || offset != (size_t)count * sizeof(uint64_t)) return n;
+    if (count > pointers + NATIVE_MAX_EXTRA) return n;
+  }
+  if (count < pointers || count > pointers + NATIVE_MAX_EXTRA) return n;
+  for (int d = 0; d < 3; d++) {
+    long g = PyLong_AsLong(PyTuple_GET_ITEM(grid, d));
+    if (g < 0 || g > UINT32_MAX) { PyErr_Clear(); return n; }
+    n.grid[d] = (unsigned)g;
+  }
+  n.function = (void *)(uintptr_t)handle;
+  n.threads = threads;
+  n.shared = shared;
+  n.nparams = count;
+  return n;
+}
+
+/* Queues a native launch: addr holds every buffer's address, slots which
+ * one each parameter takes. */
+static bool native_run(const struct native *n, PyObject *slots, const uint64_t *addr, void *stream) {
+  uint64_t vals[64 + NATIVE_MAX_EXTRA] = {0}, *v = vals;
+  void *params_stack[64 + NATIVE_MAX_EXTRA], **params = params_stack;
+  if (n->nparams > 64 + NATIVE_MAX_EXTRA) {
+    v = PyMem_Calloc((size_t)n->nparams, sizeof *v);
+    params = PyMem_Calloc((size_t)n->nparams, sizeof *params);
+    if (!v || !params) { PyMem_Free(v); PyMem_Free(params); PyErr_NoMemory(); return false; }
+  }
+  int j = 0;
+  for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(slots); a++) {
+    long k = PyLong_AsLong(PyTuple_GET_ITEM(slots, a));
+    if (k >= 0) v[j++] = addr[k];
+  }
+  for (int i = 0; i < n->nparams; i++) params[i] = &v[i]; /* past j: the null scratch pointers */
+  cu_result r = 0;
+  if (n->grid[0] && n->grid[1] && n->grid[2])
+    r = cu.launch(n->function, n->grid[0], n->grid[1], n->grid[2], n->threads, 1, 1, n->shared, stream, params, NULL);
+  if (v != vals) { PyMem_Free(v); PyMem_Free(params); }
+  if (r != 0) {
+    const char *name = NULL;
+    cu.error_name(r, &name);
+    PyErr_Format(PyExc_RuntimeError, "coil: cuLaunchKernel failed: %s (%d)", name ? name : "unknown error", r);
+    return false;
+  }
+  return true;
+}
+
 /* ------------------------------------------------------------ Plan and Runner
  *
  * The torch.compile backend's per-call path, in C: a Runner is what the
@@ -500,7 +621,11 @@ static PyTypeObject GraphType = {
  * with (grid x, y, z, stream(), *head, *arguments), an argument being
  * buffer k's address where slots[i] == k >= 0 (inputs, then results, then
  * scratch) and consts[i] where slots[i] == -1.  Triton's launch hooks
- * (head holds None for them) are not called.  No synchronisation: the
+ * (head holds None for them) are not called.  A launch may also carry
+ * native=(CUfunction handle, threads a block, dynamic shared bytes): the
+ * Plan then calls the CUDA driver's cuLaunchKernel itself (see "Native
+ * launches"), and its launcher only where that is not possible.  No
+ * synchronisation: the
  * launches are queued on the stream, as Triton's own calls queue them;
  * except with check=(k, fn): after the launches, fn(scratch buffer k), which
  * raises where the kernels flagged an error there (an index out of range:
@@ -523,6 +648,8 @@ typedef struct {
   Py_ssize_t check_at;  /* the scratch buffer check reads */
   PyObject *check;      /* called with it after the launches, or NULL */
   Py_ssize_t maxargs;   /* the longest launcher call */
+  struct native *native; /* per launch; .function NULL: through its launcher */
+  Py_ssize_t nnative;    /* launches with a native launch */
 } Plan;
 
 static PyTypeObject PlanType;
@@ -538,6 +665,7 @@ static void plan_dealloc(Plan *o) {
   Py_XDECREF(o->current);
   PyMem_Free(o->in);
   PyMem_Free(o->out);
+  PyMem_Free(o->native);
   Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -623,16 +751,21 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   o->current = Py_NewRef(current);
   if (!(o->launches = PySequence_Tuple(launches))) { Py_DECREF(o); return NULL; }
   Py_ssize_t nbufs = o->ninputs + o->noutputs + PyTuple_GET_SIZE(o->scratch);
+  if (!(o->native = PyMem_Calloc((size_t)PyTuple_GET_SIZE(o->launches) + 1, sizeof *o->native))) {
+    Py_DECREF(o);
+    return PyErr_NoMemory();
+  }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->launches); i++) {
     PyObject *l = PyTuple_GET_ITEM(o->launches, i);
-    if (!PyTuple_Check(l) || PyTuple_GET_SIZE(l) != 5 || !PyCallable_Check(PyTuple_GET_ITEM(l, 0)) ||
+    Py_ssize_t len = PyTuple_Check(l) ? PyTuple_GET_SIZE(l) : 0;
+    if ((len != 5 && len != 6) || !PyCallable_Check(PyTuple_GET_ITEM(l, 0)) ||
         !PyTuple_Check(PyTuple_GET_ITEM(l, 1)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 1)) != 3 ||
         !PyTuple_Check(PyTuple_GET_ITEM(l, 2)) || !PyTuple_Check(PyTuple_GET_ITEM(l, 3)) ||
         !PyTuple_Check(PyTuple_GET_ITEM(l, 4)) ||
         PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 3)) != PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 4))) {
       Py_DECREF(o);
-      PyErr_SetString(PyExc_TypeError, "Plan: launches holds (launcher, (x, y, z), head, slots, consts) per launch, "
-                                       "slots and consts of one length");
+      PyErr_SetString(PyExc_TypeError, "Plan: launches holds (launcher, (x, y, z), head, slots, consts[, native]) per "
+                                       "launch, slots and consts of one length");
       return NULL;
     }
     PyObject *slots = PyTuple_GET_ITEM(l, 3);
@@ -647,14 +780,19 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     }
     Py_ssize_t n = 4 + PyTuple_GET_SIZE(PyTuple_GET_ITEM(l, 2)) + PyTuple_GET_SIZE(slots);
     if (n > o->maxargs) o->maxargs = n;
+    if (len == 6) o->native[i] = native_launch(PyTuple_GET_ITEM(l, 5), PyTuple_GET_ITEM(l, 1), slots);
+    o->nnative += o->native[i].function != NULL;
   }
   return (PyObject *)o;
 }
 
 static PyObject *plan_program(Plan *o, void *unused) { return Py_NewRef(o->program); }
 
+static PyObject *plan_native(Plan *o, void *unused) { return PyLong_FromSsize_t(o->nnative); }
+
 static PyGetSetDef plan_getset[] = {
     {"program", (getter)plan_program, NULL, "the Program", NULL},
+    {"native", (getter)plan_native, NULL, "how many of its launches call the CUDA driver themselves", NULL},
     {NULL},
 };
 
@@ -724,13 +862,20 @@ static bool launch_all(Plan *pl, const DLTensor *t) {
   Py_ssize_t ns = PyTuple_GET_SIZE(pl->scratch), nb = nt + ns;
   PyObject *ptr_stack[2 * RUNNER_STACK], **ptrs = ptr_stack, *vec_stack[4 * RUNNER_STACK], **vec = vec_stack;
   PyObject *scratch = NULL, *stream = NULL;
-  bool ok = false;
-  if (nb > 2 * RUNNER_STACK) ptrs = PyMem_Calloc((size_t)nb, sizeof *ptrs);
+  uint64_t addr_stack[2 * RUNNER_STACK], *addr = addr_stack;
+  void *raw_stream = NULL;
+  bool ok = false, native = pl->nnative > 0;
+  if (nb > 2 * RUNNER_STACK) {
+    ptrs = PyMem_Calloc((size_t)nb, sizeof *ptrs);
+    addr = PyMem_Calloc((size_t)nb, sizeof *addr);
+  }
   if (pl->maxargs > 4 * RUNNER_STACK) vec = PyMem_Calloc((size_t)pl->maxargs, sizeof *vec);
-  if (!ptrs || !vec) { PyErr_NoMemory(); goto done; }
+  if (!ptrs || !vec || !addr) { PyErr_NoMemory(); goto done; }
   memset(ptrs, 0, (size_t)nb * sizeof *ptrs);
-  for (int i = 0; i < nt; i++)
-    if (!(ptrs[i] = PyLong_FromVoidPtr((char *)t[i].data + t[i].byte_offset))) goto done;
+  for (int i = 0; i < nt; i++) {
+    addr[i] = (uint64_t)(uintptr_t)((char *)t[i].data + t[i].byte_offset);
+    if (!(ptrs[i] = PyLong_FromVoidPtr((void *)(uintptr_t)addr[i]))) goto done;
+  }
   if (!(scratch = PyTuple_New(ns))) goto done;
   for (Py_ssize_t k = 0; k < ns; k++) {
     PyObject *a = PyTuple_GET_ITEM(pl->scratch, k);
@@ -738,11 +883,23 @@ static bool launch_all(Plan *pl, const DLTensor *t) {
     if (!o) goto done;
     PyTuple_SET_ITEM(scratch, k, o);
     if (!(ptrs[nt + k] = PyObject_CallMethodNoArgs(o, data_ptr_name))) goto done;
+    addr[nt + k] = (uint64_t)(uintptr_t)PyLong_AsVoidPtr(ptrs[nt + k]);
+    if (!addr[nt + k] && PyErr_Occurred()) goto done;
   }
   if (!(stream = PyObject_CallNoArgs(pl->stream))) goto done;
+  if (native) { /* a thread without a current context (none made by PyTorch yet) goes through the launchers */
+    void *ctx = NULL;
+    raw_stream = PyLong_AsVoidPtr(stream);
+    if (!raw_stream && PyErr_Occurred()) goto done;
+    native = cu.current_context(&ctx) == 0 && ctx;
+  }
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pl->launches); i++) {
     PyObject *l = PyTuple_GET_ITEM(pl->launches, i), *grid = PyTuple_GET_ITEM(l, 1), *head = PyTuple_GET_ITEM(l, 2);
     PyObject *slots = PyTuple_GET_ITEM(l, 3), *consts = PyTuple_GET_ITEM(l, 4);
+    if (native && pl->native[i].function) {
+      if (!native_run(&pl->native[i], slots, addr, raw_stream)) goto done;
+      continue;
+    }
     Py_ssize_t n = 0;
     for (int d = 0; d < 3; d++) vec[n++] = PyTuple_GET_ITEM(grid, d);
     vec[n++] = stream;
@@ -764,6 +921,7 @@ static bool launch_all(Plan *pl, const DLTensor *t) {
 done:
   for (Py_ssize_t i = 0; ptrs && i < nb; i++) Py_XDECREF(ptrs[i]);
   if (ptrs != ptr_stack) PyMem_Free(ptrs);
+  if (addr != addr_stack) PyMem_Free(addr);
   if (vec != vec_stack) PyMem_Free(vec);
   Py_XDECREF(scratch);
   Py_XDECREF(stream);

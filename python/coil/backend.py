@@ -546,8 +546,9 @@ def _cuda_plan(entry, bufs, tensors, compiled):
             slot[b] = ni + no + len(scratch)
             alloc = _empty_strided_cuda
             if b == mod.COIL_STATUS:  # zero before the launches; read back after them
-                alloc = _zeros_cuda
-                check = (len(scratch), functools.partial(_check_status, mod.COIL_INDEX_ERRORS))
+                status = _StatusBuffers(mod.COIL_INDEX_ERRORS)
+                alloc = status.take
+                check = (len(scratch), status.check)
             scratch.append((alloc, (tuple(shape), _contiguous(shape), getattr(torch, dtype))))
     launches = []
     for launch, kernel in zip(mod.COIL_LAUNCHES, compiled):
@@ -555,7 +556,8 @@ def _cuda_plan(entry, bufs, tensors, compiled):
         params = [a for a, taken in zip(launch["args"], _launcher_takes(kernel, launch["args"])) if taken]
         slots = tuple(slot[v] if kind == "ptr" else -1 for _, kind, v in params)
         consts = tuple(None if kind == "ptr" else v for _, kind, v in params)
-        launches.append((kernel.run, grid, (kernel.function, kernel.packed_metadata, None) + hooks, slots, consts))
+        launches.append((kernel.run, grid, (kernel.function, kernel.packed_metadata, None) + hooks, slots, consts,
+                         _native_launch(kernel, launch)))
     index = entry.device.index if entry.device.index is not None else torch.cuda.current_device()
     return _C.Plan(entry.program, entry.args, entry._allocators(_empty_strided_cuda), device=(2, index),
                    scratch=scratch, launches=launches,
@@ -563,8 +565,23 @@ def _cuda_plan(entry, bufs, tensors, compiled):
                    current_device=torch._C._cuda_getDevice, check=check)
 
 
-def _zeros_cuda(shape, strides, dtype):
-    return torch.zeros(shape, dtype=dtype, device="cuda")
+def _native_launch(kernel, launch):
+    """What the Plan needs to launch a compiled kernel through the CUDA
+    driver itself (its handle, threads a block, dynamic shared memory), or
+    None where a launch needs more than a plain cuLaunchKernel gives (the
+    binding's "Native launches"): then Triton's launcher launches it.
+    config.native_launch False: always Triton's launcher."""
+    meta = getattr(kernel, "metadata", None)
+    if not config.native_launch or meta is None:
+        return None
+    plain = (getattr(meta, "num_ctas", 1) == 1 and not getattr(meta, "launch_cooperative_grid", False)
+             and not getattr(meta, "launch_pdl", False) and not getattr(meta, "global_scratch_size", 0)
+             and not getattr(meta, "profile_scratch_size", 0) and not getattr(meta, "tensordesc_meta", None)
+             and all(d == 1 for d in (getattr(meta, "cluster_dims", None) or (1,))))
+    pointers_only = all(kind in ("ptr", "constexpr") for _, kind, _ in launch["args"])
+    if not (plain and pointers_only and isinstance(kernel.function, int)):
+        return None
+    return (kernel.function, meta.num_warps * 32, meta.shared)
 
 
 def _check_status(errors, status):
@@ -574,6 +591,29 @@ def _check_status(errors, status):
     failed = int(status.item())
     if failed:
         raise _C.IndexOutOfRange(errors.get(failed, "index out of range"))
+
+
+class _StatusBuffers:
+    """The zeroed status buffers of a Plan that checks its indices.  A
+    check that reads a buffer back as zero has waited for every kernel
+    that could write it, and none did: the buffer is still zero, and the
+    next call takes it again instead of allocating and zeroing another
+    (a launch a call).  A buffer being read, or read back flagged, is not
+    in the pool: calls from two threads each get their own."""
+
+    def __init__(self, errors):
+        self.errors = errors
+        self.pool = []  # list.pop and list.append hold the GIL: no two calls take one buffer
+
+    def take(self, shape, strides, dtype):
+        try:
+            return self.pool.pop()
+        except IndexError:
+            return torch.zeros(shape, dtype=dtype, device="cuda")
+
+    def check(self, status):
+        _check_status(self.errors, status)
+        self.pool.append(status)
 
 
 def _launcher_takes(kernel, params):

@@ -13,6 +13,10 @@ autotune: CUDA groups' triton-gpu modules time a few tiles around the
         the module in the kernel cache (docs/triton.md, Autotune).  Default:
         COIL_AUTOTUNE (set and not "0"); options={"autotune": ...} overrides
         it per model.
+native_launch: CUDA groups' Plans launch plain compiled kernels through the
+        CUDA driver's cuLaunchKernel from C, not Triton's launcher (Python
+        in Triton 3.x; about 3 us a launch more).  Default: True, unless
+        COIL_NATIVE_LAUNCH is "0".
 compile_threads: the threads in which Triton compiles a graph's CUDA
         kernels, all together, when the graph is compiled (as Inductor's
         compile_threads); 1 compiles each kernel on its first launch
@@ -24,6 +28,7 @@ import os
 strict = os.environ.get("COIL_STRICT", "") not in ("", "0")
 target = "c"
 autotune = os.environ.get("COIL_AUTOTUNE", "") not in ("", "0")
+native_launch = os.environ.get("COIL_NATIVE_LAUNCH", "1") != "0"
 
 
 def _threads(value, default):

@@ -409,6 +409,22 @@ def test_cuda_modules_are_compiled_ahead_for_the_specialization_of_their_first_c
     assert log == []
 
 
+def test_index_status_buffers_are_taken_again_only_when_read_back_clean():
+    """A CUDA Plan's status buffer goes back to its pool when the check read
+    it as zero (no kernel flagged it: still zero for the next call), and
+    not when it was flagged; an empty pool allocates (on CUDA: not here)."""
+    from coil import backend
+    pool = backend._StatusBuffers({3: "index 12 is out of bounds for dimension 0 with size 10"})
+    clean = torch.zeros(1, dtype=torch.int32)
+    pool.check(clean)
+    assert pool.take((1,), (1,), torch.int32) is clean and pool.pool == []
+    pool.check(clean)
+    with pytest.raises(coil.IndexOutOfRange, match="index 12 is out of bounds"):
+        pool.check(torch.tensor([3], dtype=torch.int32))
+    assert pool.pool == [clean]
+    assert pool.take((1,), (1,), torch.int32) is clean and pool.pool == []
+
+
 def test_a_group_whose_first_call_fails_an_index_check_runs_its_plan_after():
     """A first call that raises coil.IndexOutOfRange (a shape compiled at
     call time, dynamic=True) still leaves the group's plan in its runner:

@@ -179,12 +179,13 @@ def test_plan_is_checked_when_made():
         _C.Runner(None, torch.utils.dlpack.to_dlpack).plan = "not a plan"
 
 
-def _launching_plan(current=0, check=None):
+def _launching_plan(current=0, check=None, native=()):
     """A Plan with launches over SRC's program, on CPU tensors (device
     (kDLCPU, 0)), whose launchers stand for Triton's: the first writes
     x * y into a scratch buffer, the second sums it into the first result
     and takes the amax into the second, through the addresses it gets.
-    Returns the plan and the launchers' calls."""
+    native is appended to each launch.  Returns the plan and the
+    launchers' calls."""
     p = _C.compile_source("f.py", SRC)
     calls = []
 
@@ -206,8 +207,8 @@ def _launching_plan(current=0, check=None):
             out_b[c] = max(xs[c], xs[5 + c], xs[10 + c])
 
     outs = [(_empty, ((3,), (1,), torch.float32)), (_empty, ((5,), (1,), torch.float32))]
-    launches = [(products, (15, 1, 1), ("fn0", "meta0", None, None, None), (0, 1, 4, -1), (None, None, None, 15)),
-                (sums, (1, 2, 3), ("fn1", "meta1", None, None, None), (4, 0, 2, 3), (None,) * 4)]
+    launches = [(products, (15, 1, 1), ("fn0", "meta0", None, None, None), (0, 1, 4, -1), (None, None, None, 15)) + native,
+                (sums, (1, 2, 3), ("fn1", "meta1", None, None, None), (4, 0, 2, 3), (None,) * 4) + native]
     plan = _C.Plan(p, [None, None], outs, device=(1, 0), scratch=[(_empty, ((3, 5), (5, 1), torch.float32))],
                    launches=launches, stream=lambda: 77, current_device=lambda: current, check=check)
     return plan, calls
@@ -224,6 +225,24 @@ def test_plan_with_launches_calls_each_launcher_on_the_buffers_in_order():
     assert calls == [("products", 15, 1, 1, 77, "fn0", "meta0", None, None, None, 15),
                      ("sums", 1, 2, 3, 77, "fn1")]
     assert r.counts == (1, 0)
+
+
+def test_plan_launches_natively_only_what_the_driver_vouches_for():
+    """A launch's native=(CUfunction, threads, shared) asks the Plan to call
+    cuLaunchKernel itself; it does so only where the driver is there and
+    its cuFuncGetParamInfo lists the kernel's pointers (a null handle lists
+    none, with or without a GPU), else the launcher runs it, as before."""
+    for native in [(0, 64, 0), "not a spec", None]:
+        plan, calls = _launching_plan(native=(native,))
+        assert plan.native == 0
+        r = _C.Runner(lambda *a: "fallback", torch.utils.dlpack.to_dlpack)
+        r.plan = plan
+        x, y = torch.randn(3, 5), torch.randn(5)
+        a, b = r(x, y)
+        torch.testing.assert_close(a, (x * y).sum(1))
+        assert [c[0] for c in calls] == ["products", "sums"] and r.counts == (1, 0)
+    with pytest.raises(TypeError, match="launches holds"):
+        _launching_plan(native=(None, None))
 
 
 def test_plan_with_launches_checks_a_scratch_buffer_after_them():

@@ -7,11 +7,14 @@ For each case and backend: the do_bench median of a step (GPU time with the host
 keeping up), the host's time to issue one step (perf_counter over N steps with one
 synchronisation at the end: where it exceeds the GPU's, the step is bound by the host),
 and the kernels' own time per step from torch.profiler, kernel by kernel.  Backends:
-eager, Inductor, coil, coil with aot_autograd's default partitioner, coil without
-the CUDA Plans (every launch through Triton's JIT).  Cases: the
-RMSNorm weight's forward + backward (the seed), a softmax, a tiny graph whose time
-is all overhead, and Llama's training step (tools/device/backend_cuda.py's; eager,
-Inductor and coil only).  Prints markdown tables."""
+eager, Inductor, coil, coil whose Plans call Triton's launchers instead of
+cuLaunchKernel (coil.config.native_launch off), coil with aot_autograd's default
+partitioner, coil without the CUDA Plans (every launch through Triton's JIT).
+Cases: the RMSNorm weight's forward + backward (the seed), a softmax, a tiny graph
+whose time is all overhead, and Llama's training step
+(tools/device/backend_cuda.py's; the first four backends).  Prints markdown tables.
+Each backend is timed alone, minutes apart from the others, on a shared host:
+for host-bound steps, tools/device/backend_turns.py's turns are the measure."""
 import os
 import sys
 import time
@@ -42,6 +45,7 @@ def _coil_default_partition(gm, example_inputs, options=None, **kwargs):
 
 torch._dynamo.register_backend(name="coil_default_partition")(_coil_default_partition)
 torch._dynamo.register_backend(name="coil_no_plan")(coil.backend.coil_backend)
+torch._dynamo.register_backend(name="coil_triton_launcher")(coil.backend.coil_backend)
 
 
 def cases():
@@ -114,9 +118,11 @@ cuda_plan = coil.backend._cuda_plan
 summary = []
 for name, fn, make in cases():
     variants = ("coil_default_partition", "coil_no_plan") if name.startswith(("rms", "tiny")) else ()
-    for backend in ("eager", "inductor", "coil") + variants:
-        # coil_no_plan: CUDA groups without their Plan (every call through Triton's JIT, from Python)
+    for backend in ("eager", "inductor", "coil", "coil_triton_launcher") + variants:
+        # coil_no_plan: CUDA groups without their Plan (every call through Triton's JIT, from Python);
+        # coil_triton_launcher: Plans that call Triton's launchers, not cuLaunchKernel
         coil.backend._cuda_plan = (lambda *a: None) if backend == "coil_no_plan" else cuda_plan
+        coil.config.native_launch = backend != "coil_triton_launcher"
         torch._dynamo.reset()
         f = fn if backend == "eager" else torch.compile(fn, backend=backend)
         step = make(f)
