@@ -1186,8 +1186,16 @@ _KEEP_WHOLE = ("roll", "reflection_pad1d", "reflection_pad2d", "reflection_pad3d
                "replication_pad1d", "replication_pad2d", "replication_pad3d")
 
 
+# Ops whose decomposition in Inductor's table is made for Inductor's own
+# lowerings: max pooling becomes Inductor's low-memory prims, and it reads
+# torch._inductor.lowering, which only Inductor imports (a model with a
+# MaxPool2d failed to compile in a process that had not run Inductor).  coil
+# runs these as the ATen calls they are, forward and backward.
+_INDUCTOR_ONLY = ("max_pool2d_with_indices", "max_pool3d_with_indices", "adaptive_max_pool3d")
+
+
 def _decompositions(table):
-    keep = {getattr(torch.ops.aten, name).default for name in _KEEP_WHOLE}
+    keep = {getattr(torch.ops.aten, name).default for name in _KEEP_WHOLE + _INDUCTOR_ONLY}
     return {op: fn for op, fn in table.items() if op not in keep}
 
 

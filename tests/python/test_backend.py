@@ -60,7 +60,7 @@ class ConvBlock(torch.nn.Module):
         self.head = torch.nn.Linear(8, 4)
 
     def forward(self, x):
-        h = F.relu(self.bn(self.conv(x)))
+        h = F.max_pool2d(F.relu(self.bn(self.conv(x))), 2)
         return self.head(h.mean(dim=(2, 3)))
 
 
@@ -106,6 +106,8 @@ def test_models_run_in_coil_programs():
     assert all(f.by_design for f in report.fallbacks), report
     report = coil.explain(ConvBlock(), torch.randn(2, 3, 8, 8))
     assert any(f.op == "aten.convolution.default" and f.by_design for f in report.fallbacks), report
+    # max pooling stays the ATen call, not Inductor's decomposition into its own prims
+    assert any(f.op == "aten.max_pool2d_with_indices.default" for f in report.fallbacks), report
     assert report.kernels, report
     text = str(report)
     assert "coil program" in text and "aten.convolution.default" in text
