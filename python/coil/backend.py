@@ -671,14 +671,48 @@ class _Layout:
         return torch.empty_strided(out.shape, self.copy, dtype=out.dtype, device=out.device).copy_(out)
 
 
-def _layout(node):
+def _bindings(placeholders, args):
+    """The symbols of a graph with symbolic sizes, bound to this call's
+    numbers: each placeholder's that is a symbol (a size passed as an int,
+    or a tensor's size or stride), to the argument's."""
+    bound = {}
+    for node, arg in zip(placeholders, args):
+        val = node.meta.get("val")
+        if isinstance(val, torch.Tensor) and isinstance(arg, torch.Tensor):
+            pairs = list(zip(val.shape, arg.shape)) + list(zip(val.stride(), arg.stride()))
+        else:
+            pairs = [(val, arg)]
+        for sym, number in pairs:
+            if isinstance(sym, torch.SymInt) and sym.node.expr.is_Symbol:
+                bound[sym.node.expr] = int(number)
+    return bound
+
+
+def _concrete(value, bindings):
+    """A traced int or SymInt as a number under bindings, or None where a
+    symbol in it is not bound."""
+    if not isinstance(value, torch.SymInt):
+        return int(value)
+    expr = value.node.expr
+    if not isinstance(expr, int):
+        expr = expr.xreplace(bindings)  # a bare symbol becomes its bound int itself
+    return int(expr) if isinstance(expr, int) or expr.is_Integer else None
+
+
+def _layout(node, bindings=None):
     """The layout a node's result must have (None: contiguous will do), and
-    the permutation the program applies to it first (None: none)."""
+    the permutation the program applies to it first (None: none).  Traced
+    symbolic strides (dynamic shapes) are taken at this call's sizes
+    (bindings, from _bindings): a layout such as a transpose's is the same
+    whatever the sizes, and the graph's later views rely on it."""
     val = node.meta.get("val")
     if not isinstance(val, torch.Tensor):
         return None, None
-    shape, strides = tuple(val.shape), tuple(val.stride())
-    if not all(isinstance(s, int) for s in shape + strides) or val.numel() == 0:
+    numbers = [_concrete(s, bindings or {}) for s in tuple(val.shape) + tuple(val.stride())]
+    if None in numbers:
+        return None, None
+    shape, strides = tuple(numbers[:val.dim()]), tuple(numbers[val.dim():])
+    if 0 in shape:
         return None, None
     order = sorted(range(len(shape)), key=lambda d: (-strides[d], d))
     span, dense = 1, True
@@ -770,7 +804,8 @@ class CoilGroup:
         target = _target_for(self.target, device)
         entry = False
         try:
-            layouts, perms = zip(*[_layout(n) for n in self.outputs]) if self.outputs else ((), ())
+            bindings = _bindings(self.placeholders, args)
+            layouts, perms = zip(*[_layout(n, bindings) for n in self.outputs]) if self.outputs else ((), ())
             b = _build(self.name, self.nodes, self.placeholders, args, self.outputs, perms)
             try:
                 program = b.g.compile(target=target, autotune=self.autotune and device.type == "cuda")

@@ -218,6 +218,28 @@ def test_dynamic_shapes_specialize_per_shape_and_report_recompiles():
     assert "recompile" in str(report)
 
 
+def rope_attention(x, cos):
+    """Llama's attention in small: a pointwise op of a transposed view keeps
+    the transpose's layout, attention's result follows its query's, and
+    the last view relies on both (the graph elides the contiguous())."""
+    b, n, _ = x.shape
+    q = x.view(b, n, 4, 16).transpose(1, 2)
+    q = q * cos + q.flip(-1)
+    o = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+    return o.transpose(1, 2).contiguous().view(b, n, 64)
+
+
+def test_dynamic_shapes_give_results_the_traced_layout():
+    """With symbolic sizes, a group's result still has the layout traced
+    (its strides taken at the call's sizes): it came back contiguous, and
+    the view after attention failed, as in transformers' Llama with
+    dynamic=True."""
+    f = torch.compile(rope_attention, backend="coil", dynamic=True)
+    for n in (8, 13):
+        x, cos = torch.randn(2, n, 64), torch.randn(n, 16)
+        torch.testing.assert_close(f(x, cos), rope_attention(x, cos))
+
+
 def sorted_rows(x):
     return torch.sort(x, dim=-1).values * 2  # sort is not in coil's vocabulary
 
