@@ -48,10 +48,22 @@ static bool find_sleef(void) {
   return false;
 }
 
-static char flags[sizeof FLAGS + 64];
+/* -mno-red-zone: gcc 12.2 with -march=native on an AVX-512 CPU placed a
+ * kernel's tile accumulator (float acc0[20]) in the red zone of a leaf
+ * function at 8 mod 16 and zeroed its last 16 bytes with an aligned
+ * vmovdqa: a batch norm's backward over [2, 320, 2, 2] crashed in coil run
+ * and under torch.compile (tests/regress/bn_backward_red_zone.py).  Without
+ * the red zone a kernel's frame costs one stack adjustment per call. */
+#if defined(__x86_64__)
+#define NO_RED_ZONE " -mno-red-zone"
+#else
+#define NO_RED_ZONE ""
+#endif
+
+static char flags[sizeof FLAGS + 80];
 static void build_flags(void) {
   have_sleef = find_sleef();
-  snprintf(flags, sizeof flags, "%s%s%s", FLAGS, cpu_has("avx512f") ? " -mprefer-vector-width=512" : "",
+  snprintf(flags, sizeof flags, "%s%s%s%s", FLAGS, NO_RED_ZONE, cpu_has("avx512f") ? " -mprefer-vector-width=512" : "",
            have_sleef ? " -DCOIL_SLEEF" : "");
 }
 
