@@ -475,8 +475,8 @@ static PyTypeObject GraphType = {
 /* ------------------------------------------------------------ Native launches
  *
  * A compiled Triton kernel's launcher (CompiledKernel.run) is Python in
- * Triton 3.x: it takes about 5 us a launch on the H200's host, where the
- * driver's own cuLaunchKernel takes about 2 (docs/gpu.md).  A step of a
+ * Triton 3.x: 5-8 us a launch on the H200's host (docs/gpu.md), most of
+ * it Python around the driver's own cuLaunchKernel.  A step of a
  * model issues tens of launches, and a small model's step is bound by the
  * host, so a Plan calls the driver itself where it safely can.
  *
@@ -492,8 +492,8 @@ static PyTypeObject GraphType = {
  * two.  Where anything differs, or the driver or that call is missing, the
  * launch goes through Triton's launcher as before.
  *
- * The driver is reached through dlopen (the CUDA runtime PyTorch and
- * Triton loaded is already in the process), so the binding builds and runs
+ * The driver is reached through dlopen (libcuda, which PyTorch and Triton
+ * have already loaded into the process), so the binding builds and runs
  * on machines without CUDA; its types are declared here, not taken from
  * cuda.h, which is not among the build's dependencies. */
 

@@ -15,8 +15,8 @@ autotune: CUDA groups' triton-gpu modules time a few tiles around the
         it per model.
 native_launch: CUDA groups' Plans launch plain compiled kernels through the
         CUDA driver's cuLaunchKernel from C, not Triton's launcher (Python
-        in Triton 3.x; about 3 us a launch more).  Default: True, unless
-        COIL_NATIVE_LAUNCH is "0".
+        in Triton 3.x: 5-8 us a launch on the H200's host, docs/gpu.md).
+        Default: True, unless COIL_NATIVE_LAUNCH is "0".
 compile_threads: the threads in which Triton compiles a graph's CUDA
         kernels, all together, when the graph is compiled (as Inductor's
         compile_threads); 1 compiles each kernel on its first launch
