@@ -6,7 +6,8 @@ forward saves the small values, such as a row's rsqrt, and the backward
 recomputes the pointwise ones from them rather than reading a saved tensor
 of the input's size), so coil sees the forward and the backward as ATen
 graphs.  In each graph, torch.fx's
-CapabilityBasedPartitioner groups the nodes coil supports; each group
+CapabilityBasedPartitioner (over windows of a large graph) groups the
+nodes coil supports; each group
 becomes one coil program (one or more fused kernels), built node by node
 through libcoil's graph API with the ATen spellings of coil's op table.
 Every other node runs as ATen, as Inductor's fallbacks do (matmul,
@@ -38,7 +39,7 @@ import tempfile
 import threading
 
 import torch
-from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner, Partition
 from torch.fx.passes.operator_support import OperatorSupport
 from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
 from torch.utils.dlpack import to_dlpack
@@ -887,6 +888,87 @@ def _example(node):
     return None
 
 
+class _InSet(OperatorSupport):
+    """The support of a window's copy: its original was found supported."""
+
+    def __init__(self, original, supported):
+        super().__init__()
+        self.original = original
+        self.supported = supported
+
+    def is_node_supported(self, submodules, node):
+        return self.original.get(node) in self.supported
+
+
+def _windows(nodes, supported, size):
+    """The graph's nodes in runs of about `size` nodes, each cut before a
+    node that runs as ATen (a matmul, say), where little fusion is lost, and
+    never before a getitem, which must stay with the node it takes apart.
+    A run with no such node is cut at twice the size."""
+    run = []
+    for n in nodes:
+        barrier = n.op == "call_function" and n not in supported and n.target is not operator.getitem
+        if len(run) >= size and (barrier or len(run) >= 2 * size) and n.target is not operator.getitem:
+            yield run
+            run = []
+        run.append(n)
+    if run:
+        yield run
+
+
+def _window_module(run):
+    """A GraphModule of copies of the run's nodes: what they read from
+    before the run becomes a placeholder.  Returns it and copy -> original."""
+    graph = torch.fx.Graph()
+    copies, original = {}, {}
+
+    def arg(a):
+        if a not in copies:
+            copies[a] = graph.placeholder(a.name)
+            copies[a].meta = dict(a.meta)
+        return copies[a]
+
+    for n in run:
+        if n.op in ("call_function", "get_attr", "placeholder"):
+            if n.op == "placeholder":
+                c = graph.placeholder(n.name)
+                c.meta = dict(n.meta)
+            else:
+                c = graph.node_copy(n, arg)
+            copies[n] = c
+            original[c] = n
+    graph.output(None)
+    return torch.fx.GraphModule(torch.nn.Module(), graph), original
+
+
+def _propose_partitions(gm, support, window):
+    """torch.fx's CapabilityBasedPartitioner over the graph, in windows of
+    `window` nodes where the graph is larger (0: never).
+
+    The partitioner's horizontal fusion tries, at every node, to merge every
+    pair of partitions, each try with a cycle check over the nodes
+    downstream: its time grows with the square of the graph and more.  A
+    16-layer Llama's backward (3034 nodes) took 11.6 s of a 33 s first
+    call (docs/python.md).  A window is a run of consecutive nodes in the
+    graph's (topological) order, so a path between two of its nodes never
+    leaves it, and the partitioner's cycle checks inside the window are
+    exact; what is lost is only a merge across a cut, and the cuts fall
+    before ATen calls (matmuls, convolutions), which no group crosses
+    anyway unless it runs beside them."""
+    nodes = list(gm.graph.nodes)
+    if not window or len(nodes) <= window:
+        return CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
+    supported = {n for n in nodes if support.is_node_supported(None, n)}
+    partitions = []
+    for run in _windows(nodes, supported, window):
+        sub, original = _window_module(run)
+        found = CapabilityBasedPartitioner(sub, _InSet(original, supported),
+                                           allows_single_node_partition=True).propose_partitions()
+        partitions += [Partition(id=len(partitions) + i, nodes=[original[n] for n in p.nodes])
+                       for i, p in enumerate(found)]
+    return partitions
+
+
 def compile_graph(gm, example_inputs, kind, options):
     """Partition one ATen graph and put a CoilGroup where each group was."""
     global _graph_count
@@ -904,7 +986,7 @@ def compile_graph(gm, example_inputs, kind, options):
         ahead = set()  # groups compiled ahead (with static shapes)
         kernels = []   # and their programs, for the report
         support = _Support({"cpu", "cuda"}, refused)
-        partitions = CapabilityBasedPartitioner(gm, support, allows_single_node_partition=True).propose_partitions()
+        partitions = _propose_partitions(gm, support, config.partition_window)
         for p in partitions:
             nodes = [n for n in gm.graph.nodes if n in p.nodes]
             for n in _views_of_inputs(nodes) | _views_that_leave(nodes):

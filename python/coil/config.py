@@ -21,6 +21,12 @@ compile_threads: the threads in which Triton compiles a graph's CUDA
         kernels, all together, when the graph is compiled (as Inductor's
         compile_threads); 1 compiles each kernel on its first launch
         instead.  Default: COIL_COMPILE_THREADS, else the CPUs, at most 32.
+partition_window: graphs of more nodes than this are partitioned in
+        windows of about this many consecutive nodes, each cut before an
+        ATen call such as a matmul (torch.fx's partitioner takes time that
+        grows faster than the square of a graph's size: docs/python.md).
+        0 partitions every graph whole.  Default: COIL_PARTITION_WINDOW,
+        else 600.
 """
 import logging
 import os
@@ -31,16 +37,18 @@ autotune = os.environ.get("COIL_AUTOTUNE", "") not in ("", "0")
 native_launch = os.environ.get("COIL_NATIVE_LAUNCH", "1") != "0"
 
 
-def _threads(value, default):
-    """COIL_COMPILE_THREADS as a count of at least 1; a value that is not one
-    is reported on the "coil" logger and the default taken."""
+def _count(variable, default, least):
+    """The environment variable as a count of at least `least`; a value that
+    is not a number is reported on the "coil" logger and the default taken."""
+    value = os.environ.get(variable)
     if not value:
         return default
     try:
-        return max(1, int(value))
+        return max(least, int(value))
     except ValueError:
-        logging.getLogger("coil").warning("coil: COIL_COMPILE_THREADS=%r is not a number; %d threads", value, default)
+        logging.getLogger("coil").warning("coil: %s=%r is not a number; %d taken", variable, value, default)
         return default
 
 
-compile_threads = _threads(os.environ.get("COIL_COMPILE_THREADS"), min(32, os.cpu_count() or 1))
+compile_threads = _count("COIL_COMPILE_THREADS", min(32, os.cpu_count() or 1), 1)
+partition_window = _count("COIL_PARTITION_WINDOW", 600, 0)

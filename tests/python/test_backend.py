@@ -5,6 +5,7 @@ NPU dialect through coil's executor, and logging."""
 import contextlib
 import copy
 import logging
+import operator
 import re
 
 import pytest
@@ -467,3 +468,83 @@ def test_a_group_whose_first_call_fails_an_index_check_runs_its_plan_after():
     groups = [o for o in gc.get_objects() if type(o) is backend.CoilGroup and o.cache
               and int(re.search(r"\d+$", o.graph_name).group()) > before]
     assert groups and all(g.runner.counts == (2, 1) for g in groups), [g.runner.counts for g in groups]
+
+
+class DeepBlocks(torch.nn.Module):
+    """RMSNorm + MLP blocks, enough of them that the graphs pass a small
+    partition window."""
+
+    def __init__(self, blocks=3, d=32):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(RMSMLPBlock(d) for _ in range(blocks))
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return x
+
+
+def deep_blocks_graph(x, w1, w2, v):
+    """An ATen graph's worth of blocks: rows normalised, a matmul, pointwise
+    and a var_mean (a result taken apart by getitems)."""
+    for _ in range(3):
+        var, mean = torch.var_mean(x, -1, keepdim=True)
+        x = (x - mean) * torch.rsqrt(var + 1e-5) * w1
+        x = torch.sigmoid(x @ v) * w2 + x.sum(-1, keepdim=True)
+    return x
+
+
+def test_large_graphs_are_partitioned_in_windows_cut_at_aten_calls():
+    """With a window smaller than the graph, the partitioner runs over runs
+    of consecutive nodes, each cut before an ATen call: every group lies in
+    one run, a getitem stays in its producer's run, the groups together
+    hold every supported node the whole graph's groups hold, and the fused
+    graph (no cycles, or fuse_by_partitions raises) computes what the graph
+    does."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from torch.fx.passes.utils.fuser_utils import fuse_by_partitions
+    from coil import backend
+    args = (torch.randn(4, 16), torch.rand(16), torch.rand(16), torch.randn(16, 16))
+    gm = make_fx(deep_blocks_graph)(*args)
+    support = backend._Support({"cpu"}, {})
+    nodes = list(gm.graph.nodes)
+    supported = {n for n in nodes if support.is_node_supported(None, n)}
+    runs = list(backend._windows(nodes, supported, 6))
+    assert len(runs) >= 3, "the graph no longer passes the window: the test checks nothing"
+    assert [n for r in runs for n in r] == nodes
+    run_of = {n: i for i, r in enumerate(runs) for n in r}
+    for i, r in enumerate(runs[1:], 1):
+        first = r[0]
+        assert first.target is not operator.getitem, first
+        assert first.op == "call_function" and first not in supported or len(runs[i - 1]) >= 12, (first, len(runs[i - 1]))
+    for n in nodes:
+        if n.target is operator.getitem:
+            assert run_of[n] == run_of[n.args[0]], n
+    whole = backend._propose_partitions(gm, support, 0)
+    windowed = backend._propose_partitions(gm, support, 6)
+    assert len(windowed) > len(whole), "no merge was lost to a cut: the windows did not apply"
+    for p in windowed:
+        assert len({run_of[n] for n in p.nodes}) == 1, p.nodes
+    assert {n for p in windowed for n in p.nodes} == {n for p in whole for n in p.nodes}
+    want = gm(*args)
+    fused = fuse_by_partitions(gm, [dict.fromkeys(n for n in nodes if n in p.nodes) for p in windowed])
+    torch.testing.assert_close(fused(*args), want)
+
+
+def test_training_steps_match_eager_with_a_small_partition_window(monkeypatch):
+    from coil import backend
+    monkeypatch.setattr(coil.config, "partition_window", 24)
+    runs = []
+    windows = backend._windows
+    monkeypatch.setattr(backend, "_windows", lambda *a: runs.append(list(windows(*a))) or runs[-1])
+    torch.manual_seed(0)
+    eager = DeepBlocks()
+    compiled = torch.compile(copy.deepcopy(eager), backend="coil")
+    batches = [(torch.randn(2, 8, 32), torch.randn(2, 8, 32)) for _ in range(2)]
+    want_losses, want_grads = train(eager, batches, steps=2)
+    got_losses, got_grads = train(compiled, batches, steps=2)
+    assert runs and max(len(r) for r in runs) >= 3, "no graph was partitioned in windows: the test checks nothing"
+    torch.testing.assert_close(got_losses, want_losses, rtol=1e-4, atol=1e-5)
+    for ws, gs in zip(want_grads, got_grads):
+        for (name, _), w, g in zip(eager.named_parameters(), ws, gs):
+            torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=f"grad of {name}")
