@@ -62,14 +62,15 @@ static CoilErr *cpu_emit(StrBuf *out, const Compiled *c) {
 /* A built library's kernels, found once: a run after that allocates
  * nothing, so runs of one built program may go on in several threads at
  * once (the API serialises the build). */
-static CoilErr *bind_kernels(Compiled *c) {
+static CoilErr *bind_kernels_named(Compiled *c, const Program *names) {
   CpuPlan *cp = cpu_plan(c);
   const Program *p = &cp->program;
+  if (names->nkernels != p->nkernels) coil_unreachable("bind_kernels_named: another program's kernel count");
   cp->fns = ARENA_ARRAY(&c->arena, CpuKernelFn, p->nkernels + 1);
   for (int i = 0; i < p->nkernels; i++) {
-    void *sym = jit_symbol(&cp->lib, p->kernels[i].name);
+    void *sym = jit_symbol(&cp->lib, names->kernels[i].name);
     if (!sym) {
-      CoilErr *e = coil_err("kernel %s missing from %s", p->kernels[i].name, cp->lib.path);
+      CoilErr *e = coil_err("kernel %s missing from %s", names->kernels[i].name, cp->lib.path);
       jit_close(&cp->lib);
       return e;
     }
@@ -80,6 +81,8 @@ static CoilErr *bind_kernels(Compiled *c) {
   c->build_ms = cp->lib.compile_ms;
   return NULL;
 }
+
+static CoilErr *bind_kernels(Compiled *c) { return bind_kernels_named(c, &cpu_plan(c)->program); }
 
 static CoilErr *cpu_run(Compiled *c, void *const *bufs, double *ms) {
   CpuPlan *cp = cpu_plan(c);
@@ -107,6 +110,44 @@ static bool names_clash(Compiled *const *ps, int n, const Compiled *c) {
         if (!strcmp(p->kernels[a].name, q->kernels[b].name)) return true;
   }
   return false;
+}
+
+static bool ident_char(char ch) { return ch == '_' || (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+
+/* c's code with its kernels' names replaced by names that do not depend on
+ * the program (coil_same_k0, ...).  Two programs whose code is the same
+ * but for those names compute the same thing, so a build compiles one of
+ * them and binds both to it: a model's layers repeat their programs (36
+ * programs of a 4-layer Llama's training step are 16 codes), and the
+ * system compiler's time was most of a deep model's first call after
+ * aot_autograd's. */
+static char *anonymous_code(const Compiled *c) {
+  const Program *p = &cpu_plan(c)->program;
+  const char *s = c->code.data ? c->code.data : "";
+  StrBuf out = {0};
+  sb_puts(&out, "");
+  while (*s) {
+    if (!ident_char(*s) || (s != c->code.data && ident_char(s[-1]))) {
+      sb_putc(&out, *s++);
+      continue;
+    }
+    size_t n = 0;
+    while (ident_char(s[n])) n++;
+    int hit = -1;
+    for (int i = 0; i < p->nkernels && hit < 0; i++)
+      if (strlen(p->kernels[i].name) == n && !strncmp(s, p->kernels[i].name, n)) hit = i;
+    if (hit >= 0) sb_printf(&out, "coil_same_k%d", hit);
+    else
+      for (size_t i = 0; i < n; i++) sb_putc(&out, s[i]);
+    s += n;
+  }
+  return out.data;
+}
+
+static uint64_t text_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
 }
 
 /* One translation unit of a build: some programs' kernels after the
@@ -149,8 +190,29 @@ static CoilErr *cpu_build(Compiled *const *cs, int n) {
     }
     together[m++] = cs[i];
   }
+  /* same[i]: the earlier program of together whose code is program i's
+   * but for the kernels' names, which is built in its stead; else -1. */
+  int *same = calloc((size_t)m + 1, sizeof *same);
+  uint64_t *hash = calloc((size_t)m + 1, sizeof *hash);
+  char **anon = calloc((size_t)m + 1, sizeof *anon);
+  if (!same || !hash || !anon) e = coil_err("out of memory");
+  for (int i = 0; i < m && !e; i++) {
+    same[i] = -1;
+    if (!(anon[i] = anonymous_code(together[i]))) {
+      e = coil_err("out of memory");
+      break;
+    }
+    hash[i] = text_hash(anon[i]);
+    for (int j = 0; j < i && same[i] < 0; j++)
+      if (same[j] < 0 && hash[j] == hash[i] && !strcmp(anon[j], anon[i])) same[i] = j;
+  }
+  for (int i = 0; i < m && anon; i++) free(anon[i]);
+  free(anon);
+  free(hash);
+  int distinct = 0;
+  for (int i = 0; i < m && !e; i++) distinct += same[i] < 0;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int nparts = m < cores ? m : (int)(cores < 1 ? 1 : cores);
+  int nparts = distinct < cores ? distinct : (int)(cores < 1 ? 1 : cores);
   if (nparts > BUILD_PARTS_MAX) nparts = BUILD_PARTS_MAX;
   BuildPart parts[BUILD_PARTS_MAX] = {0};
   pthread_t threads[BUILD_PARTS_MAX];
@@ -159,6 +221,7 @@ static CoilErr *cpu_build(Compiled *const *cs, int n) {
    * the parts take about as long, and the same programs give the same
    * parts (and the same cache keys) every time. */
   for (int i = 0; i < m && !e; i++) {
+    if (same[i] >= 0) continue;
     int best = 0;
     for (int j = 1; j < nparts; j++)
       if (parts[j].src.len < parts[best].src.len) best = j;
@@ -191,6 +254,14 @@ static CoilErr *cpu_build(Compiled *const *cs, int n) {
     sb_free(&b->src);
     free(b->cs);
   }
+  for (int i = 0; i < m && !e; i++) {
+    if (same[i] < 0) continue;
+    Compiled *c = together[i], *like = together[same[i]];
+    CpuPlan *cp = cpu_plan(c);
+    if (!(e = jit_share(&cpu_plan(like)->lib, &cp->lib))) e = bind_kernels_named(c, &cpu_plan(like)->program);
+    c->build_ms = 0;
+  }
+  free(same);
   free(together);
   return e;
 }

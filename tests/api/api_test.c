@@ -1,7 +1,9 @@
 /* The public C API (include/coil.h), used as a program outside coil would:
  * only the public header, linked against libcoil.  Prints "ok api/NAME"
  * or "FAIL api/NAME: ..." per check, for tests/run.sh to count. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv, strdup */
 #include <coil.h>
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -330,6 +332,74 @@ static void build_together(void) {
   for (int i = 0; i < 3; i++) coil_program_free(ps[i]);
 }
 
+/* Does any C source in dir name `what`? */
+static bool cache_sources_name(const char *dir, const char *what) {
+  DIR *d = opendir(dir);
+  if (!d) return false;
+  bool found = false;
+  for (struct dirent *e; !found && (e = readdir(d));) {
+    size_t n = strlen(e->d_name);
+    if (n < 3 || strcmp(e->d_name + n - 2, ".c")) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue;
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = 0;
+    fclose(f);
+    found = strstr(text, what) != NULL;
+  }
+  closedir(d);
+  return found;
+}
+
+/* Programs whose code is the same but for their names (a model's repeated
+ * layers) are compiled once when built together: the twin's kernels are
+ * the first one's, and both compute what they should beside a program
+ * of other code. */
+static void build_twins(void) {
+  char dir[] = "/tmp/coil-api-twins-XXXXXX";
+  if (!mkdtemp(dir)) { CHECK("twins_cache_dir", false); return; }
+  const char *old = getenv("COIL_CACHE_DIR");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("COIL_CACHE_DIR", dir, 1);
+  const char *first = "def first(x: \"f32[4, 6]\", w: \"f32[6]\"):\n    return (x * w).sum(1)\n";
+  const char *twin = "def twin(x: \"f32[4, 6]\", w: \"f32[6]\"):\n    return (x * w).sum(1)\n";
+  const char *other = "def other(x: \"f32[4, 6]\", w: \"f32[6]\"):\n    return (x + w).amax(1)\n";
+  coil_program *ps[3] = {NULL, NULL, NULL};
+  coil_error *err = NULL;
+  bool ok = !coil_compile_source("first.py", first, NULL, &ps[0], &err) &&
+            !coil_compile_source("twin.py", twin, NULL, &ps[1], &err) &&
+            !coil_compile_source("other.py", other, NULL, &ps[2], &err) && !coil_build(ps, 3, &err);
+  CHECK("twins_build", ok);
+  if (!ok) { printf("  %s\n", coil_error_message(err)); coil_error_free(err); }
+  CHECK("twins_compiled_once", ok && cache_sources_name(dir, "coil_first_k0") && cache_sources_name(dir, "coil_other_k0") &&
+                                   !cache_sources_name(dir, "coil_twin_k0"));
+  float x[24], w[6], got[3][4];
+  for (int i = 0; i < 24; i++) x[i] = (float)((i * 5 + 3) % 13) / 4.0f - 1.5f;
+  for (int i = 0; i < 6; i++) w[i] = 0.5f * (float)(i + 1) - 1.0f;
+  int64_t xs[2] = {4, 6}, ws[1] = {6}, rs[1] = {4};
+  bool runs = ok;
+  for (int p = 0; p < 3 && runs; p++) {
+    DLTensor ins[2] = {tensor(x, F32, 2, xs, NULL), tensor(w, F32, 1, ws, NULL)}, out = tensor(got[p], F32, 1, rs, NULL);
+    runs = !coil_run(ps[p], 2, ins, 1, &out, NULL);
+  }
+  for (int r = 0; r < 4 && runs; r++) {
+    double sum = 0, mx = -INFINITY;
+    for (int j = 0; j < 6; j++) sum += (double)x[r * 6 + j] * w[j], mx = fmax(mx, (double)x[r * 6 + j] + w[j]);
+    runs = fabs(got[0][r] - sum) < 1e-5 && got[1][r] == got[0][r] && fabs(got[2][r] - mx) < 1e-6;
+  }
+  CHECK("twins_run", runs);
+  for (int i = 0; i < 3; i++) coil_program_free(ps[i]);
+  if (saved) setenv("COIL_CACHE_DIR", saved, 1);
+  else unsetenv("COIL_CACHE_DIR");
+  free(saved);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) printf("  could not remove %s\n", dir);
+}
+
 int main(void) {
   coil_set_num_threads(2);
   source_program("c");
@@ -339,5 +409,6 @@ int main(void) {
   graph_optional_list();
   threads();
   build_together();
+  build_twins();
   return failures ? 1 : 0;
 }
