@@ -25,7 +25,7 @@ PYTHON  ?= python3
 PYINC   := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])" 2>/dev/null)
 PYEXT   := $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))" 2>/dev/null)
 PYSRC   = $(wildcard python/coil/*.py)
-PYPKG   = $(if $(and $(PYEXT),$(wildcard $(PYINC)/Python.h)),$(BUILD)/python/coil/_C$(PYEXT) $(PYSRC:python/%=$(BUILD)/python/%))
+PYPKG   = $(if $(and $(PYEXT),$(wildcard $(PYINC)/Python.h)),$(BUILD)/python/coil/_C$(PYEXT) $(PYSRC:python/%=$(BUILD)/python/%) $(BUILD)/python/.metadata-stamp)
 
 all: $(BUILD)/coil $(BUILD)/libcoil.a $(BUILD)/libcoil.so $(TESTBIN) $(APIBIN) $(PYPKG)
 
@@ -62,6 +62,12 @@ $(BUILD)/python/coil/_C$(PYEXT): python/coil/_C.c include/coil.h $(BUILD)/libcoi
 $(BUILD)/python/coil/%.py: python/coil/%.py
 	@mkdir -p $(dir $@)
 	cp $< $@
+
+# The entry points of pyproject.toml beside the package, as `pip install`
+# registers them: backend="coil" with no import, from the build tree too.
+$(BUILD)/python/.metadata-stamp: pyproject.toml tools/dist_info.py
+	$(PYTHON) tools/dist_info.py pyproject.toml $(BUILD)/python
+	@touch $@
 
 check: all
 	@SKIP_SUITES="$(SKIP_SUITES)" sh tests/run.sh $(BUILD)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The backend's table for whole models, run by hand: python3 bench/models.py [--steps N] [--reps N] [--json OUT]
+# The backend's table for whole models, run by hand: python3 bench/models.py [--steps N] [--reps N] [--layers N] [--json OUT]
 """torch.compile(backend="coil") against Inductor and eager on whole models,
 in one process, on the same inputs:
 
@@ -17,7 +17,7 @@ in one process, on the same inputs:
 On a machine with other jobs, run it with OMP_WAIT_POLICY=passive (OpenMP
 threads that spin while waiting take the cores the other jobs need).
 
-Models: transformers' Llama (2 layers, hidden 256, from a config with random
+Models: transformers' Llama (--layers, 2 by default; hidden 256, from a config with random
 weights: nothing is downloaded), and the RMSNorm + MLP block of
 tests/python/test_backend.py.  Needs torch, transformers and the coil
 package (make builds it into build/python)."""
@@ -42,9 +42,9 @@ import torch  # noqa: E402
 import coil.backend  # noqa: E402,F401  (backend="coil" by name from the build tree)
 
 
-def llama():
+def llama(layers=2):
     import transformers
-    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
+    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=layers, num_attention_heads=4,
                                    num_key_value_heads=2, vocab_size=1000, max_position_embeddings=256)
     model = transformers.LlamaForCausalLM(cfg)
     ids = torch.randint(0, 1000, (2, 64))
@@ -138,6 +138,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--reps", type=int, default=7, help="repetitions of the tiny graph's 2000 calls")
+    ap.add_argument("--layers", type=int, default=2, help="Llama's layers (a deeper graph: partitioning, repeated programs)")
     ap.add_argument("--json")
     a = ap.parse_args()
     med = statistics.median
@@ -146,7 +147,7 @@ def main():
           f"{os.environ['TORCHINDUCTOR_CACHE_DIR']}", flush=True)
     rows = []
     warm_up_dynamo()
-    for name, make in (("rms_mlp_block", rms_mlp), ("llama_2_layers", llama)):
+    for name, make in (("rms_mlp_block", rms_mlp), (f"llama_{a.layers}_layers", lambda: llama(a.layers))):
         first, times = time_models(make, a.steps)
         row = {"model": name}
         for backend in first:

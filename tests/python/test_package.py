@@ -44,3 +44,22 @@ def test_wheel_installs_and_registers_the_backend(tmp_path):
     out = subprocess.run([py, "-c", CHECK % str(venv)], check=True, env=env, cwd=tmp_path, capture_output=True,
                          text=True)
     assert out.stdout.strip().endswith("ok"), out.stdout + out.stderr
+
+
+def test_build_tree_registers_the_backend_with_no_import():
+    """With PYTHONPATH at the build tree (as these tests run), backend="coil"
+    is found by the entry point of the metadata that `make` writes there,
+    as after `pip install .`: no import of coil first."""
+    tree = os.path.dirname(os.path.dirname(os.path.abspath(__import__("coil").__file__)))
+    env = dict(os.environ, PYTHONPATH=tree)
+    code = textwrap.dedent("""
+        import sys, torch
+        f = torch.compile(lambda x: (x * 3.0).sum(-1), backend="coil")
+        x = torch.randn(4, 5)
+        torch.testing.assert_close(f(x), (x * 3.0).sum(-1))
+        import coil
+        assert coil.__file__.startswith(%r), coil.__file__
+        print("ok")
+    """) % tree
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd="/", capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out.stdout + out.stderr
