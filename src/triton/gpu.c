@@ -106,6 +106,50 @@ static bool ix_mentions_inner(const Gpu *E, const IExpr *ix) {
 
 static bool has_desc(const Gpu *E, int i) { return E->tk->desc && E->tk->desc[i]; }
 
+/* Does load u of kernel k read along the range a block walks (the loop of
+ * its group, or a chain's row)?  Under plan tm; chains (h) only for rows. */
+static bool walks(const Kernel *k, const TKernel *tm, const TKernel *h, int u) {
+  if (k->vals[u].scope >= 0) return true;
+  if (!h) return false;
+  for (int ax = 0; ax < k->naxes; ax++)
+    if (ix_mentions(k->vals[u].index, ax) && tm->cpos[ax] >= h->no) return true;
+  return false;
+}
+
+/* Is load i streamed: read by one point of the kernel each (its index names
+ * every axis the kernel walks where it is read), and the only load of its
+ * buffer along the walked range in this function (a chain's members count
+ * together; a value one member hands another in registers is no load)?
+ * Its lines will not be read here again.  A load the points share
+ * (RMSNorm's weight, read by every row) or a row read twice is not; a
+ * variance's shift, the row's first element read once before the loop,
+ * does not count. */
+static bool streamed(const Gpu *E, int i) {
+  const Kernel *k = E->k;
+  const KVal *v = &k->vals[i];
+  for (int j = 0; j < k->nx; j++)
+    if (k->axes[k->x[j]].size > 1 && !ix_mentions(v->index, k->x[j])) return false;
+  if (v->scope >= 0) {
+    const KGroup *G = &k->groups[v->scope];
+    for (int j = 0; j < G->naxes; j++)
+      if (k->axes[G->axes[j]].size > 1 && !ix_mentions(v->index, G->axes[j])) return false;
+  }
+  int loads = 0;
+  if (!E->h) {
+    for (int u = 0; u < k->nvals; u++) loads += k->vals[u].op == OP_INPUT && k->vals[u].buf == v->buf && walks(k, E->tk, NULL, u);
+    return loads == 1;
+  }
+  int head = E->tk->chain;
+  for (int j = head; j < head + E->h->nchain; j++) {
+    const Kernel *km = &E->P->p->kernels[j];
+    const TKernel *tm = &E->plan->kern[j];
+    for (int u = 0; u < km->nvals; u++)
+      loads += km->vals[u].op == OP_INPUT && km->vals[u].buf == v->buf && tm->hand_k[u] < 0 &&
+               (!tm->share_k || tm->share_k[u] < 0) && walks(km, tm, E->h, u);
+  }
+  return loads == 1;
+}
+
 /* Value i (a load) through its descriptor: the box at the tile's start,
  * then in the tile's shape. */
 static void print_desc_load(Gpu *E, int i, const char *indent) {
@@ -279,8 +323,10 @@ static void print_val(Gpu *E, int i, const char *indent) {
   } else if (m) {
     sb_printf(sb, ", %s, other=0", m);
   }
-  /* a streamed load: in a group's loop, or a chain's row */
-  if (E->plan->opt.gpu_evict && (v->scope >= 0 || (E->h && ix_mentions_inner(E, v->index)))) sb_puts(sb, ", eviction_policy='evict_first'");
+  /* a streamed load, in a group's loop or a chain's row: its lines leave
+   * the cache first (Inductor's rule, for reductions' loads) */
+  if (E->plan->opt.gpu_evict && (v->scope >= 0 || (E->h && ix_mentions_inner(E, v->index))) && streamed(E, i))
+    sb_puts(sb, ", eviction_policy='evict_first'");
   sb_puts(sb, ")");
   if (v->dtype == DT_BF16 || v->dtype == DT_F16) sb_puts(sb, ".to(tl.float32)");
   sb_puts(sb, "\n");

@@ -95,6 +95,13 @@ golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_i
 # an input handed over as a view (stride(...)): its descriptor takes the
 # caller's row stride, and COIL_INPUT_STRIDES tells coil_alloc its layout
 golden tma_strided_rows.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn strided_rows
+# --gpu-evict-first: evict_first only on streamed loads, read once by one
+# point each (a chain's row held in registers, a variance's loop load), not
+# on a weight every row reads, a variance's shift, or a row a looping chain
+# reads in each of its kernels
+golden rms_norm.gpu.chain.evict --target triton-gpu --gpu-sms 2 --gpu-evict-first examples/rms_norm.py
+golden softmax.gpu.chain.loop.evict --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-evict-first $G/softmax.py
+golden even_split.gpu.evict --target triton-gpu --gpu-evict-first --fn even $G/even_split.py
 # --autotune: the candidates the plan offers (the seed's split kernel: warps,
 # RBLOCK, XBLOCK, parts, stages; softmax's three kernels, their masks and loops)
 golden seed.gpu.autotune.tile --target triton-gpu --autotune -d triton $G/seed.py
