@@ -23,7 +23,7 @@ echo "== machine: $(date -u '+%Y-%m-%d %H:%M UTC')"
 lscpu | grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket|L3|NUMA node0)" || true
 echo "OMP_NUM_THREADS=$OMP_NUM_THREADS $(cc --version | head -n 1)"
 python3 -c 'import torch; print("torch", torch.__version__, "threads", torch.get_num_threads())' 2>/dev/null || echo "torch: not installed"
-make -j"$ncpu" build/coil >/dev/null
+make -j"$ncpu" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >/dev/null
 echo "== coil bench, seed case ($OMP_NUM_THREADS threads)"
 build/coil dump -d schedule bench/cases/01_seed.py | sed -n '2,$p'
 build/coil bench --runs 30 bench/cases/01_seed.py

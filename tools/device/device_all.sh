@@ -35,7 +35,7 @@ want() { case "$STEPS" in *" $1 "*) return 0 ;; esac; return 1; }
 pack() { tar -czf "$FINAL/results.tar.gz" -C "$W" . 2>/dev/null; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1); steps:$STEPS"
-make -j"$(nproc)" build/coil >"$OUT/build.log" 2>&1 || { log "build failed"; tail -20 "$OUT/build.log"; exit 1; }
+make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$OUT/build.log" 2>&1 || { log "build failed"; tail -20 "$OUT/build.log"; exit 1; }
 log "built"
 
 fuzz_pid=

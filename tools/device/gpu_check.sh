@@ -45,7 +45,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/scripts" "$work/logs" "$work/gen"
 
 if [ -z "${COIL:-}" ]; then
-  make build/coil >"$work/logs/make.log" 2>&1 || { echo "gpu_check: make build/coil failed:"; tail -n 20 "$work/logs/make.log"; exit 2; }
+  make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$work/logs/make.log" 2>&1 || { echo "gpu_check: make build/coil failed:"; tail -n 20 "$work/logs/make.log"; exit 2; }
   COIL=$PWD/build/coil
 fi
 "$COIL" --help >/dev/null 2>&1 || { echo "gpu_check: $COIL does not run"; exit 2; }
