@@ -624,8 +624,6 @@ static bool get_dtype(Builder *B, Val *v, SrcLoc loc, DType *out) {
   return false;
 }
 
-/* var/std: two passes, mean first, in the accumulation dtype; the result is
- * cast once at the end, as PyTorch does. */
 /* var and std in one pass over x, with shifted sums: with K the first
  * element of each reduced slice, d = x - K,
  *     var = (sum d^2 - (sum d)^2 / n) / (n - correction).
@@ -638,7 +636,8 @@ static bool get_dtype(Builder *B, Val *v, SrcLoc loc, DType *out) {
  * (the mean of equal f32 values summed in f32 is not that value).  f32
  * accumulates in f64, as PyTorch's CPU Welford does, so the difference of
  * the two sums keeps f32's precision even when the mean is 1e4 spreads from
- * K; bf16 and f16 accumulate in f32, far beyond their own precision. */
+ * K; bf16 and f16 accumulate in f32, far beyond their own precision.  The
+ * result is cast to x's dtype once at the end, as PyTorch does. */
 static GNode *variance(Builder *B, GNode *x, uint32_t mask, double correction, bool keepdim, bool stddev, SrcLoc loc) {
   if (!dtype_is_float(x->dtype))
     return fail(B, loc, "%s needs a floating-point tensor, got %s", stddev ? "std" : "var", dtype_name(x->dtype));
