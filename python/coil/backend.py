@@ -345,10 +345,29 @@ def _target_for(target, device):
 # ------------------------------------------------------------ a group at run time
 
 
+# Triton modules loaded in this process, by their code with the program's
+# name taken out: groups that differ only in their names (a model's
+# repeated layers) share one module, so Triton compiles its kernels once.
+_modules = {}
+_modules_lock = threading.Lock()
+
+
 def _load_module(code):
     """A Triton module, imported from a file: triton.jit reads a kernel's
     source from its file.  Files are named by their code's hash, in the
-    kernel cache (COIL_CACHE_DIR, else ~/.cache/coil), written atomically."""
+    kernel cache (COIL_CACHE_DIR, else ~/.cache/coil), written atomically.
+    A module whose code is one loaded before but for the program's name
+    (COIL_FUNCTION, which its kernels' names start from) is that module."""
+    name = re.search(r"^COIL_FUNCTION = '([^']+)'$", code, re.M)
+    same = hashlib.sha256((code.replace(name.group(1), "\0") if name else code).encode()).hexdigest()
+    with _modules_lock:
+        module = _modules.get(same)
+        if module is None:
+            module = _modules[same] = _import_module(code)
+    return module
+
+
+def _import_module(code):
     digest = hashlib.sha256(code.encode()).hexdigest()[:24]
     root = os.environ.get("COIL_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "coil")

@@ -434,6 +434,26 @@ def test_cuda_modules_are_compiled_ahead_for_the_specialization_of_their_first_c
     assert log == []
 
 
+def test_cuda_modules_that_differ_only_in_their_names_are_one_module():
+    """Groups whose triton-gpu modules differ only in the program's name (a
+    model's repeated layers) share one loaded module, so Triton compiles
+    their kernels once; a module of other code is its own."""
+    from coil import _C, backend
+
+    def code(name, scale):
+        g = _C.Graph(name)
+        x = g.input("x", "float32", (6, 37))
+        y = g.call("torch.mul", [("v", x), ("f", scale)], {})
+        g.output([g.call("F.softmax", [("v", y)], {"dim": ("i", -1)})])
+        return g.compile(target="triton-gpu").code
+
+    first, twin, other = code("layer0_norm", 2.0), code("layer1_norm", 2.0), code("layer2_norm", 3.0)
+    assert first != twin and "coil_layer1_norm_k" in twin
+    a, b, c = (backend._load_module(m) for m in (first, twin, other))
+    assert a is b and a is not c
+    assert a.COIL_FUNCTION == "layer0_norm" and c.COIL_FUNCTION == "layer2_norm"
+
+
 def test_index_status_buffers_are_taken_again_only_when_read_back_clean():
     """A CUDA Plan's status buffer goes back to its pool when the check read
     it as zero (no kernel flagged it: still zero for the next call), and

@@ -143,9 +143,9 @@ def _rms_block():
     return (RMSMLPBlock(1024).to(dev), (torch.randn(16, 512, 1024, device=dev),), lambda out: out.pow(2).mean())
 
 
-def _llama(batch=8, seq=256):
+def _llama(batch=8, seq=256, layers=2):
     import transformers
-    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4,
+    cfg = transformers.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=layers, num_attention_heads=4,
                                    num_key_value_heads=2, vocab_size=1000, max_position_embeddings=256)
     model = transformers.LlamaForCausalLM(cfg).to(dev)
     return model, (torch.randint(0, 1000, (batch, seq), device=dev),), lambda out: out.logits.float().pow(2).mean()
@@ -181,9 +181,11 @@ def ahead_compile():
 
 def _fresh_triton_cache():
     """A first call that compiles: Triton's disk cache empty (Triton reads
-    TRITON_CACHE_DIR when it looks)."""
+    TRITON_CACHE_DIR when it looks), and none of the Triton modules coil
+    loaded before (they keep their compiled kernels) shared."""
     import tempfile
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-")
+    coil.backend._modules.clear()
 
 
 def times(kernels=True):
@@ -318,6 +320,24 @@ def cuda_plans():
     torch.testing.assert_close(got[0], torch.softmax(s, -1) * 2)
 
 
+def deep_first_calls(layers=8):
+    """The first training step of a deeper Llama (its layers repeat their
+    groups: one Triton module, compiled once, for each distinct group), each
+    backend with an empty Triton cache, beside aot_eager's (the floor)."""
+    print(f"| Llama {layers} layers [8,256] fw+bw | first call s |")
+    print("|---|---:|")
+    for name in ("aot_eager", "inductor", "coil"):
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        _fresh_triton_cache()
+        model, args, loss_of = _llama(layers=layers)
+        step = _training_step(model, torch.compile(model, backend=name), args, loss_of)
+        t0 = time.perf_counter()
+        step()
+        torch.cuda.synchronize()
+        print(f"| {name} | {time.perf_counter() - t0:.2f} |", flush=True)
+
+
 if __name__ == "__main__":
     print(torch.__version__, torch.cuda.get_device_name(), flush=True)
     check("cuda_plans", cuda_plans)
@@ -329,4 +349,6 @@ if __name__ == "__main__":
     check("embedding_cross_entropy_training_cuda", tiny_lm)
     check("index_out_of_range_cuda", bad_ids)
     check("times", times)
+    if os.environ.get("DEEP"):
+        check("deep_first_calls", deep_first_calls)
     print(f"{failures} failed")
