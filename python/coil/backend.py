@@ -359,7 +359,9 @@ def _load_module(code):
     A module whose code is one loaded before but for the program's name
     (COIL_FUNCTION, which its kernels' names start from) is that module."""
     name = re.search(r"^COIL_FUNCTION = '([^']+)'$", code, re.M)
-    same = hashlib.sha256((code.replace(name.group(1), "\0") if name else code).encode()).hexdigest()
+    # the name as a whole, or between underscores (coil_NAME_k0)
+    key = re.sub(rf"(?<![A-Za-z0-9]){re.escape(name.group(1))}(?![A-Za-z0-9])", "\0", code) if name else code
+    same = hashlib.sha256(key.encode()).hexdigest()
     with _modules_lock:
         module = _modules.get(same)
         if module is None:
