@@ -937,8 +937,8 @@ def _windows(nodes, supported, size):
         yield run
 
 
-def _window_module(run):
-    """A GraphModule of copies of the run's nodes: what they read from
+def _window_module(gm, run):
+    """A GraphModule of copies of the run's nodes of gm: what they read from
     before the run becomes a placeholder.  Returns it and copy -> original."""
     graph = torch.fx.Graph()
     copies, original = {}, {}
@@ -959,7 +959,9 @@ def _window_module(run):
             copies[n] = c
             original[c] = n
     graph.output(None)
-    return torch.fx.GraphModule(torch.nn.Module(), graph), original
+    # the graph's module as the root: its get_attr nodes (constant tensors)
+    # name the module's attributes
+    return torch.fx.GraphModule(gm, graph), original
 
 
 def _propose_partitions(gm, support, window):
@@ -982,7 +984,7 @@ def _propose_partitions(gm, support, window):
     supported = {n for n in nodes if support.is_node_supported(None, n)}
     partitions = []
     for run in _windows(nodes, supported, window):
-        sub, original = _window_module(run)
+        sub, original = _window_module(gm, run)
         found = CapabilityBasedPartitioner(sub, _InSet(original, supported),
                                            allows_single_node_partition=True).propose_partitions()
         partitions += [Partition(id=len(partitions) + i, nodes=[original[n] for n in p.nodes])

@@ -504,13 +504,17 @@ class DeepBlocks(torch.nn.Module):
         return x
 
 
+DEEP_SHIFT = torch.linspace(-1, 1, 16)
+
+
 def deep_blocks_graph(x, w1, w2, v):
-    """An ATen graph's worth of blocks: rows normalised, a matmul, pointwise
-    and a var_mean (a result taken apart by getitems)."""
+    """An ATen graph's worth of blocks: rows normalised, a matmul, pointwise,
+    a var_mean (a result taken apart by getitems) and a constant tensor (a
+    get_attr node in make_fx's graph)."""
     for _ in range(3):
         var, mean = torch.var_mean(x, -1, keepdim=True)
         x = (x - mean) * torch.rsqrt(var + 1e-5) * w1
-        x = torch.sigmoid(x @ v) * w2 + x.sum(-1, keepdim=True)
+        x = torch.sigmoid(x @ v) * w2 + x.sum(-1, keepdim=True) + DEEP_SHIFT
     return x
 
 
@@ -528,6 +532,7 @@ def test_large_graphs_are_partitioned_in_windows_cut_at_aten_calls():
     gm = make_fx(deep_blocks_graph)(*args)
     support = backend._Support({"cpu"}, {})
     nodes = list(gm.graph.nodes)
+    assert any(n.op == "get_attr" for n in nodes), "no constant in the graph: the test no longer covers one"
     supported = {n for n in nodes if support.is_node_supported(None, n)}
     runs = list(backend._windows(nodes, supported, 6))
     assert len(runs) >= 3, "the graph no longer passes the window: the test checks nothing"
