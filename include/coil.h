@@ -125,10 +125,12 @@ double coil_program_compile_ms(const coil_program *p);
 coil_status coil_run(coil_program *p, int ninputs, const DLTensor *inputs, int noutputs,
                      const DLTensor *outputs, coil_error **err);
 /* Build the code of n programs ahead of their first runs, together where
- * the target can: the "c" target compiles all their kernels in one
- * translation unit with one run of the system compiler (a model's dozens
- * of small programs cost one compile).  Programs already built, and those
- * of targets with nothing to build, are left as they are. */
+ * the target can: the "c" target compiles their kernels in a few
+ * translation units, one run of the system compiler each, side by side on
+ * the cores (a model's dozens of small programs cost a few compiles), and
+ * programs whose code differs only in their names (a model's repeated
+ * layers) share one compiled copy.  Programs already built, and those of
+ * targets with nothing to build, are left as they are. */
 coil_status coil_build(coil_program *const *programs, int n, coil_error **err);
 void coil_program_free(coil_program *p);
 
