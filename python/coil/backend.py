@@ -951,11 +951,7 @@ def _window_module(gm, run):
 
     for n in run:
         if n.op in ("call_function", "get_attr", "placeholder"):
-            if n.op == "placeholder":
-                c = graph.placeholder(n.name)
-                c.meta = dict(n.meta)
-            else:
-                c = graph.node_copy(n, arg)
+            c = arg(n) if n.op == "placeholder" else graph.node_copy(n, arg)
             copies[n] = c
             original[c] = n
     graph.output(None)
