@@ -5,7 +5,8 @@
 # bench/cases/*.py with `coil emit --target triton-gpu --harness` (and, given
 # OLD_COIL, the same with that binary, labelled "before"), and times them all
 # in one process with tools/device/gpu_bench.py: $OUT/bench.md, bench.jsonl.
-# EXTRA="--gpu-tile 0,0,0,8" adds a variant labelled "extra" with those options.
+# EXTRA="--gpu-tile 0,0,0,8" adds a variant labelled "extra" with those options;
+# VARIANTS="u2:--gpu-unroll 2;w4:--gpu-tile 0,0,0,4" one variant per LABEL:OPTIONS.
 set -e
 OUT=${OUT:-gpu_bench_out}
 mkdir -p "$OUT/modules"
@@ -26,6 +27,17 @@ for f in bench/cases/*.py; do
     # shellcheck disable=SC2086
     "$COIL" emit --target triton-gpu --harness $EXTRA "$f" >"$OUT/modules/$n.extra.py"
     args="$args extra=$OUT/modules/$n.extra.py"
+  fi
+  if [ -n "${VARIANTS:-}" ]; then
+    rest=$VARIANTS
+    while [ -n "$rest" ]; do
+      v=${rest%%;*}
+      case $rest in *";"*) rest=${rest#*;} ;; *) rest= ;; esac
+      label=${v%%:*}
+      # shellcheck disable=SC2086
+      "$COIL" emit --target triton-gpu --harness ${v#*:} "$f" >"$OUT/modules/$n.$label.py"
+      args="$args $label=$OUT/modules/$n.$label.py"
+    done
   fi
 done
 # shellcheck disable=SC2086

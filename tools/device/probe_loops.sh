@@ -1,0 +1,28 @@
+#!/bin/sh
+# Bench case 14's reduction loop unrolled, pipelined and prefetched by hand:
+#   OUT=DIR sh tools/device/probe_loops.sh
+# Emits the case's module, writes variants by literal edits
+# (tools/device/probe_variants.py) and times them in one process with
+# tools/device/gpu_bench.py: $OUT/bench.md.
+set -e
+OUT=${OUT:-probe_out}
+M=$OUT/modules
+mkdir -p "$M"
+if [ -z "${COIL:-}" ]; then
+  make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$OUT/make.log" 2>&1 || { tail -n 20 "$OUT/make.log"; exit 2; }
+  COIL=$PWD/build/coil
+fi
+"$COIL" emit --target triton-gpu --harness bench/cases/14_nhwc_col_var_f32.py >"$M/c14.py"
+L="for roffset in range(0, RSPLIT_CHUNK, RBLOCK):"
+LOAD="        tmp0 = tl.load(in_ptr0 + (x0 + 160*r1))"
+PRE="    nxt = tl.load(in_ptr0 + (x0 + 160*(rsplit * RSPLIT_CHUNK + rbase)))\n    $L"
+NEXT="        tmp0 = nxt\n        nxt = tl.load(in_ptr0 + (x0 + 160*(r1 + RBLOCK)), (roffset + RBLOCK + rbase) < RSPLIT_CHUNK, other=0.0)"
+v=$(python3 tools/device/probe_variants.py "$M/c14.py" "$M" \
+  "unroll2:$L=>for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, loop_unroll_factor=2):" \
+  "unroll4:$L=>for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, loop_unroll_factor=4):" \
+  "stages2:$L=>for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, num_stages=2):" \
+  "stages3:$L=>for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, num_stages=3):" \
+  "prefetch:    $L=>$PRE;;$LOAD=>$NEXT" \
+  "unroll2w4:$L=>for roffset in tl.range(0, RSPLIT_CHUNK, RBLOCK, loop_unroll_factor=2):;;'grid': (5, 98, 1), 'num_warps': 8=>'grid': (5, 98, 1), 'num_warps': 4")
+# shellcheck disable=SC2086
+OUT=$OUT PYTHONUNBUFFERED=1 python3 tools/device/gpu_bench.py coil=$M/c14.py $v

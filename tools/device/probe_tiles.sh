@@ -1,0 +1,24 @@
+#!/bin/sh
+# One bench case at several tiles, in one process against torch.compile and a read:
+#   OUT=DIR CASE=bench/cases/NAME.py TILES="X,R,S,W ..." sh tools/device/probe_tiles.sh
+# Each tile is a `--gpu-tile X,R,S,W` (XBLOCK, RBLOCK, split parts, num_warps;
+# powers of two, 0 the model's); the model's own module is labelled coil.
+# Times them with tools/device/gpu_bench.py: $OUT/bench.md, bench.jsonl.
+set -e
+OUT=${OUT:-probe_out}
+M=$OUT/modules
+mkdir -p "$M"
+if [ -z "${COIL:-}" ]; then
+  make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$OUT/make.log" 2>&1 || { tail -n 20 "$OUT/make.log"; exit 2; }
+  COIL=$PWD/build/coil
+fi
+n=$(basename "$CASE" .py)
+"$COIL" emit --target triton-gpu --harness "$CASE" >"$M/$n.py"
+args="coil=$M/$n.py"
+for t in $TILES; do
+  l=t$(echo "$t" | tr ',' '_')
+  "$COIL" emit --target triton-gpu --harness --gpu-tile "$t" "$CASE" >"$M/$n.$l.py"
+  args="$args $l=$M/$n.$l.py"
+done
+# shellcheck disable=SC2086
+OUT=$OUT PYTHONUNBUFFERED=1 python3 tools/device/gpu_bench.py $args
