@@ -100,6 +100,7 @@ static const char EMIT_HELP[] =
     "                         reduction instead of the tile model's (0: the model's; for sweeps)\n"
     "  --gpu-no-chain         triton-gpu: no chains (each kernel of a normalisation its own launch)\n"
     "  --gpu-evict-first      triton-gpu: loads in reduction loops ask the L2 to evict their lines first\n"
+    "  --gpu-unroll N         triton-gpu: unroll reduction loops N times (default 1: not at all; for sweeps)\n"
     "  --autotune             triton-gpu: a few tiles around the model's per kernel (blocks, warps, stages);\n"
     "                         the module times them on its first call and caches the choice beside itself\n"
     "                         (<module>.autotune.json; COIL_AUTOTUNE=0 off, =redo time again; docs/triton.md)\n"
@@ -263,6 +264,12 @@ int main(int argc, char **argv) {
           t = end + 1;
         }
         if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
+        tflags = true;
+      } else if (!strcmp(a, "--gpu-unroll")) {
+        char *end = NULL;
+        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
+        if (!end || *end || v < 1 || v > 16) return usage_error(cmd, "%s needs an integer in 1..16", a);
+        topt.gpu_unroll = (int)v;
         tflags = true;
       } else if (!strcmp(a, "--gpu-sms")) {
         char *end = NULL;

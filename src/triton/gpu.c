@@ -420,6 +420,7 @@ static void group(Gpu *E, int g) {
   const char *RB = gsfx(E, "RBLOCK", g), *rindex = gsfx(E, "rindex", g), *rbase = gsfx(E, "rbase", g);
   const char *rmask = gsfx(E, "rmask", g), *rnumel = gsfx(E, "rnumel", g), *roffset = gsfx(E, "roffset", g);
   bool persistent = E->h ? E->persist : G->persistent;
+  int unroll = E->h ? E->h->unroll : tk->unroll;
   if (!E->h) sb_printf(sb, "    %s = tl.arange(0, %s)[None, :]%s\n", rbase, RB, tk->wide ? ".to(tl.int64)" : "");
   const char *ind = "    ";
   bool desc = group_has_desc(E, g);
@@ -433,6 +434,7 @@ static void group(Gpu *E, int g) {
     const char *bound = split ? gsfx(E, "RSPLIT_CHUNK", g) : rnumel;
     /* the bulk copies of later steps are issued while this one computes */
     if (desc) sb_printf(sb, "    for %s in tl.range(0, %s, %s, num_stages=NUM_STAGES):\n", roffset, bound, RB);
+    else if (unroll > 1) sb_printf(sb, "    for %s in tl.range(0, %s, %s, loop_unroll_factor=%d):\n", roffset, bound, RB, unroll);
     else sb_printf(sb, "    for %s in range(0, %s, %s):\n", roffset, bound, RB);
     ind = "        ";
     if (desc) {
@@ -669,7 +671,8 @@ static void chain_pointwise(Gpu *E, const char *const *cname) {
   }
   for (int i = 0; i < k->nvals; i++)
     if (E->need_post[i] && !inner[i]) print_val(E, i, "    ");
-  sb_puts(sb, "    for roffset in range(0, rnumel, RBLOCK):\n");
+  if (h->unroll > 1) sb_printf(sb, "    for roffset in tl.range(0, rnumel, RBLOCK, loop_unroll_factor=%d):\n", h->unroll);
+  else sb_puts(sb, "    for roffset in range(0, rnumel, RBLOCK):\n");
   sb_puts(sb, "        rindex = roffset + rbase\n");
   if (E->rmask[0]) sb_puts(sb, "        rmask = rindex < rnumel\n");
   flat_vars(sb, "rindex", h->csize + h->no, cname + h->no, h->ni, "        ");

@@ -545,6 +545,9 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     if (!rows_aligned(k, tk) && tile >= 512) tk->num_warps = (int)(tile / 64 < 16 ? tile / 64 : 16);
   }
   if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
+  /* Unrolled loops measured no faster on the H200 (2 and 4 times, at 4
+   * and 8 warps: docs/gpu.md, 2026-12-03), so the model does not unroll. */
+  tk->unroll = o->gpu_unroll ? o->gpu_unroll : 1;
   if (tk->nsplit > 1) {
     /* the combine: 8 outputs a block, all parts in one step when they fit */
     tk->cxblock = px < 8 ? px : 8;
@@ -1573,6 +1576,8 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
         sb_printf(sb, "  pipeline: NUM_STAGES %d (%lld bytes a stage, %d block%s per multiprocessor)\n", tk->num_stages,
                   (long long)tk->stage_bytes, tk->ctas_per_sm, tk->ctas_per_sm == 1 ? "" : "s");
     }
+    if (plan->target == TRITON_GPU && k->ngroups && tk->unroll > 1)
+      sb_printf(sb, "  loops unrolled %d times (--gpu-unroll)\n", tk->unroll);
   }
   sb_puts(sb, "launches:\n");
   for (int i = 0; i < plan->nlaunches; i++) {

@@ -58,6 +58,9 @@ typedef struct TritonOptions {
   int64_t gpu_tile[4];
   bool gpu_nochain; /* --gpu-no-chain: every kernel its own launch */
   bool gpu_evict;   /* --gpu-evict-first: eviction_policy='evict_first' on the loads of reduction loops */
+  /* --gpu-unroll N: Triton's loop_unroll_factor on the reduction loops of
+   * pointer loads (1: none, the model's; for sweeps: docs/gpu.md) */
+  int gpu_unroll;
   /* --autotune (GPU): the plan offers candidate tiles around the model's
    * per kernel (TritonPlan.tune) and the module times them on its first
    * call, caching the choice on disk beside itself */
@@ -212,6 +215,7 @@ struct TKernel {
   /* GPU */
   int64_t xblock;
   int num_warps;
+  int unroll; /* the reduction loops' loop_unroll_factor (1: none) */
   int64_t cxblock, csblock; /* combine kernel */
   int cnum_warps;
   /* GPU, --gpu-loads tma: per value, its descriptor (NULL: a pointer load)

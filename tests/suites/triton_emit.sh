@@ -102,6 +102,10 @@ golden tma_strided_rows.gpu.tma --target triton-gpu --gpu-loads tma tests/triton
 golden rms_norm.gpu.chain.evict --target triton-gpu --gpu-sms 2 --gpu-evict-first examples/rms_norm.py
 golden softmax.gpu.chain.loop.evict --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-evict-first $G/softmax.py
 golden even_split.gpu.evict --target triton-gpu --gpu-evict-first --fn even $G/even_split.py
+# --gpu-unroll N: loop_unroll_factor on a split part's loop and a looping
+# chain's loops (the model never unrolls)
+golden even_split.gpu.unroll --target triton-gpu --gpu-unroll 2 --fn even $G/even_split.py
+golden softmax.gpu.chain.loop.unroll --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-unroll 2 $G/softmax.py
 # --autotune: the candidates the plan offers (the seed's split kernel: warps,
 # RBLOCK, XBLOCK, parts, stages; softmax's three kernels, their masks and loops)
 golden seed.gpu.autotune.tile --target triton-gpu --autotune -d triton $G/seed.py
@@ -126,6 +130,7 @@ cli bad_loads 2 "--gpu-loads needs pointer or tma" --target triton-gpu --gpu-loa
 cli loads_need_triton 2 "need --target triton" --gpu-loads tma $G/softmax.py
 cli bad_tile 2 "--gpu-tile needs XBLOCK,RBLOCK,SPLIT,WARPS" --target triton-gpu --gpu-tile 3,0,0,0 $G/softmax.py
 cli bad_sms 2 "--gpu-sms needs an integer" --target triton-gpu --gpu-sms 0 $G/softmax.py
+cli bad_unroll 2 "--gpu-unroll needs an integer in 1..16" --target triton-gpu --gpu-unroll 0 $G/softmax.py
 cli autotune_needs_gpu 2 "--autotune needs --target triton-gpu" --target triton-npu --autotune $G/softmax.py
 cli autotune_help 0 "autotune.json" --help
 
@@ -168,7 +173,8 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     reductions:reductions) echo "--arg x=f32[6,5,33]~uniform(0.9,1.1)"; echo "--arg x=f32[6,5,33]~uniform(0.9,1.1) --npu-ub-kb 1" ;;
     rms_norm:rms_norm) echo "--arg x=bf16[3,5,96] --arg weight=f32[96]"; echo "--arg x=bf16[3,5,96] --arg weight=f32[96] --gpu-sms 2" ;;
     softmax:softmax|softmax_schedule:softmax) echo "--arg x=f32[7,1031]"; echo "--arg x=f32[7,1031] --gpu-sms 2"
-      echo "--arg x=f32[7,1031] --gpu-sms 2 --gpu-tile 2,256,0,4" ;;
+      echo "--arg x=f32[7,1031] --gpu-sms 2 --gpu-tile 2,256,0,4"
+      echo "--arg x=f32[7,1031] --gpu-sms 2 --gpu-tile 2,256,0,4 --gpu-unroll 3" ;;
     tails:*) echo "--npu-ub-kb 16" ;;
     # arg-reductions: split rows (a forced GPU split; the NPU splits from
     # 32768 points a row), and a GPU chain of a row's absmax and its use
@@ -177,7 +183,8 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     argred:absmax_scale) echo ""; echo "--gpu-sms 2" ;;
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;
-    even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2" ;;
+    even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2"
+      echo "--arg x=f32[16,16,16,160] --gpu-sms 2 --gpu-unroll 2" ;;
     even_split:uneven) echo "--arg x=f32[301,160]" ;;
     *) echo "" ;;
   esac
