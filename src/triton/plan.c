@@ -1266,12 +1266,16 @@ enum {
 typedef struct Tile {
   int64_t x, r, s, w;
   int stages;
+  int unroll; /* the loops' loop_unroll_factor (0: the model's, none) */
 } Tile;
 
 /* The configurations tried besides the model's: each changes one of its
  * choices by a factor of two (num_warps, RBLOCK, XBLOCK, the split parts),
  * then the software pipeline's depth of a loop (Triton's default is 3
- * stages), as far as the tile stays a valid one: blocks within the
+ * stages); and for a loop of pointer loads, half the warps with the loop
+ * unrolled twice, the same loads in flight from half the threads (bench
+ * case 14 on the H200: 89-90% of a read against the model's 85%, where
+ * other cases lose: docs/gpu.md, 2026-12-03), as far as the tile stays a valid one: blocks within the
  * padded ranges, at most TUNE_MAX_TILE elements, 1 to 16 warps.  Every
  * candidate is planned as the model plans a --gpu-tile, so masks, tails
  * and splits are as valid as the model's own.  A kernel of a chain is
@@ -1297,7 +1301,7 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   /* chains stay unsplit (their head's own model too); a kernel the model
    * does not split stays so unless a candidate changes the parts */
   int64_t s = chain || !k->ngroups ? (chain ? 1 : 0) : tk->nsplit;
-  Tile base = {x, r, s, tk->num_warps, 0};
+  Tile base = {x, r, s, tk->num_warps, 0, 0};
   int n = 0;
   int64_t rr = r ? r : 1;
 #define TUNE_ADD(f, v, ok)                                                                                                   \
@@ -1308,6 +1312,8 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   } while (0)
   TUNE_ADD(w, base.w * 2, base.w * 2 <= 16);
   TUNE_ADD(w, base.w / 2, base.w / 2 >= 1);
+  if (loop && base.w / 2 >= 1 && plan->opt.gpu_loads == TRITON_LOADS_POINTER && n < 2 * TUNE_MAX)
+    out[n++] = (Tile){x, r, s, base.w / 2, 0, 2};
   TUNE_ADD(r, r * 2, r && r * 2 <= pr && x * r * 2 <= TUNE_MAX_TILE);
   TUNE_ADD(r, r / 2, r && r / 2 >= 1);
   TUNE_ADD(x, x * 2, x * 2 <= px && x * 2 * rr <= TUNE_MAX_TILE);
@@ -1347,9 +1353,10 @@ static const char *tune_label(Arena *a, const TritonLaunch *L) {
   return s;
 }
 
-/* Every launch's grid, options and constexprs: two candidates with the
- * same key run the same code the same way. */
-static char *tune_key(const TritonLaunch *L, int n) {
+/* Every launch's grid, options and constexprs, and the loops' unrolling
+ * (code the launches do not show): two candidates with the same key run
+ * the same code the same way. */
+static char *tune_key(const TritonLaunch *L, int n, int unroll) {
   StrBuf sb = {0};
   for (int l = 0; l < n; l++) {
     sb_printf(&sb, "%s %lld %lld %lld %d %d:", L[l].kernel, (long long)L[l].grid[0], (long long)L[l].grid[1],
@@ -1358,6 +1365,7 @@ static char *tune_key(const TritonLaunch *L, int n) {
       if (!L[l].args[j].is_ptr) sb_printf(&sb, " %lld", (long long)L[l].args[j].value);
     sb_puts(&sb, ";");
   }
+  if (unroll > 1) sb_printf(&sb, " unroll %d", unroll);
   return sb.data;
 }
 
@@ -1396,12 +1404,13 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
     *T = (TritonTune){.src = i, .first = tk->launch, .nlaunches = tk->claunch >= 0 ? 2 : 1};
     T->cand = ARENA_ARRAY(a, TritonCandidate, TUNE_MAX);
     T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &plan->launches[T->first]), &plan->launches[T->first], T->nlaunches, plan};
-    char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches)};
+    char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches, 0)};
     Tile tiles[2 * TUNE_MAX];
     int nt = tune_tiles(p, plan, i, tiles);
     for (int t = 0; t < nt && T->ncand < TUNE_MAX; t++) {
       int64_t tile[4] = {tiles[t].x, tiles[t].r, tiles[t].s, tiles[t].w};
       memcpy(ko[i].gpu_tile, tile, sizeof tile);
+      ko[i].gpu_unroll = tiles[t].unroll;
       TritonPlan *cp = ARENA_NEW(a, TritonPlan);
       plan_with(a, c, TRITON_GPU, &base, ko, cp);
       ko[i] = base;
@@ -1415,7 +1424,7 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
         L[l].args = ARENA_ARRAY(a, TritonArg, L[l].nargs + 1);
         memcpy(L[l].args, cp->launches[ck->launch + l].args, sizeof(TritonArg) * (size_t)L[l].nargs);
       }
-      char *key = tune_key(L, n);
+      char *key = tune_key(L, n, tiles[t].unroll);
       bool seen = false;
       for (int j = 0; j < T->ncand && !seen; j++) seen = !strcmp(keys[j], key);
       if (seen) {
@@ -1429,7 +1438,9 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
           A->buf = A->buf == cp->status ? plan->status : tune_scratch(a, plan, &cp->scratch[A->buf - cp->nbufs]);
         }
       keys[T->ncand] = key;
-      T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &L[0]), L, n, cp};
+      const char *label = tune_label(a, &L[0]);
+      if (tiles[t].unroll) label = arena_printf(a, "%s, loop unrolled %d times", label, tiles[t].unroll);
+      T->cand[T->ncand++] = (TritonCandidate){label, L, n, cp};
     }
     for (int j = 0; j < T->ncand; j++) free(keys[j]);
     if (T->ncand > 1) plan->ntune++;
