@@ -44,10 +44,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/scripts" "$work/logs" "$work/gen"
 
-if [ -z "${COIL:-}" ]; then
-  make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$work/logs/make.log" 2>&1 || { echo "gpu_check: make build/coil failed:"; tail -n 20 "$work/logs/make.log"; exit 2; }
-  COIL=$PWD/build/coil
-fi
+COIL=$(LOG="$work/logs/make.log" sh tools/device/coil_bin.sh) || exit 2
 "$COIL" --help >/dev/null 2>&1 || { echo "gpu_check: $COIL does not run"; exit 2; }
 DEVICE=${DEVICE:-cuda}
 if [ "$DEVICE" = cpu ]; then

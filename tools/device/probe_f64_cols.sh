@@ -8,10 +8,7 @@ set -e
 OUT=${OUT:-probe_out}
 M=$OUT/modules
 mkdir -p "$M"
-if [ -z "${COIL:-}" ]; then
-  make -j"$(nproc)" OPT="-O2 -g $(sh tools/device/dlpack_shim.sh)" build/coil >"$OUT/make.log" 2>&1 || { tail -n 20 "$OUT/make.log"; exit 2; }
-  COIL=$PWD/build/coil
-fi
+COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
 args=""
 emit() { # NAME FILE [--fn FN]
   n=$1; shift
