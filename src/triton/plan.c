@@ -1272,14 +1272,15 @@ typedef struct Tile {
 /* The configurations tried besides the model's: each changes one of its
  * choices by a factor of two (num_warps, RBLOCK, XBLOCK, the split parts),
  * then the software pipeline's depth of a loop (Triton's default is 3
- * stages); and for a loop of pointer loads, half the warps with the loop
- * unrolled twice, the same loads in flight from half the threads (bench
- * case 14 on the H200: 89-90% of a read against the model's 85%, where
- * other cases lose: docs/gpu.md, 2026-12-03), as far as the tile stays a valid one: blocks within the
- * padded ranges, at most TUNE_MAX_TILE elements, 1 to 16 warps.  Every
- * candidate is planned as the model plans a --gpu-tile, so masks, tails
- * and splits are as valid as the model's own.  A kernel of a chain is
- * tuned as its chain (XBLOCK rows, RBLOCK of the row, warps), unsplit. */
+ * stages).  A loop of pointer loads also tries half the warps with the
+ * loop unrolled twice, the same loads in flight from half the threads
+ * (bench case 14 on the H200: 89-90% of a read against the model's 85%,
+ * while other cases lose: docs/gpu.md, 2026-12-03).  All as far as the
+ * tile stays a valid one: blocks within the padded ranges, at most
+ * TUNE_MAX_TILE elements, 1 to 16 warps.  Every candidate is planned as
+ * the model plans a --gpu-tile, so masks, tails and splits are as valid as
+ * the model's own.  A kernel of a chain is tuned as its chain (XBLOCK
+ * rows, RBLOCK of the row, warps), unsplit. */
 static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out) {
   const Kernel *k = &p->kernels[i];
   const TKernel *tk = &plan->kern[i];
