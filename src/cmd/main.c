@@ -208,6 +208,18 @@ static bool wants_help(int argc, char **argv) {
   return false;
 }
 
+/* The integer after option argv[*i], in lo..hi, into *out; false (nothing
+ * stored) when it is missing, not a whole decimal number, or out of range. */
+static bool int_option(int argc, char **argv, int *i, long lo, long hi, int *out) {
+  if (*i + 1 >= argc) return false;
+  char *end = NULL;
+  const char *t = argv[++*i];
+  long v = strtol(t, &end, 10);
+  if (end == t || *end || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     fputs(USAGE, argc < 2 ? stderr : stdout);
@@ -247,10 +259,8 @@ int main(int argc, char **argv) {
       const char *a = rargv[i];
       if (!strcmp(a, "--harness")) topt.harness = tflags = true;
       else if (!strcmp(a, "--npu-cores") || !strcmp(a, "--npu-ub-kb")) {
-        char *end = NULL;
-        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
-        if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
-        *(a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb) = (int)v;
+        if (!int_option(rest, rargv, &i, 1, 65536, a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb))
+          return usage_error(cmd, "%s needs an integer in 1..65536", a);
         tflags = true;
       } else if (!strcmp(a, "--gpu-tile")) {
         const char *t = i + 1 < rest ? rargv[++i] : "";
@@ -266,16 +276,10 @@ int main(int argc, char **argv) {
         if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
         tflags = true;
       } else if (!strcmp(a, "--gpu-unroll")) {
-        char *end = NULL;
-        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
-        if (!end || *end || v < 1 || v > 16) return usage_error(cmd, "%s needs an integer in 1..16", a);
-        topt.gpu_unroll = (int)v;
+        if (!int_option(rest, rargv, &i, 1, 16, &topt.gpu_unroll)) return usage_error(cmd, "%s needs an integer in 1..16", a);
         tflags = true;
       } else if (!strcmp(a, "--gpu-sms")) {
-        char *end = NULL;
-        long v = i + 1 < rest ? strtol(rargv[++i], &end, 10) : 0;
-        if (!end || *end || v < 1 || v > 65536) return usage_error(cmd, "%s needs an integer in 1..65536", a);
-        topt.gpu_sms = (int)v;
+        if (!int_option(rest, rargv, &i, 1, 65536, &topt.gpu_sms)) return usage_error(cmd, "%s needs an integer in 1..65536", a);
         tflags = true;
       } else if (!strcmp(a, "--gpu-no-chain")) {
         topt.gpu_nochain = tflags = true;

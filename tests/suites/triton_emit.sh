@@ -130,6 +130,9 @@ cli bad_loads 2 "--gpu-loads needs pointer or tma" --target triton-gpu --gpu-loa
 cli loads_need_triton 2 "need --target triton" --gpu-loads tma $G/softmax.py
 cli bad_tile 2 "--gpu-tile needs XBLOCK,RBLOCK,SPLIT,WARPS" --target triton-gpu --gpu-tile 3,0,0,0 $G/softmax.py
 cli bad_sms 2 "--gpu-sms needs an integer" --target triton-gpu --gpu-sms 0 $G/softmax.py
+cli sms_missing 2 "--gpu-sms needs an integer" --target triton-gpu $G/softmax.py --gpu-sms
+cli bad_ub_suffix 2 "--npu-ub-kb needs an integer" --target triton-npu --npu-ub-kb 64k $G/softmax.py
+cli ub_kb 0 "unified buffer 64 KiB" -d triton --target triton-npu --npu-ub-kb 64 $G/softmax.py
 cli bad_unroll 2 "--gpu-unroll needs an integer in 1..16" --target triton-gpu --gpu-unroll 0 $G/softmax.py
 cli autotune_needs_gpu 2 "--autotune needs --target triton-gpu" --target triton-npu --autotune $G/softmax.py
 cli autotune_help 0 "autotune.json" --help
