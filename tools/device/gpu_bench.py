@@ -14,7 +14,9 @@ inputs.  For every case:
   read        a read-only Triton kernel over as many bytes as the case's
               inputs and outputs (the ceiling of a memory-bound case)
 
-each timed two ways: triton.testing.do_bench (median; it zeroes 256 MB
+With ERR=1, also "err": each float output's largest |out - ref| / max|ref|
+against the function run in f64 (eager's own, labelled eager, beside it).
+Each is timed two ways: triton.testing.do_bench (median; it zeroes 256 MB
 before every call, so the L2 is full of dirty lines) and "flush": CUDA
 events around each call after *reading* a 256 MB buffer (cold, clean L2),
 the median of REPS calls.  Prints one JSON line per case as it ends
@@ -118,6 +120,16 @@ def compare(m, got, want, inputs):
     return problems
 
 
+def rel_err(got, ref):
+    """The largest |got - ref| / max|ref| over the float outputs."""
+    worst = 0.0
+    for g, r in zip(got, ref):
+        if g.is_floating_point() and r.is_floating_point() and r.numel():
+            d = (g.double() - r.double()).abs().max().item()
+            worst = max(worst, d / max(r.double().abs().max().item(), 1e-300))
+    return worst
+
+
 def best_read(nbytes):
     """The faster of two read kernels over nbytes (f32), per method."""
     n = max(1, nbytes // 4)
@@ -164,6 +176,12 @@ def main():
         with torch.no_grad():
             want = fn(*inputs)
         want = list(want) if isinstance(want, (tuple, list)) else [want]
+        ref64 = None
+        if os.environ.get("ERR"):
+            with torch.no_grad():
+                r = fn(*[t.double() if t.is_floating_point() else t for t in inputs])
+            ref64 = list(r) if isinstance(r, (tuple, list)) else [r]
+            res["eager_err"] = rel_err(want, ref64)
         for label, path, m in mods:
             v = {"path": path}
             try:
@@ -176,6 +194,8 @@ def main():
                     kernel(*args, num_warps=nw, **opts)
                 problems = compare(m, [bufs[i] for i in m.COIL_OUTPUTS], want, inputs)
                 v["check"] = "ok" if not problems else "FAIL"
+                if ref64 is not None:
+                    v["err"] = rel_err([bufs[i] for i in m.COIL_OUTPUTS], ref64)
                 if problems:
                     v["problems"] = problems[:3]
 
@@ -231,6 +251,8 @@ def write_table(results, out):
         rd, cp = r["read"], r.get("compile")
         row = f"| {r['case']} | {r['bytes'] / 1e6:.0f} | {rd['do_bench']:.1f} / {rd['flush']:.1f} | "
         row += f"{cp['do_bench']:.1f} / {cp['flush']:.1f} |" if cp else "failed |"
+        if "eager_err" in r:
+            row = row[:-1] + f" (eager err {r['eager_err']:.1e}) |"
         for l in labels:
             v = r["variants"].get(l)
             if not v or "do_bench" not in v:
@@ -238,7 +260,8 @@ def write_table(results, out):
                 continue
             ok = "" if v["check"] == "ok" else f" {v['check']}"
             x = f"{cp['do_bench'] / v['do_bench']:.2f}x" if cp else "-"
-            row += f" {v['do_bench']:.1f} / {v['flush']:.1f}{ok} | {x} | {rd['flush'] / v['flush'] * 100:.0f}% |"
+            err = f" err {v['err']:.1e}" if "err" in v else ""
+            row += f" {v['do_bench']:.1f} / {v['flush']:.1f}{ok}{err} | {x} | {rd['flush'] / v['flush'] * 100:.0f}% |"
         lines.append(row)
     text = "\n".join(lines) + "\n"
     print(text)
