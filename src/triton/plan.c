@@ -18,7 +18,8 @@
  *     bytes or more, padding x the least) and RBLOCK r points: 4096-point
  *     tiles at 8 warps when x alone gives the four blocks per
  *     multiprocessor, else 8192 at 4 and the reduction split, fewer points
- *     a thread where f64 accumulators would crowd the registers.  Row
+ *     a thread where f64 accumulators would crowd the registers (and then
+ *     the narrowest x block, so that the r steps stay long).  Row
  *     reductions take a whole row in one block up to 4096 (a persistent
  *     reduction), else loop in steps of 4096 or 2048, 1024 where rows
  *     start off 16 bytes (one load instruction per element).  Reduction
@@ -351,8 +352,8 @@ static int64_t acc_words(const Kernel *k) {
  * load (a warp's coalesced segment), up to 128 outputs; among those that
  * pad x the least, the largest that still gives GPU_BLOCKS_PER_SM blocks
  * per multiprocessor without splitting the reduction, else the largest
- * (the reduction is then split). */
-static int64_t col_xblock(const Kernel *k, const TKernel *tk, int64_t sms) {
+ * (the reduction is then split); narrow: the smallest of them. */
+static int64_t col_xblock(const Kernel *k, const TKernel *tk, int64_t sms, bool narrow) {
   int64_t px = pow2_ceil(tk->xnumel);
   int64_t eb = tk->lead_load >= 0 ? dtype_size(k->vals[tk->lead_load].dtype) : 4;
   int64_t lo = 128 / (eb < 1 ? 1 : eb);
@@ -364,6 +365,7 @@ static int64_t col_xblock(const Kernel *k, const TKernel *tk, int64_t sms) {
   int64_t best = 0, any = lo;
   for (int64_t xb = lo; xb <= 128 && xb <= px; xb *= 2) {
     if (cdiv(tk->xnumel, xb) * xb != pad) continue;
+    if (narrow) return xb;
     any = xb;
     if (cdiv(tk->xnumel, xb) >= GPU_BLOCKS_PER_SM * sms) best = xb;
   }
@@ -442,7 +444,7 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     /* column tiles: x along the unit stride, GPU_COL_TILE elements a step
      * at 4 warps, less where the accumulators would pass GPU_ACC_REGS
      * registers a thread (f64 sums: var, std) */
-    tk->xblock = o->gpu_tile[0] ? o->gpu_tile[0] : col_xblock(k, tk, sms);
+    tk->xblock = o->gpu_tile[0] ? o->gpu_tile[0] : col_xblock(k, tk, sms, false);
     /* Many x blocks: 4096-point tiles at 8 warps, 16 points a thread
      * (20011 columns: 93% of a read, against 75% at 64 a thread).  Few (the
      * reduction is split, each block a long loop): 8192-point tiles at 4
@@ -451,10 +453,17 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
      * a thread (f64 sums: var, std). */
     int64_t tile = GPU_COL_TILE, warps = 4;
     if (cdiv(tk->xnumel, tk->xblock) >= GPU_BLOCKS_PER_SM * sms) tile = GPU_COL_TILE / 2, warps = 8;
+    int64_t full = tile;
     while (tile > 1024 && tile / (32 * warps) * acc_words(k) > GPU_ACC_REGS) {
       if (warps < 8) warps = 8;
       else tile /= 2;
     }
+    /* A tile the accumulators shrank keeps its r steps: the narrowest x
+     * block (128-byte rows), not 128 outputs of a few rows each (f32
+     * variances over 256-1024 columns, 2048-point tiles at 8 warps: 62-71%
+     * of a read at 32 x 64 against 58-64% at 128 x 16; docs/gpu.md,
+     * 2026-12-03, evening). */
+    if (tile < full && !o->gpu_tile[0]) tk->xblock = col_xblock(k, tk, sms, true);
     tk->num_warps = (int)warps;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];

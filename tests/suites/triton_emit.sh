@@ -90,6 +90,7 @@ golden wide.gpu.tma --target triton-gpu --gpu-loads tma $G/wide.py
 golden views.gpu.tma --target triton-gpu --gpu-loads tma $G/views.py
 golden tma_permuted.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn permuted
 golden even_split.gpu --target triton-gpu --fn even tests/triton_golden/even_split.py
+golden f64_columns.gpu.tile --target triton-gpu -d triton $G/f64_columns.py
 golden uneven_split.gpu --target triton-gpu --fn uneven tests/triton_golden/even_split.py
 golden tma_split_tail.gpu.tma --target triton-gpu --gpu-loads tma tests/triton_interp/tma.py --fn split_tail
 # an input handed over as a view (stride(...)): its descriptor takes the
@@ -189,6 +190,7 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2"
       echo "--arg x=f32[16,16,16,160] --gpu-sms 2 --gpu-unroll 2" ;;
     even_split:uneven) echo "--arg x=f32[301,160]" ;;
+    f64_columns:col_var) echo "--arg x=f32[600,256] --gpu-sms 1"; echo "--arg x=f32[2001,512] --gpu-sms 8" ;;
     *) echo "" ;;
   esac
 }
