@@ -348,6 +348,14 @@ static int64_t acc_words(const Kernel *k) {
   return w < 1 ? 1 : w;
 }
 
+/* Are the reductions two f64 sums, as var and std of f32 accumulate? */
+static bool variance_sums(const Kernel *k) {
+  if (k->nreds != 2) return false;
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].op != OP_SUM || k->reds[r].dtype != DT_F64) return false;
+  return true;
+}
+
 /* The x block of a column tile: rows of at least 128 bytes of the lead
  * load (a warp's coalesced segment), up to 128 outputs; among those that
  * pad x the least, the largest that still gives GPU_BLOCKS_PER_SM blocks
@@ -440,6 +448,7 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     return;
   }
   int64_t rmax = 1;
+  bool f64_tile = false; /* a column tile that a variance's f64 sums shrank */
   if (tk->x_contig) {
     /* column tiles: x along the unit stride, GPU_COL_TILE elements a step
      * at 4 warps, less where the accumulators would pass GPU_ACC_REGS
@@ -464,6 +473,7 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
      * of a read at 32 x 64 against 58-64% at 128 x 16; docs/gpu.md,
      * 2026-12-03, evening). */
     if (tile < full && !o->gpu_tile[0]) tk->xblock = col_xblock(k, tk, sms, true);
+    f64_tile = tile < full && variance_sums(k);
     tk->num_warps = (int)warps;
     for (int g = 0; g < k->ngroups; g++) {
       TGroup *G = &tk->g[g];
@@ -553,10 +563,21 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     tk->num_warps = (int)(w < 2 ? 2 : w > 8 ? 8 : w);
     if (!rows_aligned(k, tk) && tile >= 512) tk->num_warps = (int)(tile / 64 < 16 ? tile / 64 : 16);
   }
-  if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
   /* Unrolled loops measured no faster on the H200 (2 and 4 times, at 4
-   * and 8 warps: docs/gpu.md, 2026-12-03), so the model does not unroll. */
-  tk->unroll = o->gpu_unroll ? o->gpu_unroll : 1;
+   * and 8 warps: docs/gpu.md, 2026-12-03), so the model does not unroll,
+   * but for one kind of loop: a split column tile that two f64 sums shrank
+   * to 2048 points (var, std of f32) runs at half the warps, unrolled
+   * twice, 32 loads in flight a thread (five variances over 96-1024
+   * columns: 84-91% of a read against 68-85% at 8 warps; a var_mean's
+   * 1024-point tile, three sums, lost: 54% against 78%; other kernels
+   * were not measured so). */
+  tk->unroll = 1;
+  if (f64_tile && tk->nsplit > 1 && tk->num_warps >= 2) {
+    tk->num_warps /= 2;
+    tk->unroll = 2;
+  }
+  if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
+  if (o->gpu_unroll) tk->unroll = o->gpu_unroll;
   if (tk->nsplit > 1) {
     /* the combine: 8 outputs a block, all parts in one step when they fit */
     tk->cxblock = px < 8 ? px : 8;
@@ -1275,7 +1296,7 @@ enum {
 typedef struct Tile {
   int64_t x, r, s, w;
   int stages;
-  int unroll; /* the loops' loop_unroll_factor (0: the model's, none) */
+  int unroll; /* the loops' loop_unroll_factor (0: the model's) */
 } Tile;
 
 /* The configurations tried besides the model's: each changes one of its
@@ -1283,8 +1304,9 @@ typedef struct Tile {
  * then the software pipeline's depth of a loop (Triton's default is 3
  * stages).  A loop of pointer loads also tries half the warps with the
  * loop unrolled twice, the same loads in flight from half the threads
- * (bench case 14 on the H200: 89-90% of a read against the model's 85%,
- * while other cases lose: docs/gpu.md, 2026-12-03).  All as far as the
+ * (bench case 14 on the H200: 89-90% of a read against 85%, while other
+ * cases lose: docs/gpu.md, 2026-12-03), or, where the model unrolls (f64
+ * column sums), twice the warps and no unrolling.  All as far as the
  * tile stays a valid one: blocks within the padded ranges, at most
  * TUNE_MAX_TILE elements, 1 to 16 warps.  Every candidate is planned as
  * the model plans a --gpu-tile, so masks, tails and splits are as valid as
@@ -1322,8 +1344,10 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   } while (0)
   TUNE_ADD(w, base.w * 2, base.w * 2 <= 16);
   TUNE_ADD(w, base.w / 2, base.w / 2 >= 1);
-  if (loop && base.w / 2 >= 1 && plan->opt.gpu_loads == TRITON_LOADS_POINTER && n < 2 * TUNE_MAX)
-    out[n++] = (Tile){x, r, s, base.w / 2, 0, 2};
+  if (loop && plan->opt.gpu_loads == TRITON_LOADS_POINTER && n < 2 * TUNE_MAX) {
+    if (tk->unroll > 1) out[n++] = (Tile){x, r, s, base.w * 2, 0, 1}; /* the model's unrolled f64 loop, as before */
+    else if (base.w / 2 >= 1) out[n++] = (Tile){x, r, s, base.w / 2, 0, 2};
+  }
   TUNE_ADD(r, r * 2, r && r * 2 <= pr && x * r * 2 <= TUNE_MAX_TILE);
   TUNE_ADD(r, r / 2, r && r / 2 >= 1);
   TUNE_ADD(x, x * 2, x * 2 <= px && x * 2 * rr <= TUNE_MAX_TILE);
@@ -1414,7 +1438,8 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
     *T = (TritonTune){.src = i, .first = tk->launch, .nlaunches = tk->claunch >= 0 ? 2 : 1};
     T->cand = ARENA_ARRAY(a, TritonCandidate, TUNE_MAX);
     T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &plan->launches[T->first]), &plan->launches[T->first], T->nlaunches, plan};
-    char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches, 0)};
+    char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches, tk->unroll)};
+    if (tk->unroll > 1) T->cand[0].label = arena_printf(a, "%s, loop unrolled %d times", T->cand[0].label, tk->unroll);
     Tile tiles[2 * TUNE_MAX];
     int nt = tune_tiles(p, plan, i, tiles);
     for (int t = 0; t < nt && T->ncand < TUNE_MAX; t++) {
@@ -1434,7 +1459,7 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
         L[l].args = ARENA_ARRAY(a, TritonArg, L[l].nargs + 1);
         memcpy(L[l].args, cp->launches[ck->launch + l].args, sizeof(TritonArg) * (size_t)L[l].nargs);
       }
-      char *key = tune_key(L, n, tiles[t].unroll);
+      char *key = tune_key(L, n, ck->unroll);
       bool seen = false;
       for (int j = 0; j < T->ncand && !seen; j++) seen = !strcmp(keys[j], key);
       if (seen) {
@@ -1449,7 +1474,7 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
         }
       keys[T->ncand] = key;
       const char *label = tune_label(a, &L[0]);
-      if (tiles[t].unroll) label = arena_printf(a, "%s, loop unrolled %d times", label, tiles[t].unroll);
+      if (ck->unroll > 1) label = arena_printf(a, "%s, loop unrolled %d times", label, ck->unroll);
       T->cand[T->ncand++] = (TritonCandidate){label, L, n, cp};
     }
     for (int j = 0; j < T->ncand; j++) free(keys[j]);
@@ -1598,7 +1623,7 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
                   (long long)tk->stage_bytes, tk->ctas_per_sm, tk->ctas_per_sm == 1 ? "" : "s");
     }
     if (plan->target == TRITON_GPU && k->ngroups && tk->unroll > 1)
-      sb_printf(sb, "  loops unrolled %d times (--gpu-unroll)\n", tk->unroll);
+      sb_printf(sb, "  loops unrolled %d times%s\n", tk->unroll, plan->opt.gpu_unroll ? " (--gpu-unroll)" : "");
   }
   sb_puts(sb, "launches:\n");
   for (int i = 0; i < plan->nlaunches; i++) {

@@ -104,8 +104,10 @@ golden rms_norm.gpu.chain.evict --target triton-gpu --gpu-sms 2 --gpu-evict-firs
 golden softmax.gpu.chain.loop.evict --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-evict-first $G/softmax.py
 golden even_split.gpu.evict --target triton-gpu --gpu-evict-first --fn even $G/even_split.py
 # --gpu-unroll N: loop_unroll_factor on a split part's loop and a looping
-# chain's loops (the model never unrolls)
-golden even_split.gpu.unroll --target triton-gpu --gpu-unroll 2 --fn even $G/even_split.py
+# chain's loops; the model unrolls only a variance's f64 column sums
+# (f64_columns.gpu.tile, even_split.gpu), and --gpu-unroll 1 turns that off
+golden uneven_split.gpu.unroll --target triton-gpu --gpu-unroll 2 --fn uneven $G/even_split.py
+golden even_split.gpu.unroll1 --target triton-gpu --gpu-unroll 1 --fn even $G/even_split.py
 golden softmax.gpu.chain.loop.unroll --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-unroll 2 $G/softmax.py
 # --autotune: the candidates the plan offers (the seed's split kernel: warps,
 # RBLOCK, XBLOCK, parts, stages; softmax's three kernels, their masks and loops)
@@ -188,9 +190,10 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     extra:two_groups) echo ""; echo "--npu-ub-kb 1 --npu-cores 3" ;;
     wide:wide) echo "--arg x=bf16[5,6001] --arg y=f32[6001,5]" ;;
     even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2"
-      echo "--arg x=f32[16,16,16,160] --gpu-sms 2 --gpu-unroll 2" ;;
+      echo "--arg x=f32[16,16,16,160] --gpu-sms 2 --gpu-unroll 3" ;;
     even_split:uneven) echo "--arg x=f32[301,160]" ;;
-    f64_columns:col_var) echo "--arg x=f32[600,256] --gpu-sms 1"; echo "--arg x=f32[2001,512] --gpu-sms 8" ;;
+    f64_columns:col_var) echo "--arg x=f32[600,256] --gpu-sms 1"; echo "--arg x=f32[2001,512] --gpu-sms 8"
+      echo "--arg x=f32[4001,64] --gpu-sms 4" ;;
     *) echo "" ;;
   esac
 }

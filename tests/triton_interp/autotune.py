@@ -10,8 +10,8 @@ choice beside itself.  This checks, on the CPU:
   candidates/  every candidate of every tuned kernel gives what eager PyTorch
                gives (the harness's coil_check, the same tolerances as the
                model's tiles): a row reduction, a column reduction, the seed
-               scaled down (a split reduction), a softmax and an RMSNorm that
-               run as chains;
+               scaled down (a split reduction), a column variance whose loop
+               the model unrolls, a softmax and an RMSNorm that run as chains;
   cache/       the first load times every candidate once (an injected timer
                counts the calls and makes one candidate the fastest), runs it,
                and writes <module>.autotune.json; a second load of the module
@@ -108,6 +108,10 @@ def candidates(coil, tmp):
         ("col_sum", [src, "--fn", "col_sum"]),
         # the seed scaled down, still split (few outputs, long rows)
         ("seed", [os.path.join(ROOT, "tests/triton_golden/seed.py")] + seed_args(2, 64, 24, 24)),
+        # a variance's f64 sums over columns: the model unrolls its split
+        # loop (21 steps a part, the last part masked); a candidate does not
+        ("col_var_unrolled", [os.path.join(ROOT, "tests/triton_golden/f64_columns.py"), "--arg", "x=f32[4001,64]",
+                              "--gpu-sms", "4"]),
         # normalisations: with 2 multiprocessors their rows form chains
         ("softmax_chain", [os.path.join(ROOT, "examples/softmax.py"), "--arg", "x=f32[7,1031]", "--gpu-sms", "2"]),
         ("rms_norm_chain", [os.path.join(ROOT, "examples/rms_norm.py"), "--arg", "x=bf16[3,5,96]",
@@ -121,6 +125,9 @@ def candidates(coil, tmp):
                 text = f.read()
             if name == "seed" and "RSPLIT_CHUNK" not in text:
                 print(f"FAIL {label}: the scaled-down seed is no longer split: pick another shape")
+                continue
+            if name == "col_var_unrolled" and "loop_unroll_factor=2" not in text:
+                print(f"FAIL {label}: the model no longer unrolls this loop: pick another shape")
                 continue
             if name.endswith("_chain") and "_chain(" not in text:
                 print(f"FAIL {label}: no chain: the normalisation is not tuned as one")
