@@ -5,10 +5,7 @@
 # process with tools/device/gpu_bench.py:
 #   OUT=DIR sh tools/device/probe_f64_cols.sh
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
+. tools/device/probe_env.sh
 args=""
 emit() { # NAME FILE [--fn FN]
   n=$1; shift

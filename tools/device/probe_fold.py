@@ -14,19 +14,21 @@ are rewritten:
              grow with the tile
 The parts the kernel stores stay f64, so the combine kernel is unchanged.
 Stops (status 1) when k steps do not divide the loop."""
-import os
 import re
 import sys
+
+from probe_common import write_variant
 
 
 def rewrite(src, fold):
     m = next(m for m in re.finditer(r"\n@triton.jit\ndef (coil_\w+?)\(.*?(?=\n@triton.jit|\n# ---- what coil chose)", src, re.S)
-             if "    for roffset in range(0, " in m.group(0))
+             if re.search(r"    for roffset in (?:tl\.)?range\(0, ", m.group(0)))
     kernel = m.group(0)
     name = m.group(1)
     lines = kernel.split("\n")
-    loop = next(i for i, l in enumerate(lines) if re.match(r"    for roffset in range\(0, (\w+), RBLOCK\):", l))
-    trip = re.match(r"    for roffset in range\(0, (\w+), RBLOCK\):", lines[loop]).group(1)
+    head_re = r"    for roffset in (?:tl\.)?range\(0, (\w+), RBLOCK(?:, [^)]*)?\):"
+    loop = next(i for i, l in enumerate(lines) if re.match(head_re, l))
+    trip = re.match(head_re, lines[loop]).group(1)
     end = next(i for i in range(loop + 1, len(lines)) if lines[i] and not lines[i].startswith("        "))
     accs = [re.match(r"    (_tmp\d+) = tl.full\(\[XBLOCK, RBLOCK\], 0.0, tl.float64\)", l) for l in lines[:loop]]
     accs = [a.group(1) for a in accs if a]
@@ -65,11 +67,7 @@ def main():
     steps = val(trip) // val("RBLOCK")
     if fold and (val(trip) % val("RBLOCK") or steps % fold):
         sys.exit(f"probe_fold: {steps} steps of {name} are no multiple of {fold}")
-    os.makedirs(out, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(src_path))[0]
-    path = os.path.join(out, f"{stem}.{label}.py")
-    open(path, "w").write(text)
-    print(f"{label}={path}")
+    write_variant(src_path, out, label, text)
 
 
 if __name__ == "__main__":

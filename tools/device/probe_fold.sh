@@ -5,10 +5,7 @@
 # f64 (ERR=1), in one process with tools/device/gpu_bench.py:
 #   OUT=DIR sh tools/device/probe_fold.sh
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
+. tools/device/probe_env.sh
 args=""
 variants() { # NAME XBLOCK FILE [--fn FN]
   n=$1 x=$2; shift 2

@@ -10,9 +10,10 @@ calls the combine kernel's function for its x block (with the part's XBLOCK;
 its loads of the parts skip L1) and puts the counter back to 0 for the next
 call.  The combine launch is dropped; the
 counters are one more scratch buffer, zeroed once when allocated."""
-import os
 import re
 import sys
+
+from probe_common import write_variant
 
 
 def kernel_text(src, name):
@@ -88,11 +89,7 @@ def main():
                       "    if COIL_STATUS is not None:\n        bufs[COIL_STATUS].zero_()\n"
                       "    for b, (name, kind, *_) in zip(bufs, COIL_BUFFERS):\n"
                       "        if name.endswith('_count'):\n            b.zero_()\n    return bufs")
-    os.makedirs(out, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(src_path))[0]
-    path = os.path.join(out, f"{stem}.{label}.py")
-    open(path, "w").write(src)
-    print(f"{label}={path}")
+    write_variant(src_path, out, label, src)
 
 
 if __name__ == "__main__":

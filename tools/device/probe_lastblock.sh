@@ -4,10 +4,7 @@
 # in one process with tools/device/gpu_bench.py:
 #   OUT=DIR sh tools/device/probe_lastblock.sh
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
+. tools/device/probe_env.sh
 args=""
 for f in bench/cases/*.py; do
   n=$(basename "$f" .py)

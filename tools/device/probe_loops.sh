@@ -1,15 +1,14 @@
 #!/bin/sh
 # Bench case 14's reduction loop unrolled, pipelined and prefetched by hand:
 #   OUT=DIR sh tools/device/probe_loops.sh
-# Emits the case's module, writes variants by literal edits
+# Emits the case's module as the model gave it before it unrolled a
+# variance's loop (8 warps, no unrolling: --gpu-unroll 1 --gpu-tile 0,0,0,8;
+# docs/gpu.md, 2026-12-03), writes variants by literal edits
 # (tools/device/probe_variants.py) and times them in one process with
 # tools/device/gpu_bench.py: $OUT/bench.md.
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
-"$COIL" emit --target triton-gpu --harness bench/cases/14_nhwc_col_var_f32.py >"$M/c14.py"
+. tools/device/probe_env.sh
+"$COIL" emit --target triton-gpu --harness --gpu-unroll 1 --gpu-tile 0,0,0,8 bench/cases/14_nhwc_col_var_f32.py >"$M/c14.py"
 L="for roffset in range(0, RSPLIT_CHUNK, RBLOCK):"
 LOAD="        tmp0 = tl.load(in_ptr0 + (x0 + 160*r1))"
 PRE="    nxt = tl.load(in_ptr0 + (x0 + 160*(rsplit * RSPLIT_CHUNK + rbase)))\n    $L"

@@ -6,10 +6,7 @@
 # powers of two, 0 the model's); the model's own module is labelled coil.
 # Times them with tools/device/gpu_bench.py: $OUT/bench.md, bench.jsonl.
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
+. tools/device/probe_env.sh
 n=$(basename "$CASE" .py)${FN:+.$FN}
 "$COIL" emit --target triton-gpu --harness ${FN:+--fn "$FN"} "$CASE" >"$M/$n.py"
 args="coil=$M/$n.py"

@@ -12,9 +12,10 @@ every part in one SBLOCK; the script stops if either is not so.
   welford_div  the same with a count per lane and a division per element
                (what a masked loop needs)
   shift_f32    today's shifted sums in f32 (a bound on speed, not a candidate)"""
-import os
 import re
 import sys
+
+from probe_common import write_variant
 
 PART = '''
 @triton.jit
@@ -73,8 +74,6 @@ def main():
     sblock = int(re.search(r"'SBLOCK', 'constexpr', (\d+)", launches).group(1))
     if sblock < rsplit:
         sys.exit("probe_welford: the combine kernel loops over its parts here")
-    os.makedirs(out, exist_ok=True)
-    stem = os.path.splitext(os.path.basename(src_path))[0]
     variants = {
         "welford": (PART % UNIFORM).replace("rnumel_total", "200704"),
         "welford_div": (PART % DIV).replace("rnumel_total", "200704"),
@@ -82,14 +81,10 @@ def main():
     for name, kernels in variants.items():
         text = src[:m.start()] + kernels + src[m.end():]
         text = text.replace("'scratch', 'float64'", "'scratch', 'float32'")
-        path = os.path.join(out, f"{stem}.{name}.py")
-        open(path, "w").write(text)
-        print(f"{name}={path}")
+        write_variant(src_path, out, name, text)
     text = src.replace(".to(tl.float64)", ".to(tl.float32)").replace("0.0, tl.float64)", "0.0, tl.float32)")
     text = text.replace("'scratch', 'float64'", "'scratch', 'float32'")
-    path = os.path.join(out, f"{stem}.shift_f32.py")
-    open(path, "w").write(text)
-    print(f"shift_f32={path}")
+    write_variant(src_path, out, "shift_f32", text)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,7 @@
 # Emits the case's module, writes the variants (tools/device/probe_welford.py)
 # and times them in one process with tools/device/gpu_bench.py: $OUT/bench.md.
 set -e
-OUT=${OUT:-probe_out}
-M=$OUT/modules
-mkdir -p "$M"
-COIL=$(LOG="$OUT/make.log" sh tools/device/coil_bin.sh) || exit 2
+. tools/device/probe_env.sh
 "$COIL" emit --target triton-gpu --harness bench/cases/14_nhwc_col_var_f32.py >"$M/c14.py"
 v=$(python3 tools/device/probe_welford.py "$M/c14.py" "$M")
 # shellcheck disable=SC2086
