@@ -1345,7 +1345,7 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   TUNE_ADD(w, base.w * 2, base.w * 2 <= 16);
   TUNE_ADD(w, base.w / 2, base.w / 2 >= 1);
   if (loop && plan->opt.gpu_loads == TRITON_LOADS_POINTER && n < 2 * TUNE_MAX) {
-    if (tk->unroll > 1) out[n++] = (Tile){x, r, s, base.w * 2, 0, 1}; /* the model's unrolled f64 loop, as before */
+    if (tk->unroll > 1) out[n++] = (Tile){x, r, s, base.w * 2, 0, 1}; /* the loop as the model ran it before unrolling */
     else if (base.w / 2 >= 1) out[n++] = (Tile){x, r, s, base.w / 2, 0, 2};
   }
   TUNE_ADD(r, r * 2, r && r * 2 <= pr && x * r * 2 <= TUNE_MAX_TILE);
