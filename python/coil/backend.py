@@ -545,6 +545,11 @@ def _warm(module, args, device):
         log.debug("coil: compiling %s ahead failed (its first call compiles it): %s", module.COIL_FUNCTION, e)
 
 
+def _device_index(device):
+    """A CUDA device's index (the current device's where it names none)."""
+    return device.index if device.index is not None else torch.cuda.current_device()
+
+
 def _cuda_plan(entry, bufs, tensors, compiled):
     """The Plan that launches a Triton module's compiled kernels on CUDA
     (the binding's Plan with launches), or None where the launches are not
@@ -556,6 +561,7 @@ def _cuda_plan(entry, bufs, tensors, compiled):
     if hooks is None or not all(hasattr(k, "run") and hasattr(k, "packed_metadata") for k in compiled):
         return None
     ni, no = len(tensors), len(mod.COIL_OUTPUTS)
+    device_index = _device_index(entry.device)
     slot, scratch, check = {}, [], None
     for b, (_, kind, dtype, shape, index) in enumerate(mod.COIL_BUFFERS):
         if kind == "input":
@@ -567,23 +573,26 @@ def _cuda_plan(entry, bufs, tensors, compiled):
         else:
             slot[b] = ni + no + len(scratch)
             alloc = _empty_strided_cuda
+            if kind == "zeroed":  # zero before the launches, which leave it zero
+                alloc = _ZeroedBuffers(device_index).take
             if b == mod.COIL_STATUS:  # zero before the launches; read back after them
                 status = _StatusBuffers(mod.COIL_INDEX_ERRORS)
                 alloc = status.take
                 check = (len(scratch), status.check)
             scratch.append((alloc, (tuple(shape), _contiguous(shape), getattr(torch, dtype))))
     launches = []
-    for launch, kernel in zip(mod.COIL_LAUNCHES, compiled):
+    # a module that tunes its kernels (--autotune) ran its chosen candidates' launches
+    chosen = getattr(mod, "coil_chosen_launches", None)
+    for launch, kernel in zip(chosen() if chosen else mod.COIL_LAUNCHES, compiled):
         grid = tuple(launch["grid"]) + (1,) * (3 - len(launch["grid"]))
         params = [a for a, taken in zip(launch["args"], _launcher_takes(kernel, launch["args"])) if taken]
         slots = tuple(slot[v] if kind == "ptr" else -1 for _, kind, v in params)
         consts = tuple(None if kind == "ptr" else v for _, kind, v in params)
         launches.append((kernel.run, grid, (kernel.function, kernel.packed_metadata, None) + hooks, slots, consts,
                          _native_launch(kernel, launch)))
-    index = entry.device.index if entry.device.index is not None else torch.cuda.current_device()
-    return _C.Plan(entry.program, entry.args, entry._allocators(_empty_strided_cuda), device=(2, index),
+    return _C.Plan(entry.program, entry.args, entry._allocators(_empty_strided_cuda), device=(2, device_index),
                    scratch=scratch, launches=launches,
-                   stream=functools.partial(torch._C._cuda_getCurrentRawStream, index),
+                   stream=functools.partial(torch._C._cuda_getCurrentRawStream, device_index),
                    current_device=torch._C._cuda_getDevice, check=check)
 
 
@@ -613,6 +622,29 @@ def _check_status(errors, status):
     failed = int(status.item())
     if failed:
         raise _C.IndexOutOfRange(errors.get(failed, "index out of range"))
+
+
+class _ZeroedBuffers:
+    """A zeroed scratch buffer of a Plan (COIL_BUFFERS kind 'zeroed': the
+    counters of split reductions that their last block combines), one per
+    CUDA stream.  The launches leave it zero again, so the next call in the
+    same stream's order can take it as it is, with no memset; a call on
+    another stream, which may run at the same time, gets its own.  Under
+    CUDA graph capture each call gets a new zeroed buffer (its zeroing is
+    captured with the launches)."""
+
+    def __init__(self, device_index):
+        self.device_index = device_index
+        self.by_stream = {}  # dict reads and writes hold the GIL
+
+    def take(self, shape, strides, dtype):
+        if torch.cuda.is_current_stream_capturing():
+            return torch.zeros(shape, dtype=dtype, device="cuda")
+        stream = torch._C._cuda_getCurrentRawStream(self.device_index)
+        buf = self.by_stream.get(stream)
+        if buf is None:
+            buf = self.by_stream[stream] = torch.zeros(shape, dtype=dtype, device="cuda")
+        return buf
 
 
 class _StatusBuffers:

@@ -102,6 +102,9 @@ static const char EMIT_HELP[] =
     "  --gpu-evict-first      triton-gpu: loads in reduction loops ask the L2 to evict their lines first\n"
     "  --gpu-unroll N         triton-gpu: unroll reduction loops N times (1: none; default: the model's, which unrolls\n"
     "                         only a variance's split column loop, twice; for sweeps)\n"
+    "  --gpu-combine C        triton-gpu: who combines a split reduction's parts: launch (a second launch) or\n"
+    "                         last (the block whose part ends last); default: the model's, last where an\n"
+    "                         x block's parts are at most 4 KiB\n"
     "  --autotune             triton-gpu: a few tiles around the model's per kernel (blocks, warps, stages);\n"
     "                         the module times them on its first call and caches the choice beside itself\n"
     "                         (<module>.autotune.json; COIL_AUTOTUNE=0 off, =redo time again; docs/triton.md)\n"
@@ -288,6 +291,11 @@ int main(int argc, char **argv) {
         topt.gpu_evict = tflags = true;
       } else if (!strcmp(a, "--autotune")) {
         topt.autotune = tflags = true;
+      } else if (!strcmp(a, "--gpu-combine")) {
+        if (i + 1 >= rest || !triton_gpu_combine_from_name(rargv[i + 1], &topt.gpu_combine))
+          return usage_error(cmd, "%s needs launch or last", a);
+        i++;
+        tflags = true;
       } else if (!strcmp(a, "--gpu-loads")) {
         if (i + 1 >= rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt.gpu_loads))
           return usage_error(cmd, "%s needs pointer or tma", a);

@@ -554,6 +554,19 @@ static void main_kernel(Gpu *E) {
       }
       sb_printf(sb, "    tl.store(%s + (rsplit * xnumel + xindex), %s%s)\n", E->ptr[tk->ws[r]], res_name(E, r), E->xmask ? ", xmask" : "");
     }
+    if (tk->last_combine) {
+      /* the barrier orders every thread's stores of the part before the
+       * count; acq_rel makes them visible to the block that counts last,
+       * and that block's loads of the parts come after its count */
+      sb_puts(sb, "    # the block whose part ends last combines the x block's parts, and sets its count back to 0\n");
+      sb_puts(sb, "    tl.debug_barrier()\n");
+      sb_puts(sb, "    done = tl.atomic_add(done_ptr + tl.program_id(0), 1, sem='acq_rel')\n");
+      sb_puts(sb, "    if done == RSPLIT - 1:\n");
+      sb_puts(sb, "        tl.store(done_ptr + tl.program_id(0), 0)\n");
+      sb_printf(sb, "        %s(", tk->cfn->kernel);
+      for (int j = 0; j < tk->cfn->nargs; j++) sb_printf(sb, "%s%s", j ? ", " : "", tk->ccall[j]);
+      sb_puts(sb, ")\n");
+    }
   } else {
     print_stores(E, "    ");
   }
@@ -563,12 +576,16 @@ static void combine_kernel(Gpu *E) {
   const Kernel *k = E->k;
   const TKernel *tk = E->tk;
   StrBuf *sb = E->P->sb;
-  const TritonLaunch *L = &E->plan->launches[tk->claunch];
+  const TritonLaunch *L = tk->last_combine ? tk->cfn : &E->plan->launches[tk->claunch];
   E->ptr = tri_launch_ptrs(E->a, E->plan, L);
   bool save = E->xmask;
   E->xmask = tk->xnumel % tk->cxblock != 0;
+  /* called by the block whose part ended last: the parts other blocks
+   * stored are read from the L2 (.cg), past this multiprocessor's L1 */
+  const char *cg = tk->last_combine ? ", cache_modifier='.cg'" : "";
   tri_signature(sb, L);
-  sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
+  if (tk->last_combine) sb_printf(sb, "    # called by %s's last part: combine the RSPLIT parts in order, then the epilogue\n", k->name);
+  else sb_printf(sb, "    # combine the RSPLIT parts of %s in order, then the epilogue\n", k->name);
   x_head(E);
   for (int i = 0; i < k->nvals; i++)
     if (E->need_post[i] && k->vals[i].scope == SCOPE_X) print_val(E, i, "    ");
@@ -582,11 +599,11 @@ static void combine_kernel(Gpu *E) {
   sb_puts(sb, "        smask = sindex < RSPLIT\n");
   for (int r = 0; r < k->nreds; r++) {
     const char *res = res_name(E, r), *id = tri_identity(&k->reds[r]);
-    sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s)\n", res, E->ptr[tk->ws[r]], E->xmask ? "xmask & " : "",
-              id);
+    sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s%s)\n", res, E->ptr[tk->ws[r]], E->xmask ? "xmask & " : "",
+              id, cg);
     if (op_is_argred(k->reds[r].op)) {
-      sb_printf(sb, "        %s_in_i = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=" TRI_ARG_NONE ")\n", res,
-                E->ptr[tk->ws[k->nreds + r]], E->xmask ? "xmask & " : "");
+      sb_printf(sb, "        %s_in_i = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=" TRI_ARG_NONE "%s)\n", res,
+                E->ptr[tk->ws[k->nreds + r]], E->xmask ? "xmask & " : "", cg);
       tri_arg_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), "        ");
       continue;
     }

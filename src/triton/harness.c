@@ -403,8 +403,9 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan,
     shape_tuple(sb, g->inputs[i].ndim, g->inputs[i].stride);
   }
   sb_puts(sb, "]\n");
-  sb_puts(sb, "# buffers by id: name, kind (input, output, temp, scratch), torch dtype, shape,\n"
-              "# index (input: the parameter; output: the output number)\nCOIL_BUFFERS = [\n");
+  sb_puts(sb, "# buffers by id: name, kind (input, output, temp, scratch, zeroed: scratch that is zero before\n"
+              "# the launches, which leave it zero), torch dtype, shape, index (input: the parameter;\n"
+              "# output: the output number)\nCOIL_BUFFERS = [\n");
   for (int b = 0; b < p->nbufs; b++) {
     const Buffer *B = &p->bufs[b];
     sb_puts(sb, "    (");
@@ -417,7 +418,8 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan,
     const TritonScratch *S = &plan->scratch[i];
     sb_puts(sb, "    (");
     tri_pystr(sb, S->name);
-    sb_printf(sb, ", 'scratch', '%s', (%lld,), -1),  # %d\n", tri_torch(S->dtype), (long long)S->numel, plan->nbufs + i);
+    sb_printf(sb, ", '%s', '%s', (%lld,), -1),  # %d\n", S->zeroed ? "zeroed" : "scratch", tri_torch(S->dtype), (long long)S->numel,
+              plan->nbufs + i);
   }
   sb_puts(sb, "]\n");
   /* outputs by output number */
@@ -506,6 +508,8 @@ void triton_module_tables(StrBuf *sb, const Compiled *c, const TritonPlan *plan,
     sb_puts(sb, "            if bufs[-1].data_ptr() % 16:  # a tensor descriptor's base must be 16-byte aligned\n"
                 "                bufs[-1] = coil_layout(bufs[-1], COIL_INPUT_STRIDES[index], copy=True)\n");
   sb_puts(sb,
+          "        elif kind == 'zeroed':\n"
+          "            bufs.append(torch.zeros(shape, dtype=getattr(torch, dtype), device=device))\n"
           "        else:\n"
           "            bufs.append(torch.empty(shape, dtype=getattr(torch, dtype), device=device))\n"
           "    if COIL_STATUS is not None:\n"

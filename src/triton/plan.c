@@ -335,6 +335,7 @@ enum {
   GPU_ROW_TILE = 2048,      /* row tiles: elements a step */
   GPU_BLOCKS_PER_SM = 4,    /* blocks per multiprocessor the grid aims for */
   GPU_PERSIST_MAX = 8192,   /* chains: the most elements of a row a block holds */
+  GPU_LAST_COMBINE = 4096,  /* the most bytes of parts per x block that its last part's block combines */
 };
 
 /* Registers per element of the reductions' accumulators, summed, a 64-bit
@@ -579,11 +580,27 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
   if (o->gpu_tile[3]) tk->num_warps = (int)o->gpu_tile[3];
   if (o->gpu_unroll) tk->unroll = o->gpu_unroll;
   if (tk->nsplit > 1) {
-    /* the combine: 8 outputs a block, all parts in one step when they fit */
-    tk->cxblock = px < 8 ? px : 8;
+    /* Who combines.  A second launch costs its start and a pass in which
+     * the parts' blocks have drained; the block whose part ends last can
+     * combine its x block instead, but alone, so only where that block's
+     * parts are few.  On the H200, splits of 16 B to 4 KiB of parts an x
+     * block (bench cases 03-07) ran 1.1-2.0 us faster in one launch (03,
+     * 8 parts of 128 f32 columns, 4 KiB: 99% of a read to 101%), and
+     * splits of 49 and 256 KiB (case 14, the seed) 10-17 us slower
+     * (docs/gpu.md, 2026-12-03, evening and night). */
+    tk->part_bytes = 0;
+    for (int r = 0; r < k->nreds; r++)
+      tk->part_bytes += dtype_size(k->reds[r].dtype) + (op_is_argred(k->reds[r].op) ? 8 : 0);
+    tk->part_bytes *= tk->nsplit * tk->xblock;
+    tk->last_combine = o->gpu_combine == TRITON_COMBINE_MODEL ? tk->part_bytes <= GPU_LAST_COMBINE
+                                                              : o->gpu_combine == TRITON_COMBINE_LAST;
+    /* the combine: 8 outputs a block (the last part's: its own XBLOCK),
+     * all parts in one step when they fit */
+    tk->cxblock = tk->last_combine ? tk->xblock : px < 8 ? px : 8;
     int64_t s = pow2_ceil(tk->nsplit), cap = 4096 / tk->cxblock;
+    if (cap < 1) cap = 1;
     tk->csblock = s < cap ? s : cap;
-    tk->cnum_warps = 4;
+    tk->cnum_warps = tk->last_combine ? tk->num_warps : 4;
   }
 }
 
@@ -1009,18 +1026,22 @@ static void gpu_chains(Arena *a, const Program *p, const TritonOptions *o, const
 
 static void add_scratch(Arena *a, TritonPlan *plan, const Kernel *k, TKernel *tk) {
   if (tk->nsplit <= 1) return;
-  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 2 * k->nreds + 1);
+  TritonScratch *ns = ARENA_ARRAY(a, TritonScratch, plan->nscratch + 2 * k->nreds + 2);
   if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
   plan->scratch = ns;
   for (int r = 0; r < k->nreds; r++) {
     tk->ws[r] = plan->nbufs + plan->nscratch;
     plan->scratch[plan->nscratch++] =
-        (TritonScratch){arena_printf(a, "%s_part%d", k->name, r), k->reds[r].dtype, tk->nsplit * tk->xnumel};
+        (TritonScratch){arena_printf(a, "%s_part%d", k->name, r), k->reds[r].dtype, tk->nsplit * tk->xnumel, false};
   }
   for (int r = 0; r < k->nreds; r++) { /* an arg-reduction's partial positions */
     if (!op_is_argred(k->reds[r].op)) continue;
     tk->ws[k->nreds + r] = plan->nbufs + plan->nscratch;
-    plan->scratch[plan->nscratch++] = (TritonScratch){arena_printf(a, "%s_part%d_i", k->name, r), DT_I64, tk->nsplit * tk->xnumel};
+    plan->scratch[plan->nscratch++] = (TritonScratch){arena_printf(a, "%s_part%d_i", k->name, r), DT_I64, tk->nsplit * tk->xnumel, false};
+  }
+  if (tk->last_combine) {
+    tk->done = plan->nbufs + plan->nscratch;
+    plan->scratch[plan->nscratch++] = (TritonScratch){arena_printf(a, "%s_done", k->name), DT_I32, tk->xprogs, .zeroed = true};
   }
 }
 
@@ -1037,7 +1058,7 @@ static void add_status(Arena *a, TritonPlan *plan, const Program *p) {
   if (plan->nscratch) memcpy(ns, plan->scratch, sizeof(TritonScratch) * (size_t)plan->nscratch);
   plan->scratch = ns;
   plan->status = plan->nbufs + plan->nscratch;
-  plan->scratch[plan->nscratch++] = (TritonScratch){"coil_status", DT_I32, 1};
+  plan->scratch[plan->nscratch++] = (TritonScratch){"coil_status", DT_I32, 1, false};
 }
 
 /* ------------------------------------------------------------ launches */
@@ -1195,8 +1216,10 @@ static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *t
   s.L.grid[0] = tk->xprogs;
   s.L.grid[1] = tk->nsplit;
   s.L.grid[2] = 1;
-  tk->launch = add_launch(a, plan, &s);
-  if (!split) return;
+  if (!split) {
+    tk->launch = add_launch(a, plan, &s);
+    return;
+  }
   Sig c = {{.kernel = arena_printf(a, "%s_combine", k->name), .src = kernel, .combine = true, .num_warps = tk->cnum_warps}, 0};
   ws_args(a, k, tk, &c);
   pointer_args(a, p, k, tk, &c, tk->need_post, true, false, plan->status);
@@ -1207,7 +1230,34 @@ static void gpu_launches(Arena *a, const Program *p, const Kernel *k, TKernel *t
   c.L.grid[0] = cdiv(tk->xnumel, tk->cxblock);
   c.L.grid[1] = 1;
   c.L.grid[2] = 1;
-  tk->claunch = add_launch(a, plan, &c);
+  if (!tk->last_combine) {
+    tk->launch = add_launch(a, plan, &s);
+    tk->claunch = add_launch(a, plan, &c);
+    return;
+  }
+  /* The part kernel calls the combine: done_ptr and RSPLIT, then each
+   * parameter of the combine's that it lacks (a buffer it has under
+   * another name passes as that; a name it uses for something else gets
+   * the prefix c_). */
+  arg(a, &s, "done_ptr", true, tk->done, 0);
+  constexpr_arg(a, &s, "RSPLIT", tk->nsplit);
+  tk->ccall = ARENA_ARRAY(a, const char *, c.L.nargs + 1);
+  for (int j = 0; j < c.L.nargs; j++) {
+    const TritonArg *A = &c.L.args[j];
+    bool clash = false;
+    for (int i = 0; i < s.L.nargs && !tk->ccall[j]; i++) {
+      const TritonArg *B = &s.L.args[i];
+      if (A->is_ptr ? B->is_ptr && B->buf == A->buf : !B->is_ptr && !strcmp(B->name, A->name) && B->value == A->value)
+        tk->ccall[j] = B->name;
+      clash |= !strcmp(B->name, A->name);
+    }
+    if (tk->ccall[j]) continue;
+    tk->ccall[j] = clash ? arena_printf(a, "c_%s", A->name) : A->name;
+    arg(a, &s, tk->ccall[j], A->is_ptr, A->buf, A->value);
+  }
+  tk->cfn = ARENA_NEW(a, TritonLaunch);
+  *tk->cfn = c.L;
+  tk->launch = add_launch(a, plan, &s);
 }
 
 /* A chain's one launch: in_ptrN for what its members load from memory,
@@ -1297,6 +1347,7 @@ typedef struct Tile {
   int64_t x, r, s, w;
   int stages;
   int unroll; /* the loops' loop_unroll_factor (0: the model's) */
+  TritonGpuCombine combine; /* who combines a split's parts (0: the model's) */
 } Tile;
 
 /* The configurations tried besides the model's: each changes one of its
@@ -1306,8 +1357,10 @@ typedef struct Tile {
  * loop unrolled twice, the same loads in flight from half the threads
  * (bench case 14 on the H200: 89-90% of a read against 85%, while other
  * cases lose: docs/gpu.md, 2026-12-03), or, where the model unrolls (f64
- * column sums), twice the warps and no unrolling.  All as far as the
- * tile stays a valid one: blocks within the padded ranges, at most
+ * column sums), twice the warps and no unrolling; a split reduction also
+ * tries the other way of combining its parts (a second launch, or, up to
+ * 16 KiB of parts an x block, the block whose part ends last).  All as
+ * far as the tile stays a valid one: blocks within the padded ranges, at most
  * TUNE_MAX_TILE elements, 1 to 16 warps.  Every candidate is planned as
  * the model plans a --gpu-tile, so masks, tails and splits are as valid as
  * the model's own.  A kernel of a chain is tuned as its chain (XBLOCK
@@ -1333,7 +1386,7 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   /* chains stay unsplit (their head's own model too); a kernel the model
    * does not split stays so unless a candidate changes the parts */
   int64_t s = chain || !k->ngroups ? (chain ? 1 : 0) : tk->nsplit;
-  Tile base = {x, r, s, tk->num_warps, 0, 0};
+  Tile base = {x, r, s, tk->num_warps, 0, 0, TRITON_COMBINE_MODEL};
   int n = 0;
   int64_t rr = r ? r : 1;
 #define TUNE_ADD(f, v, ok)                                                                                                   \
@@ -1345,9 +1398,14 @@ static int tune_tiles(const Program *p, const TritonPlan *plan, int i, Tile *out
   TUNE_ADD(w, base.w * 2, base.w * 2 <= 16);
   TUNE_ADD(w, base.w / 2, base.w / 2 >= 1);
   if (loop && plan->opt.gpu_loads == TRITON_LOADS_POINTER && n < 2 * TUNE_MAX) {
-    if (tk->unroll > 1) out[n++] = (Tile){x, r, s, base.w * 2, 0, 1}; /* the loop as the model ran it before unrolling */
-    else if (base.w / 2 >= 1) out[n++] = (Tile){x, r, s, base.w / 2, 0, 2};
+    if (tk->unroll > 1) out[n++] = (Tile){x, r, s, base.w * 2, 0, 1, TRITON_COMBINE_MODEL}; /* the loop as the model ran it before unrolling */
+    else if (base.w / 2 >= 1) out[n++] = (Tile){x, r, s, base.w / 2, 0, 2, TRITON_COMBINE_MODEL};
   }
+  /* a split's parts combined the other way, near the model's bound on
+   * the parts' bytes (measured on a few splits; at 49 KiB and more the
+   * last part's block lost 10-17 us) */
+  TUNE_ADD(combine, tk->last_combine ? TRITON_COMBINE_LAUNCH : TRITON_COMBINE_LAST,
+           !chain && tk->nsplit > 1 && (tk->last_combine || tk->part_bytes <= 4 * GPU_LAST_COMBINE));
   TUNE_ADD(r, r * 2, r && r * 2 <= pr && x * r * 2 <= TUNE_MAX_TILE);
   TUNE_ADD(r, r / 2, r && r / 2 >= 1);
   TUNE_ADD(x, x * 2, x * 2 <= px && x * 2 * rr <= TUNE_MAX_TILE);
@@ -1440,12 +1498,14 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
     T->cand[T->ncand++] = (TritonCandidate){tune_label(a, &plan->launches[T->first]), &plan->launches[T->first], T->nlaunches, plan};
     char *keys[TUNE_MAX] = {tune_key(&plan->launches[T->first], T->nlaunches, tk->unroll)};
     if (tk->unroll > 1) T->cand[0].label = arena_printf(a, "%s, loop unrolled %d times", T->cand[0].label, tk->unroll);
+    if (tk->last_combine) T->cand[0].label = arena_printf(a, "%s, combined by the last part's block", T->cand[0].label);
     Tile tiles[2 * TUNE_MAX];
     int nt = tune_tiles(p, plan, i, tiles);
     for (int t = 0; t < nt && T->ncand < TUNE_MAX; t++) {
       int64_t tile[4] = {tiles[t].x, tiles[t].r, tiles[t].s, tiles[t].w};
       memcpy(ko[i].gpu_tile, tile, sizeof tile);
       ko[i].gpu_unroll = tiles[t].unroll;
+      ko[i].gpu_combine = tiles[t].combine;
       TritonPlan *cp = ARENA_NEW(a, TritonPlan);
       plan_with(a, c, TRITON_GPU, &base, ko, cp);
       ko[i] = base;
@@ -1475,6 +1535,7 @@ static void gpu_tune(Arena *a, const Compiled *c, TritonPlan *plan) {
       keys[T->ncand] = key;
       const char *label = tune_label(a, &L[0]);
       if (ck->unroll > 1) label = arena_printf(a, "%s, loop unrolled %d times", label, ck->unroll);
+      if (ck->last_combine) label = arena_printf(a, "%s, combined by the last part's block", label);
       T->cand[T->ncand++] = (TritonCandidate){label, L, n, cp};
     }
     for (int j = 0; j < T->ncand; j++) free(keys[j]);
@@ -1618,6 +1679,10 @@ void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
         sb_printf(sb, "; split into %lld parts -> %lld blocks; combine XBLOCK %lld, SBLOCK %lld", (long long)tk->nsplit,
                   (long long)(tk->xprogs * tk->nsplit), (long long)tk->cxblock, (long long)tk->csblock);
       sb_puts(sb, "\n");
+      if (tk->nsplit > 1)
+        sb_printf(sb, "  combine: %s (%lld bytes of parts an x block%s)\n",
+                  tk->last_combine ? "in the block whose part ends last" : "a second launch", (long long)tk->part_bytes,
+                  plan->opt.gpu_combine ? ", --gpu-combine" : tk->last_combine ? " <= 4096" : " > 4096");
       if (tk->num_stages)
         sb_printf(sb, "  pipeline: NUM_STAGES %d (%lld bytes a stage, %d block%s per multiprocessor)\n", tk->num_stages,
                   (long long)tk->stage_bytes, tk->ctas_per_sm, tk->ctas_per_sm == 1 ? "" : "s");

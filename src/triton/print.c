@@ -26,6 +26,13 @@ bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l) {
   return true;
 }
 
+bool triton_gpu_combine_from_name(const char *name, TritonGpuCombine *c) {
+  if (!strcmp(name, "launch")) *c = TRITON_COMBINE_LAUNCH;
+  else if (!strcmp(name, "last")) *c = TRITON_COMBINE_LAST;
+  else return false;
+  return true;
+}
+
 bool triton_target_from_name(const char *name, TritonTarget *t) {
   if (!strcmp(name, "triton-npu")) *t = TRITON_NPU;
   else if (!strcmp(name, "triton-gpu")) *t = TRITON_GPU;

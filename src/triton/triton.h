@@ -46,6 +46,11 @@ typedef enum TritonTarget { TRITON_NPU, TRITON_GPU } TritonTarget;
  * tile; see gpu_desc in plan.c), pointers elsewhere. */
 typedef enum TritonGpuLoads { TRITON_LOADS_POINTER, TRITON_LOADS_TMA } TritonGpuLoads;
 
+/* Who combines a split reduction's parts: the model's choice (the last
+ * part's block where an x block's parts are a few KiB, see gpu_model in
+ * plan.c), a second launch, or the block of the part that finishes last. */
+typedef enum TritonGpuCombine { TRITON_COMBINE_MODEL, TRITON_COMBINE_LAUNCH, TRITON_COMBINE_LAST } TritonGpuCombine;
+
 typedef struct TritonOptions {
   int npu_cores; /* vector cores (default 40) */
   int npu_ub_kb; /* on-chip unified buffer per core, KiB (default 192) */
@@ -61,6 +66,7 @@ typedef struct TritonOptions {
   /* --gpu-unroll N: Triton's loop_unroll_factor on the reduction loops of
    * pointer loads (1: none, the model's; for sweeps: docs/gpu.md) */
   int gpu_unroll;
+  TritonGpuCombine gpu_combine; /* --gpu-combine launch|last (default: the model's) */
   /* --autotune (GPU): the plan offers candidate tiles around the model's
    * per kernel (TritonPlan.tune) and the module times them on its first
    * call, caching the choice on disk beside itself */
@@ -74,6 +80,8 @@ bool triton_target_from_name(const char *name, TritonTarget *t);
 const char *triton_target_name(TritonTarget t);
 /* "pointer" / "tma" */
 bool triton_gpu_loads_from_name(const char *name, TritonGpuLoads *l);
+/* "launch" / "last" */
+bool triton_gpu_combine_from_name(const char *name, TritonGpuCombine *c);
 
 /* One argument of a launch, in the kernel's parameter order. */
 typedef struct TritonArg {
@@ -96,12 +104,16 @@ typedef struct TritonLaunch {
 
 /* Scratch buffers hold the partial results of split reductions:
  * [nsplit, x numel] in the accumulation dtype.  Nothing needs to be
- * initialized: every element is written before it is read.  The one
- * exception is the status (TritonPlan.status). */
+ * initialized: every element is written before it is read.  The
+ * exceptions: the status (TritonPlan.status), and the zeroed ones, the
+ * counters of a split whose last part's block combines (one int32 per x
+ * block): zero before the first launch, and the launches leave them zero
+ * again, so one allocation serves every call in a stream's order. */
 typedef struct TritonScratch {
   const char *name;
   DType dtype;
   int64_t numel;
+  bool zeroed;
 } TritonScratch;
 
 typedef struct TKernel TKernel;
@@ -218,6 +230,17 @@ struct TKernel {
   int unroll; /* the reduction loops' loop_unroll_factor (1: none) */
   int64_t cxblock, csblock; /* combine kernel */
   int cnum_warps;
+  /* The split's combine runs in the block whose part finishes last (no
+   * second launch): each part's block counts itself done on its x block's
+   * counter (scratch buffer done, zeroed), and the last calls the combine
+   * function, whose parameters cfn holds (a launch that is never launched:
+   * it names the function and what it takes).  part_bytes: an x block's
+   * parts, which that one block reads alone. */
+  bool last_combine;
+  int done;
+  int64_t part_bytes;
+  TritonLaunch *cfn;
+  const char **ccall; /* per parameter of cfn: the part kernel's parameter that passes it */
   /* GPU, --gpu-loads tma: per value, its descriptor (NULL: a pointer load)
    * or why it has none; the stages of the loops that use descriptors, and
    * per axis the box a tile covers (x axes from XBLOCK, r from RBLOCK) */
@@ -252,7 +275,7 @@ struct TKernel {
   /* per value: read by a reduction (need_grp) or by a store (need_post),
    * directly or through the values it reads */
   bool *need_grp, *need_post;
-  int launch, claunch; /* the main and the combine launch in TritonPlan.launches (-1: none) */
+  int launch, claunch; /* the main and the combine launch in TritonPlan.launches (-1: none, or last_combine) */
 };
 
 /* What the printers share while they print one kernel (module.c makes

@@ -28,6 +28,9 @@
 #            tests/run's functions are left to tools/device/gpu_check.sh, for time.
 #  autotune/ modules emitted with --autotune: every candidate checked, the
 #            cache of the choice (tests/triton_interp/autotune.py).
+#  repeat/   splits whose last part's block combines, called three times on
+#            one set of buffers: right every time, their counters zero
+#            again after each call (tests/triton_interp/repeat.py).
 #  control/  modules broken on purpose must FAIL that check: the seed's bug
 #            (the accumulator reset inside the reduction loops), a masked
 #            lane that contributes 0 to an amax of negative numbers, and a
@@ -108,6 +111,13 @@ golden even_split.gpu.evict --target triton-gpu --gpu-evict-first --fn even $G/e
 # (f64_columns.gpu.tile, even_split.gpu), and --gpu-unroll 1 turns that off
 golden uneven_split.gpu.unroll --target triton-gpu --gpu-unroll 2 --fn uneven $G/even_split.py
 golden even_split.gpu.unroll1 --target triton-gpu --gpu-unroll 1 --fn even $G/even_split.py
+# a split whose last part's block combines (one launch): the module, with
+# an epilogue's pointer renamed (c_in_ptr0), and the model's choice on both
+# sides of its 4 KiB of parts an x block
+golden last_combine.gpu --target triton-gpu --fn scaled_col_sum $G/last_combine.py
+golden last_combine.gpu.tile --target triton-gpu -d triton --fn scaled_col_sum $G/last_combine.py
+golden last_combine.gpu.var.tile --target triton-gpu -d triton --fn col_var $G/last_combine.py
+golden last_combine.gpu.forced.tile --target triton-gpu -d triton --gpu-combine launch --fn col_stats $G/last_combine.py
 golden softmax.gpu.chain.loop.unroll --target triton-gpu --gpu-sms 2 --gpu-tile 4,16,0,1 --gpu-unroll 2 $G/softmax.py
 # --autotune: the candidates the plan offers (the seed's split kernel: warps,
 # RBLOCK, XBLOCK, parts, stages; softmax's three kernels, their masks and loops)
@@ -137,6 +147,7 @@ cli sms_missing 2 "--gpu-sms needs an integer" --target triton-gpu $G/softmax.py
 cli bad_ub_suffix 2 "--npu-ub-kb needs an integer" --target triton-npu --npu-ub-kb 64k $G/softmax.py
 cli ub_kb 0 "unified buffer 64 KiB" -d triton --target triton-npu --npu-ub-kb 64 $G/softmax.py
 cli bad_unroll 2 "--gpu-unroll needs an integer in 1..16" --target triton-gpu --gpu-unroll 0 $G/softmax.py
+cli bad_combine 2 "--gpu-combine needs launch or last" --target triton-gpu --gpu-combine first $G/softmax.py
 cli autotune_needs_gpu 2 "--autotune needs --target triton-gpu" --target triton-npu --autotune $G/softmax.py
 cli autotune_help 0 "autotune.json" --help
 
@@ -192,6 +203,7 @@ overrides() { # FILE FN -> lines of extra arguments (one run per line)
     even_split:even) echo "--arg x=f32[2,7,8,160]"; echo "--arg x=f32[16,16,16,160] --gpu-sms 2"
       echo "--arg x=f32[16,16,16,160] --gpu-sms 2 --gpu-unroll 3" ;;
     even_split:uneven) echo "--arg x=f32[301,160]" ;;
+    last_combine:*) echo ""; echo "--gpu-combine launch"; echo "--gpu-combine last" ;;
     f64_columns:col_var) echo "--arg x=f32[600,256] --gpu-sms 1"; echo "--arg x=f32[2001,512] --gpu-sms 8"
       echo "--arg x=f32[4001,64] --gpu-sms 4" ;;
     *) echo "" ;;
@@ -276,6 +288,35 @@ control tma_tile_start triton-gpu 's/desc0.load(\[r1_t,/desc0.load([0 * r1_t,/' 
 # The index checks' status with the asserts taken out, as a GPU without
 # Triton's debug mode compiles them: coil_launch must raise IndexError.
 python3 tests/triton_interp/status.py "$COIL" 2>"$tmp/err.status" || echo "FAIL triton/status: crashed: $(tail -3 "$tmp/err.status")"
+
+# Splits whose last part's block combines, called three times on one set of
+# buffers: the counters must be zero again after every call; a module that
+# never sets them back, and one whose counters are not zeroed before the
+# first call, must fail.
+: >"$tmp/list.repeat"
+for fn in scaled_col_sum col_argmax full_sum col_stats col_var; do
+  if "$COIL" emit --target triton-gpu --harness --gpu-combine last --fn $fn $G/last_combine.py >"$tmp/m/repeat.$fn.py" 2>"$tmp/emit.err"; then
+    echo "triton/repeat/$fn $tmp/m/repeat.$fn.py" >>"$tmp/list.repeat"
+  else
+    echo "FAIL triton/repeat/$fn: coil emit failed: $(head -c 300 "$tmp/emit.err")"
+  fi
+done
+repeat_control() { # NAME SED
+  sed "$2" "$tmp/m/repeat.scaled_col_sum.py" >"$tmp/m/repeat.$1.py"
+  if cmp -s "$tmp/m/repeat.scaled_col_sum.py" "$tmp/m/repeat.$1.py"; then
+    echo "FAIL triton/repeat/control_$1: the module has nothing the edit breaks"
+  else
+    echo "triton/repeat/control_$1 $tmp/m/repeat.$1.py xfail" >>"$tmp/list.repeat"
+  fi
+}
+if [ -f "$tmp/m/repeat.scaled_col_sum.py" ]; then
+  repeat_control no_reset 's/^        tl.store(done_ptr + tl.program_id(0), 0)$/        pass/'
+  repeat_control not_zeroed 's/^            bufs.append(torch.zeros(shape, /            bufs.append(torch.ones(shape, /'
+fi
+if [ -z "${COIL_EMIT_ONLY:-}" ]; then
+  python3 tests/triton_interp/repeat.py "$tmp/list.repeat" 2>"$tmp/err.repeat" ||
+    echo "FAIL triton/repeat: crashed: $(tail -3 "$tmp/err.repeat")"
+fi
 
 # --autotune: every candidate of a row and a column reduction, the seed
 # scaled down and two chains against eager PyTorch, the cache (written,
