@@ -471,8 +471,9 @@ static void gpu_model(const Kernel *k, const TritonOptions *o, TKernel *tk) {
     /* A tile the accumulators shrank keeps its r steps: the narrowest x
      * block (128-byte rows), not 128 outputs of a few rows each (f32
      * variances over 256-1024 columns, 2048-point tiles at 8 warps: 62-71%
-     * of a read at 32 x 64 against 58-64% at 128 x 16; docs/gpu.md,
-     * 2026-12-03, evening). */
+     * of a read at 32 x 64 against 58-64% at 128 x 16; an argmax, an f64
+     * sum and an amax beside an f64 mean over columns: 3-16 points more;
+     * docs/gpu.md, 2026-12-03, evening and night). */
     if (tile < full && !o->gpu_tile[0]) tk->xblock = col_xblock(k, tk, sms, true);
     f64_tile = tile < full && variance_sums(k);
     tk->num_warps = (int)warps;
