@@ -56,7 +56,8 @@ static const char RUN_HELP[] =
     "                         fewer TLB misses, faster memory-bound kernels; see docs/bench.md)\n"
     "  --target T             c (default: C kernels built with cc), or triton-npu / triton-gpu:\n"
     "                         the Triton module `coil emit --target T` prints, run by coil's own\n"
-    "                         Triton executor on the CPU and checked the same way\n"
+    "                         Triton executor on the CPU and checked the same way; coil emit's\n"
+    "                         --npu-* and --gpu-* options (tiles, splits, combines) apply to them\n"
     "\n"
     "The check is |got - ref| <= atol + rtol * |ref| per element (as torch.testing.assert_close).\n"
     "Default tolerances by output dtype (rtol, atol): f64 1e-7, 1e-7; f32 1.3e-6, 1e-5;\n"
@@ -224,6 +225,60 @@ static bool int_option(int argc, char **argv, int *i, long lo, long hi, int *out
   return true;
 }
 
+/* The Triton targets' options (--harness, --npu-*, --gpu-*, --autotune):
+ * each parsed into *topt and taken out of rargv (*rest shrinks), *tflags
+ * set when one was given.  Returns -1, or the exit status of a usage
+ * error. */
+static int triton_options(const char *cmd, int *rest, char **rargv, TritonOptions *topt, bool *tflags) {
+  int kept = 0;
+  for (int i = 0; i < *rest; i++) {
+    const char *a = rargv[i];
+    if (!strcmp(a, "--harness")) topt->harness = *tflags = true;
+    else if (!strcmp(a, "--npu-cores") || !strcmp(a, "--npu-ub-kb")) {
+      if (!int_option(*rest, rargv, &i, 1, 65536, a[6] == 'c' ? &topt->npu_cores : &topt->npu_ub_kb))
+        return usage_error(cmd, "%s needs an integer in 1..65536", a);
+      *tflags = true;
+    } else if (!strcmp(a, "--gpu-tile")) {
+      const char *t = i + 1 < *rest ? rargv[++i] : "";
+      int n = 0;
+      char *end = (char *)t;
+      while (n < 4) {
+        long v = strtol(t, &end, 10);
+        if (end == t || v < 0 || v > 65536 || (v & (v - 1))) break;
+        topt->gpu_tile[n++] = v;
+        if (*end != ',') break;
+        t = end + 1;
+      }
+      if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
+      *tflags = true;
+    } else if (!strcmp(a, "--gpu-unroll")) {
+      if (!int_option(*rest, rargv, &i, 1, 16, &topt->gpu_unroll)) return usage_error(cmd, "%s needs an integer in 1..16", a);
+      *tflags = true;
+    } else if (!strcmp(a, "--gpu-sms")) {
+      if (!int_option(*rest, rargv, &i, 1, 65536, &topt->gpu_sms)) return usage_error(cmd, "%s needs an integer in 1..65536", a);
+      *tflags = true;
+    } else if (!strcmp(a, "--gpu-no-chain")) {
+      topt->gpu_nochain = *tflags = true;
+    } else if (!strcmp(a, "--gpu-evict-first")) {
+      topt->gpu_evict = *tflags = true;
+    } else if (!strcmp(a, "--autotune")) {
+      topt->autotune = *tflags = true;
+    } else if (!strcmp(a, "--gpu-combine")) {
+      if (i + 1 >= *rest || !triton_gpu_combine_from_name(rargv[i + 1], &topt->gpu_combine))
+        return usage_error(cmd, "%s needs launch or last", a);
+      i++;
+      *tflags = true;
+    } else if (!strcmp(a, "--gpu-loads")) {
+      if (i + 1 >= *rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt->gpu_loads))
+        return usage_error(cmd, "%s needs pointer or tma", a);
+      i++;
+      *tflags = true;
+    } else rargv[kept++] = rargv[i];
+  }
+  *rest = kept;
+  return -1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     fputs(USAGE, argc < 2 ? stderr : stdout);
@@ -243,10 +298,19 @@ int main(int argc, char **argv) {
   Cli c = {0};
   if (!strcmp(cmd, "run")) {
     if (wants_help(rest, rargv)) { printf(RUN_HELP, COMMON); return 0; }
-    int st = parse_common(cmd, rest, rargv, &c, true);
+    TritonOptions topt;
+    triton_options_default(&topt);
+    bool tflags = false;
+    int st = triton_options(cmd, &rest, rargv, &topt, &tflags);
+    if (st >= 0) return st;
+    if (topt.harness || topt.autotune) return usage_error(cmd, "%s", "--harness and --autotune are options of coil emit");
+    st = parse_common(cmd, rest, rargv, &c, true);
     if (st >= 0) return st;
     if (!(c.co.target = target_find(c.target ? c.target : "c")))
       return unknown_target(cmd, c.target);
+    if (tflags && c.co.target == &cpu_target)
+      return usage_error(cmd, "%s", "--npu-cores, --npu-ub-kb and --gpu-* options need --target triton-npu or triton-gpu");
+    if (c.co.target != &cpu_target) c.co.target_options = &topt;
     int status;
     CoilErr *e = run_command(&c.co, &c.ro, &status);
     if (e) return fail(e);
@@ -258,52 +322,10 @@ int main(int argc, char **argv) {
     TritonOptions topt;
     triton_options_default(&topt);
     bool tflags = false;
-    int kept = 0;
-    for (int i = 0; !dump && i < rest; i++) { /* the Triton targets' options */
-      const char *a = rargv[i];
-      if (!strcmp(a, "--harness")) topt.harness = tflags = true;
-      else if (!strcmp(a, "--npu-cores") || !strcmp(a, "--npu-ub-kb")) {
-        if (!int_option(rest, rargv, &i, 1, 65536, a[6] == 'c' ? &topt.npu_cores : &topt.npu_ub_kb))
-          return usage_error(cmd, "%s needs an integer in 1..65536", a);
-        tflags = true;
-      } else if (!strcmp(a, "--gpu-tile")) {
-        const char *t = i + 1 < rest ? rargv[++i] : "";
-        int n = 0;
-        char *end = (char *)t;
-        while (n < 4) {
-          long v = strtol(t, &end, 10);
-          if (end == t || v < 0 || v > 65536 || (v & (v - 1))) break;
-          topt.gpu_tile[n++] = v;
-          if (*end != ',') break;
-          t = end + 1;
-        }
-        if (n != 4 || *end) return usage_error(cmd, "%s needs XBLOCK,RBLOCK,SPLIT,WARPS (powers of two, 0: the model's)", a);
-        tflags = true;
-      } else if (!strcmp(a, "--gpu-unroll")) {
-        if (!int_option(rest, rargv, &i, 1, 16, &topt.gpu_unroll)) return usage_error(cmd, "%s needs an integer in 1..16", a);
-        tflags = true;
-      } else if (!strcmp(a, "--gpu-sms")) {
-        if (!int_option(rest, rargv, &i, 1, 65536, &topt.gpu_sms)) return usage_error(cmd, "%s needs an integer in 1..65536", a);
-        tflags = true;
-      } else if (!strcmp(a, "--gpu-no-chain")) {
-        topt.gpu_nochain = tflags = true;
-      } else if (!strcmp(a, "--gpu-evict-first")) {
-        topt.gpu_evict = tflags = true;
-      } else if (!strcmp(a, "--autotune")) {
-        topt.autotune = tflags = true;
-      } else if (!strcmp(a, "--gpu-combine")) {
-        if (i + 1 >= rest || !triton_gpu_combine_from_name(rargv[i + 1], &topt.gpu_combine))
-          return usage_error(cmd, "%s needs launch or last", a);
-        i++;
-        tflags = true;
-      } else if (!strcmp(a, "--gpu-loads")) {
-        if (i + 1 >= rest || !triton_gpu_loads_from_name(rargv[i + 1], &topt.gpu_loads))
-          return usage_error(cmd, "%s needs pointer or tma", a);
-        i++;
-        tflags = true;
-      } else rargv[kept++] = rargv[i];
+    if (!dump) {
+      int ts = triton_options(cmd, &rest, rargv, &topt, &tflags);
+      if (ts >= 0) return ts;
     }
-    if (!dump) rest = kept;
     int st = parse_common(cmd, rest, rargv, &c, false);
     if (st >= 0) return st;
     if (dump && !c.co.dump) return usage_error(cmd, "%s", "-d STAGES is required (e.g. -d graph,kernel or -d all)");

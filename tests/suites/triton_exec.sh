@@ -92,4 +92,26 @@ while read -r f fn; do
     else echo "FAIL argred/$fn/$t: $(grep -m 1 -i 'error\|differ' "$tmp/argred.log" | cut -c1-300)"; fi
   done
 done <"$tmp/argred"
+# Splits whose parts a second launch or the last part's block combines
+# (coil run takes coil emit's --gpu-* options), through the executor: its
+# programs run on several threads, so the last block's count and loads of
+# the parts cross threads as they cross blocks on a GPU.
+for fn in scaled_col_sum col_argmax full_sum col_stats col_var; do
+  for m in launch last; do
+    if "$COIL" run tests/triton_golden/last_combine.py --fn $fn --target triton-gpu --gpu-combine $m >"$tmp/lc.log" 2>&1; then
+      echo "ok combine/$fn/$m"
+    else
+      echo "FAIL combine/$fn/$m: $(grep -m 1 -i 'error\|differ' "$tmp/lc.log" | cut -c1-300)"
+    fi
+  done
+done
+# coil run's Triton options: not for the C target, and not emit's own
+"$COIL" run tests/triton_golden/last_combine.py --fn full_sum --gpu-combine last >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "need --target triton-npu or triton-gpu" "$tmp/out"; then echo "ok cli_run_triton_option_needs_target"
+else echo "FAIL cli_run_triton_option_needs_target: status $rc: $(head -2 "$tmp/out")"; fi
+"$COIL" run tests/triton_golden/last_combine.py --fn full_sum --target triton-gpu --harness >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "are options of coil emit" "$tmp/out"; then echo "ok cli_run_emit_only_option"
+else echo "FAIL cli_run_emit_only_option: status $rc: $(head -2 "$tmp/out")"; fi
 exit 0
