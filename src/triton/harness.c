@@ -729,7 +729,10 @@ static const char harness_bench_gpu[] =
     "                print(f'torch.compile failed: {type(e).__name__}: {e}', file=sys.stderr)\n"
     "    return nbytes, rows\n"
     ;
-static const char harness_main_gpu[] =
+/* main() of the standalone script: its start, the same in both dialects,
+ * then the timing, which the GPU's harness reports against a read of the
+ * same bytes. */
+static const char harness_main_head[] =
     "\n\n"
     "def main():\n"
     "    interp = os.environ.get('TRITON_INTERPRET') == '1'\n"
@@ -752,6 +755,8 @@ static const char harness_main_gpu[] =
     "    print(f'check {name} ({COIL_TARGET}, {args.device}): ' + ('ok' if not problems else 'FAIL'))\n"
     "    for p in problems:\n"
     "        print('  ' + p)\n"
+    ;
+static const char harness_main_gpu[] =
     "    if not args.no_bench and args.device != 'cpu':\n"
     "        nbytes, rows = coil_bench(args.device, args.seed, args.rep, not args.no_compile)\n"
     "        read = rows[0]\n"
@@ -769,28 +774,6 @@ static const char harness_main_gpu[] =
     "if __name__ == '__main__':\n"
     "    sys.exit(main())\n";
 static const char harness_main[] =
-    "\n\n"
-    "def main():\n"
-    "    interp = os.environ.get('TRITON_INTERPRET') == '1'\n"
-    "    ap = argparse.ArgumentParser(description=f'coil {COIL_TARGET} kernels of {COIL_FUNCTION} '\n"
-    "                                 f'({COIL_SOURCE_FILE}): check against eager PyTorch, then time them')\n"
-    "    ap.add_argument('--device', default='cpu' if interp else 'cuda',\n"
-    "                    help='cuda, or cpu under TRITON_INTERPRET=1 (default: %(default)s)')\n"
-    "    ap.add_argument('--seed', type=int, default=0)\n"
-    "    ap.add_argument('--rep', type=int, default=200, help='do_bench rep in ms')\n"
-    "    ap.add_argument('--no-bench', action='store_true', help='check only')\n"
-    "    ap.add_argument('--no-compile', action='store_true', help='do not time torch.compile')\n"
-    "    args = ap.parse_args()\n"
-    "    if args.device == 'cpu' and not interp:\n"
-    "        print('--device cpu runs the kernels in Triton\\'s interpreter: set TRITON_INTERPRET=1', file=sys.stderr)\n"
-    "        return 2\n"
-    "    problems = coil_check(args.device, args.seed)\n"
-    "    name = f'{COIL_SOURCE_FILE}:{COIL_FUNCTION}'\n"
-    "    result = {'target': COIL_TARGET, 'function': name, 'device': args.device,\n"
-    "              'check': 'ok' if not problems else 'FAIL', 'problems': problems}\n"
-    "    print(f'check {name} ({COIL_TARGET}, {args.device}): ' + ('ok' if not problems else 'FAIL'))\n"
-    "    for p in problems:\n"
-    "        print('  ' + p)\n"
     "    if not args.no_bench and args.device != 'cpu':\n"
     "        nbytes, read_bw, rows = coil_bench(args.device, args.seed, args.rep, not args.no_compile)\n"
     "        print(f'{nbytes / 1e6:.1f} MB read and written; device read bandwidth {read_bw / 1e9:.0f} GB/s '\n"
@@ -818,5 +801,6 @@ void triton_harness(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
   sb_puts(sb, gpu ? harness_fn_gpu : harness_fn_npu);
   sb_puts(sb, harness_check);
   sb_puts(sb, gpu ? harness_bench_gpu : harness_bench);
+  sb_puts(sb, harness_main_head);
   sb_puts(sb, gpu ? harness_main_gpu : harness_main);
 }
