@@ -633,17 +633,18 @@ class _ZeroedBuffers:
     CUDA graph capture each call gets a new zeroed buffer (its zeroing is
     captured with the launches)."""
 
-    def __init__(self, device_index):
+    def __init__(self, device_index, zeros=functools.partial(torch.zeros, device="cuda")):
         self.device_index = device_index
+        self.zeros = zeros
         self.by_stream = {}  # dict reads and writes hold the GIL
 
     def take(self, shape, strides, dtype):
         if torch.cuda.is_current_stream_capturing():
-            return torch.zeros(shape, dtype=dtype, device="cuda")
+            return self.zeros(shape, dtype=dtype)
         stream = torch._C._cuda_getCurrentRawStream(self.device_index)
         buf = self.by_stream.get(stream)
         if buf is None:
-            buf = self.by_stream[stream] = torch.zeros(shape, dtype=dtype, device="cuda")
+            buf = self.by_stream[stream] = self.zeros(shape, dtype=dtype)
         return buf
 
 

@@ -470,6 +470,34 @@ def test_index_status_buffers_are_taken_again_only_when_read_back_clean():
     assert pool.take((1,), (1,), torch.int32) is clean and pool.pool == []
 
 
+def test_zeroed_buffers_are_one_per_stream_and_new_under_graph_capture(monkeypatch):
+    """A CUDA Plan's zeroed scratch (the counters of a split that its last
+    part's block combines, which the launches leave zero): calls in one
+    stream's order share one buffer, a call on another stream gets its own,
+    and a call under CUDA graph capture a new one (streams faked here)."""
+    from coil import backend
+    state = {"stream": 7, "capturing": False}
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda index: state["stream"], raising=False)
+    monkeypatch.setattr(torch.cuda, "is_current_stream_capturing", lambda: state["capturing"])
+    made = []
+
+    def zeros(shape, dtype):
+        made.append(torch.zeros(shape, dtype=dtype))
+        return made[-1]
+    pool = backend._ZeroedBuffers(0, zeros=zeros)
+    first = pool.take((64,), (1,), torch.int32)
+    assert first.dtype == torch.int32 and first.shape == (64,) and not first.any()
+    assert pool.take((64,), (1,), torch.int32) is first and len(made) == 1
+    state["stream"] = 9
+    other = pool.take((64,), (1,), torch.int32)
+    assert other is not first and len(made) == 2
+    state["stream"] = 7
+    assert pool.take((64,), (1,), torch.int32) is first
+    state["capturing"] = True
+    captured = pool.take((64,), (1,), torch.int32)
+    assert captured is not first and captured is not other and len(made) == 3
+
+
 def test_a_group_whose_first_call_fails_an_index_check_runs_its_plan_after():
     """A first call that raises coil.IndexOutOfRange (a shape compiled at
     call time, dynamic=True) still leaves the group's plan in its runner:
