@@ -482,7 +482,7 @@ static void group(Gpu *E, int g) {
         sb_printf(sb, "%s%s_in_i = tl.broadcast_to(tl.where(%s, %s, " TRI_ARG_NONE "), [XBLOCK, %s])\n", ind, res, rmask, pos, RB);
       else sb_printf(sb, "%s%s_in_i = tl.broadcast_to(%s, [XBLOCK, %s])\n", ind, res, pos, RB);
       if (persistent) tri_arg_finish(P, r, arena_printf(E->a, "%s_in", res), res, "", "[:, None]", ind);
-      else tri_arg_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), ind);
+      else tri_accumulate(P, r, res, ind);
       continue;
     }
     if (persistent) {
@@ -490,23 +490,12 @@ static void group(Gpu *E, int g) {
       tri_reduce(P, rd, arena_printf(E->a, "%s_in", res));
       sb_puts(sb, "[:, None]\n");
     } else {
-      sb_printf(sb, "%s_%s = ", ind, res);
-      tri_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
-      sb_puts(sb, "\n");
+      tri_accumulate(P, r, res, ind);
     }
   }
   if (!persistent)
-    for (int r = 0; r < k->nreds; r++) {
-      if (k->reds[r].group != g) continue;
-      const char *res = res_name(E, r);
-      if (op_is_argred(k->reds[r].op)) {
-        tri_arg_finish(P, r, arena_printf(E->a, "_%s", res), res, "", "[:, None]", "    ");
-        continue;
-      }
-      sb_printf(sb, "    %s = ", res);
-      tri_reduce(P, &k->reds[r], arena_printf(E->a, "_%s", res));
-      sb_puts(sb, "[:, None]\n");
-    }
+    for (int r = 0; r < k->nreds; r++)
+      if (k->reds[r].group == g) tri_finish(P, r, res_name(E, r), "", "[:, None]", "    ");
 }
 
 static void main_kernel(Gpu *E) {
@@ -601,26 +590,12 @@ static void combine_kernel(Gpu *E) {
     const char *res = res_name(E, r), *id = tri_identity(&k->reds[r]);
     sb_printf(sb, "        %s_in = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=%s%s)\n", res, E->ptr[tk->ws[r]], E->xmask ? "xmask & " : "",
               id, cg);
-    if (op_is_argred(k->reds[r].op)) {
+    if (op_is_argred(k->reds[r].op))
       sb_printf(sb, "        %s_in_i = tl.load(%s + (sindex * xnumel + xindex), %ssmask, other=" TRI_ARG_NONE "%s)\n", res,
                 E->ptr[tk->ws[k->nreds + r]], E->xmask ? "xmask & " : "", cg);
-      tri_arg_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), "        ");
-      continue;
-    }
-    sb_printf(sb, "        _%s = ", res);
-    tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
-    sb_puts(sb, "\n");
+    tri_accumulate(E->P, r, res, "        ");
   }
-  for (int r = 0; r < k->nreds; r++) {
-    const char *res = res_name(E, r);
-    if (op_is_argred(k->reds[r].op)) {
-      tri_arg_finish(E->P, r, arena_printf(E->a, "_%s", res), res, "", "[:, None]", "    ");
-      continue;
-    }
-    sb_printf(sb, "    %s = ", res);
-    tri_reduce(E->P, &k->reds[r], arena_printf(E->a, "_%s", res));
-    sb_puts(sb, "[:, None]\n");
-  }
+  for (int r = 0; r < k->nreds; r++) tri_finish(E->P, r, res_name(E, r), "", "[:, None]", "    ");
   print_stores(E, "    ");
   E->xmask = save;
 }

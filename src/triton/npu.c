@@ -363,28 +363,14 @@ static void group_loops(Npu *E, int g, const char *indent0) {
     sb_printf(sb, "%s%s_in = tl.reshape(tl.where(%s, %s, %s), [X0BLOCK_SUB, %s])\n", indent, res, mask.data, val.data,
               tri_identity(rd), prod);
     sb_free(&val);
-    if (op_is_argred(rd->op)) { /* the pair: each r point's position beside its value */
+    if (op_is_argred(rd->op)) /* the pair: each r point's position beside its value */
       sb_printf(sb, "%s%s_in_i = tl.reshape(tl.where(%s, %s, " TRI_ARG_NONE "), [X0BLOCK_SUB, %s])\n", indent, res, mask.data,
                 tri_vname(P, rd->idx), prod);
-      tri_arg_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), indent);
-      continue;
-    }
-    sb_printf(sb, "%s_%s = ", indent, res);
-    tri_combine(P, rd, arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
-    sb_puts(sb, "\n");
+    tri_accumulate(P, r, res, indent);
   }
   sb_free(&mask);
-  for (int r = 0; r < k->nreds; r++) {
-    if (k->reds[r].group != g) continue;
-    const char *res = res_name(E, r);
-    if (op_is_argred(k->reds[r].op)) {
-      tri_arg_finish(P, r, arena_printf(E->a, "_%s", res), res, "tl.reshape(", arena_printf(E->a, ", %s)", xshape(E, E->N)), indent0);
-      continue;
-    }
-    sb_printf(sb, "%s%s = tl.reshape(", indent0, res);
-    tri_reduce(P, &k->reds[r], arena_printf(E->a, "_%s", res));
-    sb_printf(sb, ", %s)\n", xshape(E, E->N));
-  }
+  for (int r = 0; r < k->nreds; r++)
+    if (k->reds[r].group == g) tri_finish(P, r, res_name(E, r), "tl.reshape(", arena_printf(E->a, ", %s)", xshape(E, E->N)), indent0);
 }
 
 static void main_kernel(Npu *E) {
@@ -477,26 +463,12 @@ static void combine_kernel(Npu *E) {
     const char *id = tri_identity(&k->reds[r]);
     sb_printf(sb, "            %s_in = tl.where(x0_mask & s_mask, tl.load(%s + (s * x0_numel + x0), x0_mask & s_mask, other=%s), %s)\n",
               res, E->ptr[tk->ws[r]], id, id);
-    if (op_is_argred(k->reds[r].op)) {
+    if (op_is_argred(k->reds[r].op))
       sb_printf(sb, "            %s_in_i = tl.where(x0_mask & s_mask, tl.load(%s + (s * x0_numel + x0), x0_mask & s_mask, other=0), "
                     TRI_ARG_NONE ")\n", res, E->ptr[tk->ws[k->nreds + r]]);
-      tri_arg_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res), "            ");
-      continue;
-    }
-    sb_printf(sb, "            _%s = ", res);
-    tri_combine(E->P, &k->reds[r], arena_printf(E->a, "_%s", res), arena_printf(E->a, "%s_in", res));
-    sb_puts(sb, "\n");
+    tri_accumulate(E->P, r, res, "            ");
   }
-  for (int r = 0; r < k->nreds; r++) {
-    const char *res = res_name(E, r);
-    if (op_is_argred(k->reds[r].op)) {
-      tri_arg_finish(E->P, r, arena_printf(E->a, "_%s", res), res, "tl.reshape(", ", [X0BLOCK_SUB, 1])", "        ");
-      continue;
-    }
-    sb_printf(sb, "        %s = tl.reshape(", res);
-    tri_reduce(E->P, &k->reds[r], arena_printf(E->a, "_%s", res));
-    sb_puts(sb, ", [X0BLOCK_SUB, 1])\n");
-  }
+  for (int r = 0; r < k->nreds; r++) tri_finish(E->P, r, res_name(E, r), "tl.reshape(", ", [X0BLOCK_SUB, 1])", "        ");
   print_post(E, "        ");
   E->N = saveN;
   E->P->rank = saveN;

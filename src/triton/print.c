@@ -405,6 +405,29 @@ void tri_arg_finish(TPrint *P, int r, const char *acc, const char *res, const ch
     if (v[j] >= 0) sb_printf(P->sb, "%s%s = %s%s_%c%s\n", indent, tri_vname(P, v[j]), pre, res, j ? 'x' : 'v', post);
 }
 
+void tri_accumulate(TPrint *P, int r, const char *res, const char *indent) {
+  const KRed *rd = &P->k->reds[r];
+  const char *acc = arena_printf(P->a, "_%s", res), *in = arena_printf(P->a, "%s_in", res);
+  if (op_is_argred(rd->op)) {
+    tri_arg_combine(P, rd, acc, in, indent);
+    return;
+  }
+  sb_printf(P->sb, "%s%s = ", indent, acc);
+  tri_combine(P, rd, acc, in);
+  sb_puts(P->sb, "\n");
+}
+
+void tri_finish(TPrint *P, int r, const char *res, const char *pre, const char *post, const char *indent) {
+  const char *acc = arena_printf(P->a, "_%s", res);
+  if (op_is_argred(P->k->reds[r].op)) {
+    tri_arg_finish(P, r, acc, res, pre, post, indent);
+    return;
+  }
+  sb_printf(P->sb, "%s%s = %s", indent, res, pre);
+  tri_reduce(P, &P->k->reds[r], acc);
+  sb_printf(P->sb, "%s\n", post);
+}
+
 void tri_store_value(TPrint *P, int val, DType buf) {
   DType t = P->k->vals[val].dtype;
   const char *name = tri_vname(P, val);

@@ -343,6 +343,11 @@ void tri_reduce(TPrint *P, const KRed *r, const char *acc);
 void tri_arg_values(const Kernel *k, int r, int *val, int *idx);
 void tri_arg_combine(TPrint *P, const KRed *r, const char *acc, const char *in, const char *indent);
 void tri_arg_finish(TPrint *P, int r, const char *acc, const char *res, const char *pre, const char *post, const char *indent);
+/* Every reduction, named res: its step `_res = combine(_res, res_in)` (an
+ * arg-reduction's pair too), and its finish `res = pre reduce(_res) post`
+ * (an arg-reduction's values and positions so). */
+void tri_accumulate(TPrint *P, int r, const char *res, const char *indent);
+void tri_finish(TPrint *P, int r, const char *res, const char *pre, const char *post, const char *indent);
 /* The name of value i: "tmpI", with P->vpfx before it. */
 const char *tri_vname(const TPrint *P, int i);
 /* The value that holds reduction r's result, or -1. */
