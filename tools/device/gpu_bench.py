@@ -21,7 +21,8 @@ before every call, so the L2 is full of dirty lines) and "flush": CUDA
 events around each call after *reading* a 256 MB buffer (cold, clean L2),
 the median of REPS calls.  Prints one JSON line per case as it ends
 (`GPU_BENCH {...}`), appends it to $OUT/bench.jsonl, and at the end writes
-$OUT/bench.md, the table of every case.
+$OUT/bench.md, the table of every case and a line per variant against the
+bars (median over torch.compile, the cases slower, the lowest read).
 
     for f in bench/cases/*.py; do build/coil emit --target triton-gpu --harness $f > m/$(basename $f); done
     OUT=results python3 tools/device/gpu_bench.py $(for f in m/*.py; do echo new=$f; done)
@@ -263,10 +264,42 @@ def write_table(results, out):
             err = f" err {v['err']:.1e}" if "err" in v else ""
             row += f" {v['do_bench']:.1f} / {v['flush']:.1f}{ok}{err} | {x} | {rd['flush'] / v['flush'] * 100:.0f}% |"
         lines.append(row)
+    lines += [""] + summary(results, labels)
     text = "\n".join(lines) + "\n"
     print(text)
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write(text)
+
+
+def summary(results, labels):
+    """Per variant, what the bars of issue 23 ask: the median of torch.compile's
+    time over coil's (do_bench), the cases slower than torch.compile, the lowest
+    fraction of the read (flush), and every check that failed."""
+    out = []
+    for l in labels:
+        xs, slower, reads, failed = [], [], [], []
+        for r in results:
+            v, cp = r["variants"].get(l), r.get("compile")
+            if not v or "do_bench" not in v:
+                failed.append(r["case"])
+                continue
+            if v["check"] != "ok":
+                failed.append(r["case"])
+            if cp:
+                x = cp["do_bench"] / v["do_bench"]
+                xs.append(x)
+                if x < 1.0:
+                    slower.append(f"{r['case']} {x:.3f}x")
+            reads.append((r["read"]["flush"] / v["flush"], r["case"]))
+        line = f"{l}: "
+        line += f"median {statistics.median(xs):.2f}x torch.compile" if xs else "no torch.compile times"
+        line += f"; slower than torch.compile: {', '.join(slower) if slower else 'none'}"
+        if reads:
+            low = min(reads)
+            line += f"; lowest read {low[0] * 100:.0f}% ({low[1]})"
+        line += f"; checks failed: {', '.join(failed) if failed else 'none'}"
+        out.append(line)
+    return out
 
 
 if __name__ == "__main__":
