@@ -17,7 +17,15 @@
  * stored; lanes past the end of r contribute the identity.
  *
  * Split (plan.c): program_id(1) takes RSPLIT_CHUNK points of the
- * flat r range; NAME_combine reduces the parts and runs the epilogue.
+ * flat r range; NAME_combine reduces the parts and runs the epilogue,
+ * launched after the parts, or (TKernel.last_combine) called by the
+ * block whose part ends last, which counts the x block's parts done:
+ *
+ *   tl.debug_barrier()
+ *   done = tl.atomic_add(done_ptr + tl.program_id(0), 1, sem='acq_rel')
+ *   if done == RSPLIT - 1:
+ *       tl.store(done_ptr + tl.program_id(0), 0)
+ *       NAME_combine(ws_ptr0, out_ptr0, xnumel, RSPLIT, XBLOCK, SBLOCK)
  *
  * --gpu-loads tma: a load the tile model gave a descriptor (TDesc) is a
  * bulk copy of one box, made once per program and loaded at the tile's
