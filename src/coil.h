@@ -650,6 +650,10 @@ typedef struct Target {
    * own instead of computing them. */
   CoilErr *(*plan)(Compiled *c, const void *options);
   void (*dump)(StrBuf *sb, const Compiled *c);
+  /* One line of what the plan runs, for `coil run`'s summary: where the
+   * kernels run and how (the C target's threads, the Triton targets'
+   * launches), so that an option which changes a plan shows in what ran. */
+  void (*describe)(StrBuf *sb, const Compiled *c);
   CoilErr *(*emit)(StrBuf *out, const Compiled *c);
   /* Run the kernels on bufs (every Program buffer, inputs filled);
    * *ms, when not NULL, gets the kernels' time. */

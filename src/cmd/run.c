@@ -8,7 +8,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -326,8 +325,10 @@ static void describe(const Compiled *c) {
     if (!k->nx) printf("1");
     for (int a = 0; a < k->nx; a++) printf("%s%lld", a ? "x" : "", (long long)k->axes[k->x[a]].size);
   }
-  if (c->target != &cpu_target) printf("), %s through coil's Triton executor on the cpu\n", c->target->name);
-  else printf("), cpu, %d thread%s\n", omp_get_max_threads(), omp_get_max_threads() == 1 ? "" : "s");
+  StrBuf how = {0};
+  c->target->describe(&how, c);
+  printf("), %s\n", how.data);
+  sb_free(&how);
 }
 
 int64_t check_output(const Buffer *b, const void *data, const RV *ref, const RV *ref64, double rtol, double atol,

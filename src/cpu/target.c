@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <omp.h>
+
 #include "cpu/cpu.h"
 
 CpuPlan *cpu_plan(const Compiled *c) {
@@ -266,6 +268,11 @@ static CoilErr *cpu_build(Compiled *const *cs, int n) {
   return e;
 }
 
+static void cpu_describe(StrBuf *sb, const Compiled *c) {
+  int n = omp_get_max_threads();
+  sb_printf(sb, "cpu, %d thread%s", n, n == 1 ? "" : "s");
+}
+
 static void cpu_release(Compiled *c) {
   if (c->plan && c->target == &cpu_target) {
     CpuPlan *cp = c->plan;
@@ -280,6 +287,7 @@ const Target cpu_target = {
     .casts = REF_CASTS_CPU,
     .plan = cpu_plan_program,
     .dump = cpu_dump,
+    .describe = cpu_describe,
     .emit = cpu_emit,
     .run = cpu_run,
     .build = cpu_build,

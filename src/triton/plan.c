@@ -1556,6 +1556,19 @@ static void dump_names(StrBuf *sb, const Kernel *k, const int *axes, int n) {
   for (int i = 0; i < n; i++) sb_printf(sb, " %s[%lld]", k->axes[axes[i]].name, (long long)k->axes[axes[i]].size);
 }
 
+/* The launches a run makes, in order, on one line; a split combined by
+ * its last part's block says so, since its combine is no launch. */
+void triton_plan_describe(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
+  sb_printf(sb, "%s through coil's Triton executor on the cpu: %d launch%s:", c->target->name, plan->nlaunches,
+            plan->nlaunches == 1 ? "" : "es");
+  for (int i = 0; i < plan->nlaunches; i++) {
+    const TritonLaunch *L = &plan->launches[i];
+    sb_printf(sb, "%s %s (%lld, %lld, %lld)", i ? "," : "", L->kernel, (long long)L->grid[0], (long long)L->grid[1],
+              (long long)L->grid[2]);
+    if (!L->combine && plan->kern[L->src].last_combine) sb_puts(sb, " combined by the block whose part ends last");
+  }
+}
+
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan) {
   const Program *p = &c->program;
   const TritonOptions *o = &plan->opt;

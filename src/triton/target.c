@@ -22,6 +22,8 @@ static CoilErr *triton_plan_program(Compiled *c, const void *options) {
 
 static void triton_dump(StrBuf *sb, const Compiled *c) { triton_plan_dump(sb, c, c->plan); }
 
+static void triton_describe(StrBuf *sb, const Compiled *c) { triton_plan_describe(sb, c, c->plan); }
+
 static CoilErr *triton_emit(StrBuf *out, const Compiled *c) { return emit_triton(out, c, c->plan); }
 
 static CoilErr *triton_run(Compiled *c, void *const *bufs, double *ms) {
@@ -35,6 +37,7 @@ const Target triton_npu_target = {
     .casts = REF_CASTS_GPU,
     .plan = triton_plan_program,
     .dump = triton_dump,
+    .describe = triton_describe,
     .emit = triton_emit,
     .run = triton_run,
 };
@@ -45,6 +48,7 @@ const Target triton_gpu_target = {
     .casts = REF_CASTS_GPU,
     .plan = triton_plan_program,
     .dump = triton_dump,
+    .describe = triton_describe,
     .emit = triton_emit,
     .run = triton_run,
 };

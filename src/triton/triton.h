@@ -166,6 +166,8 @@ struct TritonPlan {
 CoilErr *triton_plan(Arena *a, const Compiled *c, TritonTarget t, const TritonOptions *o, TritonPlan *plan);
 /* The tile model's inputs and choices, as `coil emit -d triton` prints them. */
 void triton_plan_dump(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
+/* `coil run`'s line of what runs: the launches, in order. */
+void triton_plan_describe(StrBuf *sb, const Compiled *c, const TritonPlan *plan);
 /* Print the complete Python module of a plan that triton_plan made for c
  * (with the plan's option harness: the standalone script). */
 CoilErr *emit_triton(StrBuf *out, const Compiled *c, const TritonPlan *plan);
