@@ -537,12 +537,36 @@ def _warm(module, args, device):
         pointers.append(_Pointer(getattr(torch, dtype), aligned))
     try:
         with torch.cuda.device(device):
-            for launch in module.COIL_LAUNCHES:
+            for launch in _warm_launches(module):
                 kernel = getattr(module, launch["kernel"])
+                stages = {"num_stages": launch["num_stages"]} if launch.get("num_stages") else {}
                 kernel.warmup(*[pointers[v] if kind == "ptr" else v for _, kind, v in launch["args"]],
-                              grid=tuple(launch["grid"]), num_warps=launch["num_warps"], **module.COIL_LAUNCH_OPTIONS)
+                              grid=tuple(launch["grid"]), num_warps=launch["num_warps"], **stages,
+                              **module.COIL_LAUNCH_OPTIONS)
     except Exception as e:  # noqa: BLE001 - the first call compiles what was not asked for here
         log.debug("coil: compiling %s ahead failed (its first call compiles it): %s", module.COIL_FUNCTION, e)
+
+
+def _warm_launches(module):
+    """The launches whose compiles _warm asks for: the model's, and in a
+    module that tunes (--autotune, COIL_AUTOTUNE not off) every candidate's,
+    each distinct compile once.  The first call times the candidates one
+    after another; compiled ahead, in parallel, they are then all in
+    Triton's cache.  A choice already in coil's cache still asks for the
+    others: on a machine where they were compiled before, Triton's own disk
+    cache answers those at once."""
+    launches = list(module.COIL_LAUNCHES)
+    tune = getattr(module, "COIL_TUNE", None)
+    if tune and module.coil_tune_mode() != "off":
+        launches += [launch for entry in tune for cand in entry["candidates"] for launch in cand["launches"]]
+    seen, unique = set(), []
+    for launch in launches:
+        key = (launch["kernel"], launch["num_warps"], launch.get("num_stages") or 0,
+               tuple((name, v) for name, kind, v in launch["args"] if kind == "constexpr"))
+        if key not in seen:
+            seen.add(key)
+            unique.append(launch)
+    return unique
 
 
 def _device_index(device):

@@ -434,6 +434,48 @@ def test_cuda_modules_are_compiled_ahead_for_the_specialization_of_their_first_c
     assert log == []
 
 
+def test_a_tuning_module_compiles_every_candidate_ahead(monkeypatch):
+    """Under --autotune the first call times each candidate in turn; _warm
+    asks Triton for all of them ahead (each distinct compile once, with
+    its warps and stages), so they compile in parallel before that call
+    rather than one after another during it.  COIL_AUTOTUNE=0 runs the
+    model's launches only, and only those are asked for."""
+    from coil import _C, backend
+    g = _C.Graph("warm_tuned")
+    xi = g.input("x", "float32", (40, 20011))
+    g.output([g.call("torch.sum", [("v", xi)], {"dim": ("i", 0)})])
+    module = backend._load_module(g.compile(target="triton-gpu", autotune=True).code)
+    assert module.COIL_TUNE
+    log = []
+    names = {launch["kernel"] for entry in module.COIL_TUNE for cand in entry["candidates"] for launch in cand["launches"]}
+    for name in names | {launch["kernel"] for launch in module.COIL_LAUNCHES}:
+        monkeypatch.setattr(module, name, _Launches(log))
+    monkeypatch.setattr(torch.cuda, "device", lambda d: contextlib.nullcontext())
+
+    def compile_key(launch):
+        consts = tuple(v for _, kind, v in launch["args"] if kind == "constexpr")
+        return (consts, launch["num_warps"], launch.get("num_stages") or None)
+
+    def warmed():
+        log.clear()
+        token = backend._ahead.set(True)
+        try:
+            backend._warm(module, [torch.randn(40, 20011)], torch.device("cuda", 0))
+        finally:
+            backend._ahead.reset(token)
+        return [(tuple(v for v in args if not hasattr(v, "data_ptr")), options["num_warps"], options.get("num_stages"))
+                for _, args, _, options in log]
+
+    candidates = {compile_key(launch) for entry in module.COIL_TUNE for cand in entry["candidates"]
+                  for launch in cand["launches"]}
+    got = warmed()
+    assert len(got) == len(set(got)), "a compile asked for twice"
+    assert set(got) == candidates | {compile_key(launch) for launch in module.COIL_LAUNCHES}
+    assert len(candidates) > len(module.COIL_LAUNCHES)
+    monkeypatch.setenv("COIL_AUTOTUNE", "0")
+    assert sorted(warmed(), key=repr) == sorted({compile_key(launch) for launch in module.COIL_LAUNCHES}, key=repr)
+
+
 def test_cuda_modules_that_differ_only_in_their_names_are_one_module():
     """Groups whose triton-gpu modules differ only in the program's name (a
     model's repeated layers) share one loaded module, so Triton compiles
