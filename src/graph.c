@@ -2509,35 +2509,52 @@ static void clamp_slice(int64_t len, int64_t step, bool has_lo, bool has_hi, int
   }
 }
 
-/* aten.as_strided(x, size, stride, storage_offset=None), where it is a
- * reshape: stride the contiguous strides of size (a dim of size 1 may
- * have any), x's elements read in row-major order from storage_offset on
- * (Inductor's group_norm decomposition views its [N, G, C/G, 1] scale as
- * [N, C] this way).  x is read as the contiguous tensor it is in coil's
- * graph; the torch.compile backend hands coil an as_strided only of a
- * contiguous tensor.  Any other layout is refused. */
-static Val *b_as_strided(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
-  Val *sv = arg(A, 0, "size"), *tv = arg(A, 1, "stride"), *ov = arg(A, 2, "storage_offset");
-  SrcLoc sl = arg_loc(A, 0, "size"), tl = arg_loc(A, 1, "stride");
-  if (!check_args(B, A, s->name, 3)) return NULL;
+/* The as_strided view of x that coil has: size with its contiguous strides
+ * (a dim of size 1 may have any), x's elements read in row-major order from
+ * storage_offset on.  A size and stride list start at argument first of A;
+ * sets *want to the view's element count and *off to its offset.  x is read
+ * as the contiguous tensor it is in coil's graph; the torch.compile backend
+ * hands coil an as_strided only of a contiguous tensor.  Any other layout
+ * is refused. */
+static bool strided_window(Builder *B, Args *A, int first, GNode *x, const char *what, int *n, int64_t *size, int64_t *off,
+                           int64_t *want, SrcLoc loc) {
+  Val *sv = arg(A, first, "size"), *tv = arg(A, first + 1, "stride"), *ov = arg(A, first + 2, "storage_offset");
+  SrcLoc sl = arg_loc(A, first, "size"), tl = arg_loc(A, first + 1, "stride");
   if (!sv || sv->kind != V_TUPLE || !tv || tv->kind != V_TUPLE || sv->n != tv->n || sv->n > COIL_MAX_DIMS)
-    return fail(B, loc, "as_strided needs size and stride, lists of as many ints");
-  int64_t size[COIL_MAX_DIMS], stride[COIL_MAX_DIMS], off = 0, want = 1;
+    return fail(B, loc, "%s needs size and stride, lists of as many ints", what), false;
+  int64_t stride[COIL_MAX_DIMS];
+  *n = sv->n;
+  *off = 0;
+  *want = 1;
   for (int i = 0; i < sv->n; i++)
-    if (!get_int(B, sv->items[i], sl, "size", &size[i]) || !get_int(B, tv->items[i], tl, "stride", &stride[i])) return NULL;
-  if (ov && ov->kind != V_NONE && !get_int(B, ov, arg_loc(A, 2, "storage_offset"), "storage_offset", &off)) return NULL;
+    if (!get_int(B, sv->items[i], sl, "size", &size[i]) || !get_int(B, tv->items[i], tl, "stride", &stride[i])) return false;
+  if (ov && ov->kind != V_NONE && !get_int(B, ov, arg_loc(A, first + 2, "storage_offset"), "storage_offset", off)) return false;
+  bool empty = false; /* a view of no elements has any strides */
+  for (int i = 0; i < sv->n; i++) empty |= size[i] == 0;
   for (int i = sv->n - 1; i >= 0; i--) {
-    if (size[i] < 0) return fail(B, sl, "as_strided: negative size %lld", (long long)size[i]);
-    if (size[i] != 1 && stride[i] != want)
-      return fail(B, tl, "as_strided with strides %s for size %s is not a reshape of the tensor's elements, which is all coil's subset has of it",
-                  shape_fmt(B->a, sv->n, stride), shape_fmt(B->a, sv->n, size));
-    want *= size[i];
+    if (size[i] < 0) return fail(B, sl, "%s: negative size %lld", what, (long long)size[i]), false;
+    if (!empty && size[i] != 1 && stride[i] != *want)
+      return fail(B, tl, "%s with strides %s for size %s is not a reshape of the tensor's elements, which is all coil's subset has of it",
+                  what, shape_fmt(B->a, sv->n, stride), shape_fmt(B->a, sv->n, size)), false;
+    *want *= size[i];
   }
   int64_t total = shape_numel(x->ndim, x->shape);
-  if (off < 0 || off + want > total)
-    return fail(B, loc, "as_strided: %lld elements from offset %lld leave the tensor's %lld", (long long)want, (long long)off, (long long)total);
+  if (*off < 0 || *off + *want > total)
+    return fail(B, loc, "%s: %lld elements from offset %lld leave the tensor's %lld", what, (long long)*want, (long long)*off,
+                (long long)total), false;
+  return true;
+}
+
+/* aten.as_strided(x, size, stride, storage_offset=None), where it is a
+ * reshape (strided_window): Inductor's group_norm decomposition views its
+ * [N, G, C/G, 1] scale as [N, C] this way. */
+static Val *b_as_strided(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  if (!check_args(B, A, s->name, 3)) return NULL;
+  int n;
+  int64_t size[COIL_MAX_DIMS], off, want, total = shape_numel(x->ndim, x->shape);
+  if (!strided_window(B, A, 0, x, "as_strided", &n, size, &off, &want, loc)) return NULL;
   GNode *flat = reshape(B, x, 1, &total, loc);
-  return mktensor(B, reshape(B, narrow_dim(B, flat, 0, off, want, loc), sv->n, size, loc));
+  return mktensor(B, reshape(B, narrow_dim(B, flat, 0, off, want, loc), n, size, loc));
 }
 
 /* aten.slice(x, dim=0, start=None, end=None, step=1): x[..., start:end]
@@ -3327,6 +3344,19 @@ static GNode *spread(Builder *B, GNode *t, int dim, int64_t step, double f, int6
   return narrow_dim(B, r, dim, 0, (t->shape[dim] - 1) * step + 1, loc);
 }
 
+/* x with x[..., lo:lo + n, ...] (along dim, n t's size there) replaced
+ * by t in x's dtype: where(the range's points, t padded to x's shape, x). */
+static GNode *put_range(Builder *B, GNode *x, GNode *t, int dim, int64_t lo, SrcLoc loc) {
+  int64_t start[COIL_MAX_DIMS] = {0};
+  start[dim] = -lo;
+  GNode *p = pad(B, cast(B, t, x->dtype, loc), start, x->shape, 0, 0, loc);
+  GNode *index = iota(B, x->ndim, x->shape, dim, 0, 1, loc);
+  int64_t last = lo + t->shape[dim];
+  GNode *cond = lo > 0 ? ti(B, OP_GE, index, lo, loc) : NULL;
+  if (last < x->shape[dim]) cond = cond ? tt(B, OP_AND, cond, ti(B, OP_LT, index, last, loc), loc) : ti(B, OP_LT, index, last, loc);
+  return cond ? twhere(B, cond, p, x, loc) : p; /* no cond: the whole of x */
+}
+
 /* slice_scatter(x, src, dim=0, start=None, end=None, step=1): x with
  * x[..., start:end:step, ...] (along dim) replaced by src in x's dtype:
  * where(the slice's points, src padded to x's shape, x). */
@@ -3356,22 +3386,35 @@ static Val *b_slice_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, Sr
                 shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, x->ndim, want));
   if (count == 0) return mktensor(B, x);
   if (step > 1 && x->ndim + 1 > COIL_MAX_DIMS) return fail(B, loc, "slice_scatter with a step: at most %d dimensions", COIL_MAX_DIMS - 1);
+  if (step == 1) return mktensor(B, put_range(B, x, t, dim, v[0], loc));
   int64_t start[COIL_MAX_DIMS] = {0};
   start[dim] = -v[0];
-  GNode *vals = cast(B, t, x->dtype, loc), *cond;
-  if (step > 1) vals = spread(B, vals, dim, step, 0, 0, loc);
-  GNode *p = pad(B, vals, start, x->shape, 0, 0, loc);
-  if (step > 1) {
-    GNode *mask = spread(B, expand(B, mkconst(B, DT_BOOL, 0, 1, loc), t->ndim, t->shape, loc), dim, step, 0, 0, loc);
-    cond = pad(B, mask, start, x->shape, 0, 0, loc);
-  } else {
-    GNode *index = iota(B, x->ndim, x->shape, dim, 0, 1, loc);
-    int64_t last = v[0] + count;
-    cond = v[0] > 0 ? ti(B, OP_GE, index, v[0], loc) : NULL;
-    if (last < len) cond = cond ? tt(B, OP_AND, cond, ti(B, OP_LT, index, last, loc), loc) : ti(B, OP_LT, index, last, loc);
-    if (!cond) return mktensor(B, p); /* the whole of x */
-  }
-  return mktensor(B, twhere(B, cond, p, x, loc));
+  GNode *p = pad(B, spread(B, cast(B, t, x->dtype, loc), dim, step, 0, 0, loc), start, x->shape, 0, 0, loc);
+  GNode *mask = spread(B, expand(B, mkconst(B, DT_BOOL, 0, 1, loc), t->ndim, t->shape, loc), dim, step, 0, 0, loc);
+  return mktensor(B, twhere(B, pad(B, mask, start, x->shape, 0, 0, loc), p, x, loc));
+}
+
+/* aten.as_strided_scatter(x, src, size, stride, storage_offset=None): x
+ * with its as_strided view replaced by src in x's dtype, for the views
+ * as_strided has (strided_window): a run of x's elements in row-major
+ * order, so the flat x with that run put in.  aot_autograd writes one for
+ * an in-place op on a view (ConvNeXt's backward: the whole of a [640]
+ * buffer as [2, 320]). */
+static Val *b_as_strided_scatter(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  Val *src = arg(A, 0, "src");
+  if (!src || src->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "src"), "as_strided_scatter needs a tensor src");
+  if (!check_args(B, A, s->name, 4)) return NULL;
+  int n;
+  int64_t size[COIL_MAX_DIMS], off, want, total = shape_numel(x->ndim, x->shape);
+  if (!strided_window(B, A, 1, x, "as_strided_scatter", &n, size, &off, &want, loc)) return NULL;
+  GNode *t = src->t;
+  if (t->ndim != n || memcmp(t->shape, size, sizeof(int64_t) * (size_t)n))
+    return fail(B, arg_loc(A, 0, "src"), "expected src to have the size of the view: src size = %s, view size = %s",
+                shape_fmt(B->a, t->ndim, t->shape), shape_fmt(B->a, n, size));
+  if (want == 0) return mktensor(B, x);
+  GNode *flat = reshape(B, x, 1, &total, loc);
+  GNode *put = put_range(B, flat, reshape(B, t, 1, &want, loc), 0, off, loc);
+  return mktensor(B, reshape(B, put, x->ndim, x->shape, loc));
 }
 
 /* select_scatter(x, src, dim, index): x with x.select(dim, index)
@@ -5293,6 +5336,8 @@ static const Spelling spellings[] = {
     {"rev.default(Tensor a, int[] dims)", PRIMS, b_flip, 0, 0, "all"},
     {"as_strided.default(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN, b_as_strided, 0, 0,
      "all (a contiguous layout of size: a reshape of self's elements in order)"},
+    {"as_strided_scatter.default(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN,
+     b_as_strided_scatter, 0, 0, "all (the views as_strided has; src in self's dtype)"},
     {"reflection_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
     {"reflection_pad2d.default(Tensor self, SymInt[4] padding)", ATEN, b_pad_mode, 0, 0, "floats"},
     {"reflection_pad3d.default(Tensor self, SymInt[6] padding)", ATEN, b_pad_mode, 0, 0, "floats"},

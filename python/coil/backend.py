@@ -207,12 +207,12 @@ class _Support(OperatorSupport):
         outs = _tensors(node.meta.get("val"))
         if not outs:
             return "no tensor result"
-        if op == "aten.as_strided.default":
-            # coil reads as_strided's input as the contiguous tensor it is in
-            # coil's graph; PyTorch reads its storage.
+        if op in ("aten.as_strided.default", "aten.as_strided_scatter.default"):
+            # coil reads (and scatters into) self as the contiguous tensor it
+            # is in coil's graph; PyTorch indexes its storage.
             src = _tensors(node.args[0].meta.get("val")) if isinstance(node.args[0], torch.fx.Node) else []
             if not src or not src[0].is_contiguous() or src[0].storage_offset() != 0:
-                return "as_strided of a tensor that is not contiguous from its storage's start"
+                return f"{op[5:-8]} of a tensor that is not contiguous from its storage's start"
         for a in node.all_input_nodes:
             outs += _tensors(a.meta.get("val"))
         for t in outs:

@@ -112,3 +112,34 @@ def test_dtypes_match_eager(dtype):
         assert a.dtype == b.dtype and a.shape == b.shape
         torch.testing.assert_close(a, b, rtol=tol, atol=tol, equal_nan=True)
     assert not fallbacks(report), report
+
+
+def test_as_strided_scatter_reaches_coil():
+    """aot_autograd writes as_strided_scatter for an in-place op on a view
+    (ConvNeXt's backward); coil takes the views as_strided has, runs of
+    self's elements, and leaves any other to ATen with its reason."""
+    aten = torch.ops.aten
+
+    def runs(x, s):
+        whole = aten.as_strided_scatter(x.reshape(-1) * 2, s, [2, 12], [12, 1], 0)
+        inner = aten.as_strided_scatter(x + 1, s[:, :5].sin(), [2, 5], [5, 1], 3)
+        return whole.sum(), inner
+
+    def other(x, s):  # every other element: no run
+        return aten.as_strided_scatter(x * 3, s[:, :6], [2, 6], [12, 2], 1)
+
+    g = torch.Generator().manual_seed(5)
+    x, s = torch.randn(4, 6, generator=g), torch.randn(2, 12, generator=g)
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        got = torch.compile(runs, backend="coil")(x, s)
+    for a, b in zip(got, runs(x, s)):
+        torch.testing.assert_close(a, b)
+    ops = {op for k in report.kernels for op in k.ops}
+    assert "aten.as_strided_scatter.default" in ops, report
+    assert not fallbacks(report), report
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        got = torch.compile(other, backend="coil")(x, s)
+    torch.testing.assert_close(got, other(x, s))
+    assert [f.op for f in fallbacks(report)] == ["aten.as_strided_scatter.default"], report

@@ -138,5 +138,17 @@ def aten_views(arg0: "f32[4, 6, 5]", arg1: "i32[4, 6]", arg2: "f32[2, 3, 8]", ar
     return (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20)
 
 
+def aten_as_strided_scatter(a: "f32[640]", s: "f32[2, 320]", b: "bf16[4, 6, 5]", t: "f32[2, 3, 4]", u: "i32[3, 1, 7]"):
+    """aot_autograd's as_strided_scatter: the whole buffer (ConvNeXt's
+    backward), a run inside it at an offset (t cast to b's bf16), a run at
+    the end with size-1 dims of any stride, and one of no elements."""
+    v0 = aten.as_strided_scatter.default(a, s, [2, 320], [320, 1], 0)
+    v1 = aten.as_strided_scatter.default(b, t * 3, [2, 3, 4], [12, 4, 1], 7)
+    v2 = aten.as_strided_scatter.default(b, t[:1, :1] + 1, [1, 1, 4], [99, 5, 1], 116)
+    v3 = aten.as_strided_scatter.default(u, u[:, :, :0].float(), [3, 1, 0], [7, 7, 1], 21)
+    v4 = aten.as_strided_scatter.default(u, (u[:2] * 2).view(14), [14], [1])
+    return v0 * 2, v1, v2.float().sum(1), v3, v4
+
+
 def zero_dim(s: "f32[]", e: "f32[0, 3]"):
     return torch.roll(s, 2), s.flip(0), torch.roll(e, 1, 1), e.flip(0, 1), e[:, ::2], torch.roll(s + e.sum(), 5)
