@@ -4238,6 +4238,184 @@ static GNode *scan_identity_const(Builder *B, ScanKind k, DType dt, SrcLoc loc) 
   return mkconst(B, dt, f, i, loc);
 }
 
+/* ------------------------------------------------------------ max pooling */
+
+/* The most points a pooling window may have: the window is unrolled into
+ * its points (one affine load each, no reduction axis), so its size is
+ * bounded as a loop's is. */
+#define POOL_MAX_POINTS 256
+
+/* A 2-D pooling over the last two dims of x: kernel k, stride s, padding
+ * p, dilation d (each [H, W]), and the output's size (out). */
+typedef struct Pool {
+  int64_t k[2], s[2], p[2], d[2], out[2];
+} Pool;
+
+/* One of pooling's int[2] arguments: an int, or a list of 1 or 2 (an empty
+ * one, where empty_ok, is dflt: stride=[] means the kernel size). */
+static bool pool_pair(Builder *B, Val *v, SrcLoc at, const char *what, const int64_t *dflt, bool empty_ok, int64_t *out) {
+  if (!v || v->kind == V_NONE || (empty_ok && v->kind == V_TUPLE && v->n == 0)) {
+    if (!dflt) return fail(B, at, "max_pool2d needs %s", what), false;
+    out[0] = dflt[0], out[1] = dflt[1];
+    return true;
+  }
+  if (v->kind == V_TUPLE && (v->n == 1 || v->n == 2)) {
+    for (int i = 0; i < 2; i++)
+      if (!get_int(B, v->items[i < v->n ? i : 0], at, what, &out[i])) return false;
+    return true;
+  }
+  if (v->kind == V_TUPLE) return fail(B, at, "max_pool2d: %s must be an int or a list of 1 or 2 ints", what), false;
+  if (!get_int(B, v, at, what, &out[0])) return false;
+  out[1] = out[0];
+  return true;
+}
+
+/* The arguments after x, (kernel_size, stride, padding, dilation,
+ * ceil_mode) from argument first on, checked as PyTorch checks them, and
+ * the output size (PyTorch's pooling_output_shape: with ceil_mode the last
+ * window must still start inside the input or its left padding). */
+static bool pool_args(Builder *B, GNode *x, Args *A, int first, Pool *P, SrcLoc loc) {
+  static const int64_t zero[2] = {0, 0}, one[2] = {1, 1};
+  SrcLoc kl = arg_loc(A, first, "kernel_size");
+  if (!pool_pair(B, arg(A, first, "kernel_size"), kl, "kernel_size", NULL, false, P->k) ||
+      !pool_pair(B, arg(A, first + 1, "stride"), arg_loc(A, first + 1, "stride"), "stride", P->k, true, P->s) ||
+      !pool_pair(B, arg(A, first + 2, "padding"), arg_loc(A, first + 2, "padding"), "padding", zero, false, P->p) ||
+      !pool_pair(B, arg(A, first + 3, "dilation"), arg_loc(A, first + 3, "dilation"), "dilation", one, false, P->d))
+    return false;
+  bool ceil = get_bool(B, arg(A, first + 4, "ceil_mode"), arg_loc(A, first + 4, "ceil_mode"), "ceil_mode", false);
+  if (B->err) return false;
+  if (x->ndim != 3 && x->ndim != 4)
+    return fail(B, loc, "max_pool2d: expected a 3D or 4D input tensor, got %d dimensions", x->ndim), false;
+  if (x->dtype == DT_BOOL) return fail(B, loc, "\"max_pool2d\" not implemented for 'Bool' (as in PyTorch)"), false;
+  for (int i = 0; i < 2; i++) {
+    if (P->k[i] <= 0 || P->s[i] <= 0 || P->d[i] <= 0)
+      return fail(B, loc, "max_pool2d: kernel size, stride and dilation must be greater than zero, got kernel %lld, stride %lld, dilation %lld",
+                  (long long)P->k[i], (long long)P->s[i], (long long)P->d[i]), false;
+    int64_t span = (P->k[i] - 1) * P->d[i] + 1, in = x->shape[x->ndim - 2 + i];
+    if (P->p[i] < 0 || P->p[i] > span / 2)
+      return fail(B, loc, "max_pool2d: pad should be at most half of effective kernel size, but got pad=%lld, kernel_size=%lld and dilation=%lld",
+                  (long long)P->p[i], (long long)P->k[i], (long long)P->d[i]), false;
+    int64_t num = in + 2 * P->p[i] - span + (ceil ? P->s[i] - 1 : 0);
+    int64_t out = (num < 0 ? -((-num + P->s[i] - 1) / P->s[i]) : num / P->s[i]) + 1;
+    if (ceil && out > 0 && (out - 1) * P->s[i] >= in + P->p[i]) out--;
+    if (out < 1 || in < 1)
+      return fail(B, loc, "max_pool2d: the input's %s %lld gives an output of size %lld, which is too small", i ? "width" : "height",
+                  (long long)in, (long long)out), false;
+    P->out[i] = out;
+  }
+  if (P->k[0] * P->k[1] > POOL_MAX_POINTS)
+    return fail(B, kl, "max_pool2d with a window of %lld points: coil unrolls windows of up to %d", (long long)(P->k[0] * P->k[1]),
+                POOL_MAX_POINTS), false;
+  return true;
+}
+
+/* Point (a, b) of every window: [..., OH, OW], the element x[..., oh*s0 -
+ * p0 + a*d0, ow*s1 - p1 + b*d1], fill (f or i) where that lies outside x
+ * (in the padding). */
+static GNode *window_point(Builder *B, GNode *x, const Pool *P, int64_t a, int64_t b, double f, int64_t i, SrcLoc loc) {
+  int n = x->ndim;
+  int64_t start[COIL_MAX_DIMS] = {0}, shape[COIL_MAX_DIMS];
+  memcpy(shape, x->shape, sizeof(int64_t) * (size_t)n);
+  for (int j = 0; j < 2; j++) {
+    start[n - 2 + j] = -P->p[j];
+    shape[n - 2 + j] = (P->out[j] - 1) * P->s[j] + (P->k[j] - 1) * P->d[j] + 1;
+  }
+  GNode *t = pad(B, x, start, shape, f, i, loc);
+  t = step_dim(B, t, n - 2, a * P->d[0], P->s[0], P->out[0], loc);
+  return step_dim(B, t, n - 1, b * P->d[1], P->s[1], P->out[1], loc);
+}
+
+/* The flat index in x's (H, W) plane of window point (a, b), [OH, OW]:
+ * (oh*s0 - p0 + a*d0) * W + ow*s1 - p1 + b*d1. */
+static GNode *window_flat(Builder *B, const Pool *P, int64_t W, int64_t a, int64_t b, SrcLoc loc) {
+  Val vh = {.kind = V_TENSOR, .t = iota(B, 2, P->out, 0, (a * P->d[0] - P->p[0]) * W, P->s[0] * W, loc)};
+  Val vw = {.kind = V_TENSOR, .t = iota(B, 2, P->out, 1, b * P->d[1] - P->p[1], P->s[1], loc)};
+  return arith(B, OP_ADD, &vh, &vw, loc);
+}
+
+/* max_pool2d of x: the maxima of the windows and (with_indices) the index
+ * of each in the flattened (H, W) plane of x, as PyTorch's CPU kernel
+ * gives them: it walks a window's points inside x in row-major order, and
+ * a point replaces the maximum where it is greater or NaN.  So the index
+ * is the first point equal to the maximum, or where the maximum is NaN the
+ * last NaN.  The window is unrolled into its points, one affine load each:
+ * the maximum folded over them in that order (a later point wins only
+ * where greater or NaN), and the index picked from the points that hit it.
+ * Points in the padding read the lowest value and are never hits; a NaN
+ * anywhere in a window makes its maximum NaN, so the hits of a window are
+ * its NaNs or else its points equal to the maximum. */
+static Val *max_pool2d(Builder *B, GNode *x, const Pool *P, bool with_indices, SrcLoc loc) {
+  int n = x->ndim;
+  int64_t H = x->shape[n - 2], W = x->shape[n - 1], K = P->k[0] * P->k[1];
+  double f;
+  int64_t lo;
+  scan_identity(SCAN_MAX, x->dtype, &f, &lo);
+  GNode **pt = ARENA_ARRAY(B->a, GNode *, K), **hit = ARENA_ARRAY(B->a, GNode *, K), **flat = ARENA_ARRAY(B->a, GNode *, K);
+  GNode *m = NULL;
+  for (int64_t j = 0; j < K; j++) {
+    pt[j] = window_point(B, x, P, j / P->k[1], j % P->k[1], f, lo, loc);
+    m = m ? tt(B, OP_MAXIMUM, pt[j], m, loc) : pt[j];
+  }
+  if (!m || !with_indices) return m ? mktensor(B, m) : NULL;
+  int64_t plane[2] = {H, W};
+  GNode *inside = expand(B, mkconst(B, DT_BOOL, 0, 1, loc), 2, plane, loc); /* padded with false */
+  bool fl = dtype_is_float(x->dtype);
+  for (int64_t j = 0; j < K; j++) {
+    int64_t a = j / P->k[1], b = j % P->k[1];
+    GNode *same = tt(B, OP_EQ, pt[j], m, loc);
+    if (fl) same = tt(B, OP_OR, same, tt(B, OP_NE, pt[j], pt[j], loc), loc);
+    hit[j] = tt(B, OP_AND, window_point(B, inside, P, a, b, 0, 0, loc), same, loc);
+    flat[j] = window_flat(B, P, W, a, b, loc);
+  }
+  GNode *first = flat[K - 1], *last = flat[0];
+  for (int64_t j = K - 2; j >= 0; j--) first = twhere(B, hit[j], flat[j], first, loc);
+  for (int64_t j = 1; j < K; j++) last = twhere(B, hit[j], flat[j], last, loc);
+  GNode *idx = fl && K > 1 ? twhere(B, tt(B, OP_NE, m, m, loc), last, first, loc) : first;
+  if (!idx) return NULL;
+  return named_pair(B, m, expand(B, idx, n, m->shape, loc), "values", "indices");
+}
+
+/* F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1,
+ * ceil_mode=False, return_indices=False), torch.max_pool2d (no indices),
+ * aten.max_pool2d and aten.max_pool2d_with_indices ((values, indices)). */
+static Val *b_max_pool2d(Builder *B, const Spelling *s, GNode *x, Args *A, SrcLoc loc) {
+  bool func = s->forms & SP_F, pair = !strcmp(s->name, "max_pool2d_with_indices");
+  Pool P;
+  if (!pool_args(B, x, A, 0, &P, loc)) return NULL;
+  if (func) pair = get_bool(B, arg(A, 5, "return_indices"), arg_loc(A, 5, "return_indices"), "return_indices", false);
+  if (!check_args(B, A, s->name, func ? 6 : 5) || B->err) return NULL;
+  return max_pool2d(B, x, &P, pair, loc);
+}
+
+/* aten.max_pool2d_with_indices_backward(grad_output, self, kernel_size,
+ * stride, padding, dilation, ceil_mode, indices): each gradient added at
+ * its window's index in the (H, W) plane of a zero tensor of self's shape,
+ * in the outputs' row-major order, each add in the gradient's dtype: PyTorch's
+ * CPU loop. */
+static Val *b_max_pool2d_backward(Builder *B, const Spelling *s, GNode *g, Args *A, SrcLoc loc) {
+  Val *sv = arg(A, 0, "self"), *iv = arg(A, 6, "indices");
+  if (!sv || sv->kind != V_TENSOR) return fail(B, arg_loc(A, 0, "self"), "%s: self must be a tensor", s->name);
+  if (!iv || iv->kind != V_TENSOR || iv->t->dtype != DT_I64)
+    return fail(B, arg_loc(A, 6, "indices"), "%s: indices must be an int64 tensor", s->name);
+  if (!check_args(B, A, s->name, 7)) return NULL;
+  GNode *x = sv->t, *idx = iv->t;
+  Pool P;
+  if (!pool_args(B, x, A, 1, &P, loc)) return NULL;
+  int n = x->ndim;
+  int64_t want[COIL_MAX_DIMS];
+  memcpy(want, x->shape, sizeof(int64_t) * (size_t)n);
+  want[n - 2] = P.out[0], want[n - 1] = P.out[1];
+  if (g->ndim != n || memcmp(g->shape, want, sizeof(int64_t) * (size_t)n) || idx->ndim != n ||
+      memcmp(idx->shape, want, sizeof(int64_t) * (size_t)n))
+    return fail(B, loc, "%s: grad_output %s and indices %s must have the pooling's output size %s", s->name,
+                shape_fmt(B->a, g->ndim, g->shape), shape_fmt(B->a, idx->ndim, idx->shape), shape_fmt(B->a, n, want));
+  int64_t lead = shape_numel(n - 2, x->shape), planes[2] = {lead, x->shape[n - 2] * x->shape[n - 1]}, outs[2] = {lead, P.out[0] * P.out[1]};
+  GNode *zero = expand(B, mkconst(B, g->dtype, 0, 0, loc), 2, planes, loc);
+  GNode *r = scatter_add_node(B, zero, 1, reshape(B, idx, 2, outs, loc), reshape(B, g, 2, outs, loc), false, loc);
+  return r ? mktensor(B, reshape(B, r, n, x->shape, loc)) : NULL;
+}
+
+
 /* x's last dim n padded with the identity to nb * SCAN_BLOCK and split into
  * [nb, SCAN_BLOCK]. */
 static GNode *scan_blocks(Builder *B, ScanKind k, GNode *x, int64_t nb, SrcLoc loc) {
@@ -4991,6 +5169,7 @@ static const Spelling spellings[] = {
     {"take_along_dim", BOTH, b_take_along_dim, 0, 0, "all (indices: int64)"},
     {"index_select", BOTH, b_index_select, 0, 0, "all (index: int32, int64)"},
     {"embedding", FUNC, b_embedding, 0, 0, "all (indices: int32, int64; weight: 2-D)"},
+    {"max_pool2d", FUNC | SP_TORCH, b_max_pool2d, 0, 0, "all but bool (windows of up to 256 points; return_indices: F.max_pool2d)"},
     {"masked_select", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"nonzero", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
     {"argwhere", BOTH, b_data_shape, 0, 0, "(refused: a shape the data decides)"},
@@ -5336,6 +5515,12 @@ static const Spelling spellings[] = {
     {"rev.default(Tensor a, int[] dims)", PRIMS, b_flip, 0, 0, "all"},
     {"as_strided.default(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN, b_as_strided, 0, 0,
      "all (a contiguous layout of size: a reshape of self's elements in order)"},
+    {"max_pool2d.default(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)",
+     ATEN, b_max_pool2d, 0, 0, "all but bool (windows of up to 256 points)"},
+    {"max_pool2d_with_indices.default(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False)",
+     ATEN, b_max_pool2d, 0, 0, "all but bool ((values, indices); windows of up to 256 points)"},
+    {"max_pool2d_with_indices_backward.default(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices)",
+     ATEN, b_max_pool2d_backward, 0, 0, "floats"},
     {"as_strided_scatter.default(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)", ATEN,
      b_as_strided_scatter, 0, 0, "all (the views as_strided has; src in self's dtype)"},
     {"reflection_pad1d.default(Tensor self, SymInt[2] padding)", ATEN, b_pad_mode, 0, 0, "floats"},

@@ -1383,7 +1383,8 @@ _KEEP_WHOLE = ("roll", "reflection_pad1d", "reflection_pad2d", "reflection_pad3d
 # lowerings: max pooling becomes Inductor's low-memory prims, and it reads
 # torch._inductor.lowering, which only Inductor imports (a model with a
 # MaxPool2d failed to compile in a process that had not run Inductor).  coil
-# runs these as the ATen calls they are, forward and backward.
+# takes them whole: max_pool2d_with_indices and its backward are in its op
+# table; the 3-D ones run as the ATen calls they are.
 _INDUCTOR_ONLY = ("max_pool2d_with_indices", "max_pool3d_with_indices", "adaptive_max_pool3d")
 
 

@@ -105,11 +105,14 @@ def test_models_run_in_coil_programs():
     assert {"aten.rsqrt.default", "aten.mean.dim", "aten.sigmoid.default"} & ops, report
     assert any(k.graph.startswith("backward") for k in report.kernels), report
     assert all(f.by_design for f in report.fallbacks), report
-    report = coil.explain(ConvBlock(), torch.randn(2, 3, 8, 8))
+    report = coil.explain(ConvBlock(), torch.randn(2, 3, 8, 8, requires_grad=True), backward=True)
     assert any(f.op == "aten.convolution.default" and f.by_design for f in report.fallbacks), report
-    # max pooling stays the ATen call, not Inductor's decomposition into its own prims
-    assert any(f.op == "aten.max_pool2d_with_indices.default" for f in report.fallbacks), report
-    assert report.kernels, report
+    # max pooling reaches coil whole, not Inductor's decomposition into its
+    # own prims (its backward over windows that do not overlap is
+    # Inductor's scatter_add; tests/python/test_more_ops.py has overlapping ones)
+    ops = {op for k in report.kernels for op in k.ops}
+    assert "aten.max_pool2d_with_indices.default" in ops, report
+    assert all(f.by_design for f in report.fallbacks), report
     text = str(report)
     assert "coil program" in text and "aten.convolution.default" in text
 

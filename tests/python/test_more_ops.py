@@ -143,3 +143,34 @@ def test_as_strided_scatter_reaches_coil():
         got = torch.compile(other, backend="coil")(x, s)
     torch.testing.assert_close(got, other(x, s))
     assert [f.op for f in fallbacks(report)] == ["aten.as_strided_scatter.default"], report
+
+
+@pytest.mark.parametrize("target", ["c", "triton-gpu"])
+def test_max_pool_forward_and_backward_in_coil(target):
+    """ResNet's stem pooling (3x3 windows, stride 2, padding 1: windows
+    overlap), one step against eager, with ties and a window of -inf only:
+    the forward's aten.max_pool2d_with_indices runs in coil, and so does
+    the backward, which Inductor's table writes as a scatter_add at the
+    indices; nothing falls back."""
+    def stem(x, w, hole):
+        y = torch.nn.functional.max_pool2d(torch.where(hole, float("-inf"), torch.relu(x * w)), 3, 2, 1)
+        return (y * y.clamp(min=0)).sum((2, 3))
+
+    g = torch.Generator().manual_seed(7)
+    x = torch.randn(2, 4, 11, 10, generator=g).round()  # ties in most windows
+    hole = torch.zeros(2, 4, 11, 10, dtype=torch.bool)
+    hole[0, 1, 2:5, 3:6] = True  # a window of -inf only
+    w = torch.rand(4, 1, 1, generator=g) + 0.5
+    mine, ref = [(t.clone().requires_grad_(), w.clone().requires_grad_()) for t in (x, x)]
+    torch._dynamo.reset()
+    with coil.recording() as report:
+        out = torch.compile(stem, backend="coil", options={"target": target})(*mine, hole)
+        out.sum().backward()
+    want = stem(*ref, hole)
+    want.sum().backward()
+    torch.testing.assert_close(out, want)
+    for a, b in zip(mine, ref):
+        torch.testing.assert_close(a.grad, b.grad)
+    ops = {op for k in report.kernels for op in k.ops}
+    assert {"aten.max_pool2d_with_indices.default", "aten.scatter_add.default"} <= ops, report
+    assert not fallbacks(report), report
