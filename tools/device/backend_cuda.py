@@ -5,8 +5,11 @@ Checks, on CUDA tensors: the RMSNorm + MLP and LayerNorm + softmax blocks of
 tests/python/test_backend.py for three training steps (loss and every
 gradient against eager); transformers' Llama from a config, forward and
 backward; the seed case (the weight gradient of RMSNorm, a backward) against
-eager; an embedding and a cross_entropy for three training steps; that a
-graph's kernels compile ahead (no coil kernel compiles at its first launch).
+eager; an embedding and a cross_entropy for three training steps; a
+conv + batch norm + max pool + linear net for three training steps; that a
+graph's kernels compile ahead (no coil kernel compiles at its first launch),
+also with autotune on (every candidate compiles ahead). TIMES=0 skips the
+times.
 Times (triton.testing.do_bench medians, same process): the seed's backward, a
 softmax, the RMSNorm + MLP block's and Llama's training steps under
 backend="coil", Inductor and eager, with each first call (the models' from an
@@ -151,12 +154,13 @@ def _llama(batch=8, seq=256, layers=2):
     return model, (torch.randint(0, 1000, (batch, seq), device=dev),), lambda out: out.logits.float().pow(2).mean()
 
 
-def ahead_compile():
+def ahead_compile(options=None):
     """A graph's CUDA kernels compile when the graph does, together in
     threads: Llama's first training step (a shape no other check uses) then
     launches no coil kernel that Triton must compile first.  Triton's
     post-compile hook sees every compile: is_manual_warmup, ahead; else at a
-    launch."""
+    launch.  With options={"autotune": True} every candidate the first call
+    times is among those compiled ahead."""
     import triton
     seen = []
 
@@ -168,15 +172,30 @@ def ahead_compile():
     try:
         torch._dynamo.reset()
         torch.manual_seed(0)
-        model, args, loss_of = _llama(2, 96)
-        f = torch.compile(model, backend="coil")
+        model, args, loss_of = _llama(2, 96 if options is None else 80)
+        f = torch.compile(model, backend="coil", options=options)
         loss_of(f(*args)).backward()
         torch.cuda.synchronize()
     finally:
         triton.knobs.runtime.jit_post_compile_hook = before
-    print(f"coil's Triton compiles in Llama's first step: {seen.count(True)} ahead, {seen.count(False)} at a launch",
-          flush=True)
+    print(f"coil's Triton compiles in Llama's first step (options {options}): {seen.count(True)} ahead, "
+          f"{seen.count(False)} at a launch", flush=True)
     assert seen and not seen.count(False), seen
+
+
+class PoolNet(torch.nn.Module):
+    """ResNet's stem in small: conv, batch norm, relu, a 3x3 max pool of stride 2 (padded), a linear head.
+    The pool's forward (values and indices) and its backward (a sum at the indices) are coil's."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.pool = torch.nn.MaxPool2d(3, 2, 1)
+        self.head = torch.nn.Linear(8 * 8 * 8, 10)
+
+    def forward(self, x):
+        return self.head(self.pool(torch.relu(self.bn(self.conv(x)))).flatten(1))
 
 
 def _fresh_triton_cache():
@@ -348,7 +367,10 @@ if __name__ == "__main__":
     check("seed_backward_cuda", seed_case)
     check("embedding_cross_entropy_training_cuda", tiny_lm)
     check("index_out_of_range_cuda", bad_ids)
-    check("times", times)
+    check("max_pool_training_cuda", training(PoolNet, (4, 3, 16, 16)))
+    check("ahead_compile_autotune", lambda: ahead_compile({"autotune": True}))
+    if os.environ.get("TIMES", "1") != "0":
+        check("times", times)
     if os.environ.get("DEEP"):
         check("deep_first_calls", deep_first_calls)
     print(f"{failures} failed")
