@@ -4336,43 +4336,64 @@ static GNode *window_flat(Builder *B, const Pool *P, int64_t W, int64_t a, int64
 /* max_pool2d of x: the maxima of the windows and (with_indices) the index
  * of each in the flattened (H, W) plane of x, as PyTorch's CPU kernel
  * gives them: it walks a window's points inside x in row-major order, and
- * a point replaces the maximum where it is greater or NaN.  So the index
- * is the first point equal to the maximum, or where the maximum is NaN the
- * last NaN.  The window is unrolled into its points, one affine load each:
- * the maximum folded over them in that order (a later point wins only
- * where greater or NaN), and the index picked from the points that hit it.
- * Points in the padding read the lowest value and are never hits; a NaN
- * anywhere in a window makes its maximum NaN, so the hits of a window are
- * its NaNs or else its points equal to the maximum. */
+ * a point replaces the maximum where it is greater or NaN (so ties keep
+ * the first point, -0 before +0 included, and a NaN the last NaN).  The
+ * window is unrolled into its points, one affine load each.  Without
+ * indices the maximum is a fold of torch.maximum over the points in that
+ * order, which keeps the same point.  With indices the walk itself is
+ * unrolled: a running (maximum, index) pair that a point inside x takes
+ * over where it is greater, NaN, or the first inside point of its window
+ * (a window whose inside points are all the lowest value still names the
+ * first of them).  Points in the padding read the lowest value and are
+ * never taken.  The walk needs no comparison with the finished maximum:
+ * an earlier form (hits equal to the maximum, picked first-to-last or,
+ * for a NaN maximum, last-to-first) was miscompiled by Triton 3.6 on the
+ * H200 at four or more elements per thread (docs/gpu.md, 2026-12-04). */
 static Val *max_pool2d(Builder *B, GNode *x, const Pool *P, bool with_indices, SrcLoc loc) {
   int n = x->ndim;
-  int64_t H = x->shape[n - 2], W = x->shape[n - 1], K = P->k[0] * P->k[1];
+  int64_t W = x->shape[n - 1], K = P->k[0] * P->k[1];
   double f;
   int64_t lo;
   scan_identity(SCAN_MAX, x->dtype, &f, &lo);
-  GNode **pt = ARENA_ARRAY(B->a, GNode *, K), **hit = ARENA_ARRAY(B->a, GNode *, K), **flat = ARENA_ARRAY(B->a, GNode *, K);
-  GNode *m = NULL;
-  for (int64_t j = 0; j < K; j++) {
-    pt[j] = window_point(B, x, P, j / P->k[1], j % P->k[1], f, lo, loc);
-    m = m ? tt(B, OP_MAXIMUM, pt[j], m, loc) : pt[j];
+  if (!with_indices) {
+    GNode *m = NULL;
+    for (int64_t j = 0; j < K; j++) {
+      GNode *pt = window_point(B, x, P, j / P->k[1], j % P->k[1], f, lo, loc);
+      m = m ? tt(B, OP_MAXIMUM, pt, m, loc) : pt;
+    }
+    return m ? mktensor(B, m) : NULL;
   }
-  if (!m || !with_indices) return m ? mktensor(B, m) : NULL;
-  int64_t plane[2] = {H, W};
+  int64_t plane[2] = {x->shape[n - 2], W};
   GNode *inside = expand(B, mkconst(B, DT_BOOL, 0, 1, loc), 2, plane, loc); /* padded with false */
+  GNode *no = mkconst(B, DT_BOOL, 0, 0, loc);
   bool fl = dtype_is_float(x->dtype);
+  /* The walk carries the offset of its point from the window's first point
+   * (a constant per point), and the index is the first point's plus it:
+   * an earlier walk that carried the flat index itself, one i64 select per
+   * point, had its selects miscompiled by Triton 3.6 on the H200 at some
+   * tiles (the values right, the indices a row off; docs/gpu.md,
+   * 2026-12-04).  Inductor carries such offsets too. */
+  DType odt = x->shape[n - 2] * W <= INT32_MAX ? DT_I32 : DT_I64;
+  GNode *best = NULL, *off = NULL, *unseen = NULL; /* unseen: no inside point walked yet */
   for (int64_t j = 0; j < K; j++) {
     int64_t a = j / P->k[1], b = j % P->k[1];
-    GNode *same = tt(B, OP_EQ, pt[j], m, loc);
-    if (fl) same = tt(B, OP_OR, same, tt(B, OP_NE, pt[j], pt[j], loc), loc);
-    hit[j] = tt(B, OP_AND, window_point(B, inside, P, a, b, 0, 0, loc), same, loc);
-    flat[j] = window_flat(B, P, W, a, b, loc);
+    GNode *pt = window_point(B, x, P, a, b, f, lo, loc), *in = window_point(B, inside, P, a, b, 0, 0, loc);
+    GNode *here = mkconst(B, odt, 0, a * P->d[0] * W + b * P->d[1], loc);
+    if (!best) {
+      best = pt, off = here, unseen = twhere(B, in, no, mkconst(B, DT_BOOL, 0, 1, loc), loc);
+      continue;
+    }
+    GNode *wins = tt(B, OP_GT, pt, best, loc);
+    if (fl) wins = tt(B, OP_OR, wins, tt(B, OP_NE, pt, pt, loc), loc);
+    GNode *take = tt(B, OP_AND, in, tt(B, OP_OR, unseen, wins, loc), loc);
+    best = twhere(B, take, pt, best, loc);
+    off = twhere(B, take, here, off, loc);
+    if (j + 1 < K) unseen = twhere(B, in, no, unseen, loc);
   }
-  GNode *first = flat[K - 1], *last = flat[0];
-  for (int64_t j = K - 2; j >= 0; j--) first = twhere(B, hit[j], flat[j], first, loc);
-  for (int64_t j = 1; j < K; j++) last = twhere(B, hit[j], flat[j], last, loc);
-  GNode *idx = fl && K > 1 ? twhere(B, tt(B, OP_NE, m, m, loc), last, first, loc) : first;
+  if (!best || !off) return NULL;
+  GNode *idx = tt(B, OP_ADD, window_flat(B, P, W, 0, 0, loc), cast(B, off, DT_I64, loc), loc);
   if (!idx) return NULL;
-  return named_pair(B, m, expand(B, idx, n, m->shape, loc), "values", "indices");
+  return named_pair(B, best, expand(B, idx, n, best->shape, loc), "values", "indices");
 }
 
 /* F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1,
