@@ -28,6 +28,9 @@
 #            tests/run's functions are left to tools/device/gpu_check.sh, for time.
 #  autotune/ modules emitted with --autotune: every candidate checked, the
 #            cache of the choice (tests/triton_interp/autotune.py).
+#  reference/ the harness's check on a device: an output that differs from
+#            that device's eager passes where CPU eager gives it
+#            (tests/triton_interp/reference.py).
 #  repeat/   splits whose last part's block combines, called three times on
 #            one set of buffers: right every time, their counters zero
 #            again after each call (tests/triton_interp/repeat.py).
@@ -323,6 +326,10 @@ fi
 # reused without timing, corrupt or stale ignored and rewritten), and a
 # candidate broken on purpose that must fail
 python3 tests/triton_interp/autotune.py "$COIL" 2>"$tmp/err.autotune" || echo "FAIL triton/autotune: crashed: $(tail -3 "$tmp/err.autotune")"
+
+# the harness's reference on a device: that device's eager, else CPU eager
+# (coil follows the CPU), with the meta device standing in for a GPU
+python3 tests/triton_interp/reference.py "$COIL" 2>"$tmp/err.reference" || echo "FAIL triton/reference: crashed: $(tail -3 "$tmp/err.reference")"
 
 # COIL_EMIT_ONLY=1 (make check-asan): every module above was emitted by the
 # sanitized coil, which is what that run checks, so each counts as

@@ -89,7 +89,8 @@ def main():
             elif problems:
                 print(f"FAIL {name}: " + " | ".join(problems)[:600], flush=True)
             else:
-                print(f"ok {name}", flush=True)
+                notes = getattr(mod, "COIL_CHECK_NOTES", [])
+                print(f"ok {name}" + (" # " + "; ".join(notes)[:300] if notes else ""), flush=True)
         except Timeout:
             print(f"FAIL {name}: over {timeout} s", flush=True)
         except Exception as e:
