@@ -29,13 +29,15 @@
 #
 # Environment: OUT (default gpu_check_out), COIL (a coil binary), REP (do_bench
 # rep in ms, default 200), TIMEOUT (seconds per script, default 900), JOBS
-# (check processes per dialect, default half the cores, at most 8), BENCH (an
+# (check processes per dialect, default half the cores, at most 16), BENCH (an
 # extended regular expression: time only the examples whose FILE:FN matches),
 # FUNCS (the same, for which functions to emit and check at all), DEVICE=cpu
 # (a dry run of this script without a GPU: Triton's interpreter, no timing),
-# GPU_LOADS (pointer or tma: the GPU dialect's --gpu-loads; default coil's).
+# GPU_LOADS (pointer or tma: the GPU dialect's --gpu-loads; default coil's),
+# DIALECTS (default "npu gpu": the dialects to emit, check and time).
 set -u
 OUT=${OUT:-gpu_check_out}
+DIALECTS=${DIALECTS:-npu gpu}
 REP=${REP:-200}
 TIMEOUT=${TIMEOUT:-900}
 mkdir -p "$OUT"
@@ -77,7 +79,7 @@ emit_fail=0
 while read -r f fn; do
   base=$(basename "$f" .py)
   case "$f" in examples/*) bench=1 ;; *) bench=0 ;; esac
-  for t in npu gpu; do
+  for t in $DIALECTS; do
     s="$work/scripts/$base.$fn.$t.py"
     extra=
     [ $t = gpu ] && [ -n "${GPU_LOADS:-}" ] && extra="--gpu-loads $GPU_LOADS"
@@ -96,9 +98,9 @@ done <"$work/fns"
 # all at once (compiling the kernels is what takes the time)
 jobs=${JOBS:-$(( $(nproc 2>/dev/null || echo 2) / 2 ))}
 [ "$jobs" -ge 1 ] || jobs=1
-[ "$jobs" -le 8 ] || jobs=8
+[ "$jobs" -le 16 ] || jobs=16
 pids=""
-for t in npu gpu; do
+for t in $DIALECTS; do
   k=0
   while [ $k -lt "$jobs" ]; do
     awk -v j="$jobs" -v k=$k 'NR % j == k' "$work/list.$t" >"$work/list.$t.$k"
@@ -109,7 +111,7 @@ for t in npu gpu; do
   done
 done
 for p in $pids; do wait "$p"; done
-for t in npu gpu; do
+for t in $DIALECTS; do
   cat "$work"/check.$t.*.txt >"$work/check.$t.txt"
   cat "$work/check.$t.txt" >>"$work/checks.txt"
   want=$(wc -l <"$work/list.$t")
@@ -154,14 +156,15 @@ EOF
 done <"$work/bench"
 
 # --- the report
-python3 - "$OUT/gpu_check.csv" "$work/env.txt" "$checks_ok" "$checks_fail" "$work/checks.txt" >"$OUT/gpu_check.md" <<'EOF'
+python3 - "$OUT/gpu_check.csv" "$work/env.txt" "$checks_ok" "$checks_fail" "$work/checks.txt" "$DIALECTS" >"$OUT/gpu_check.md" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 env = open(sys.argv[2]).read().strip()
 ok, fail = int(sys.argv[3]), int(sys.argv[4])
 print("# coil Triton backends on the GPU\n")
 print(f"{env}\n")
-print(f"Checks against eager PyTorch, every function in both dialects: **{ok} passed, {fail} failed**.\n")
+dialects = " and ".join(f"triton-{t}" for t in sys.argv[6].split())
+print(f"Checks against eager PyTorch, every function in {dialects}: **{ok} passed, {fail} failed**.\n")
 if fail:
     print("```")
     for line in open(sys.argv[5]):
@@ -191,6 +194,6 @@ print(f"\nRESULT: {'PASS' if bars_ok and fail == 0 else 'FAIL'}")
 EOF
 cp "$work/checks.txt" "$OUT/checks.txt"
 cp "$work/env.txt" "$work/logs/env.txt"
-(cd "$work" && tar czf "$OUT/logs.tar.gz" scripts logs check.npu.txt check.gpu.txt)
+(cd "$work" && tar czf "$OUT/logs.tar.gz" scripts logs check.*.txt)
 cat "$OUT/gpu_check.md"
 grep -q '^RESULT: PASS' "$OUT/gpu_check.md"
