@@ -6,8 +6,8 @@
 coil computes what PyTorch's CPU kernels compute.  On a GPU, coil_check
 compares the kernels' outputs with that device's eager first, and an output
 that differs there passes if CPU eager gives it (CUDA's bf16 scans and its
-writes at repeated indices differ from the CPU's); where the device's eager raises, CPU eager is the reference.  No GPU
-runs here, so the "device" is PyTorch's meta device: the eager function is
+writes at repeated indices differ from the CPU's); where the device's eager
+raises, CPU eager is the reference.  No GPU runs here, so the "device" is PyTorch's meta device: the eager function is
 replaced by one whose answer depends on the device its factory calls make
 tensors on (x * 2 on the CPU, x * 2 + 1 on meta, or an error on meta), and
 the kernels' outputs by given tensors.  Each case's problems and notes must
